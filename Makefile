@@ -1,0 +1,34 @@
+# clapper: `make run` starts the TUI on the embedded sandbox; `make test` runs every test.
+GO      ?= go
+BIN     ?= bin/clapper
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+DATA_DIR ?=
+
+.PHONY: run build test bench fmt vet fuzz clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+run: build
+	./$(BIN) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
+
+test: vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run=NONE -bench=. -benchmem ./...
+
+fuzz:
+	$(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=60s ./api/catalog/
+	$(GO) test -run=NONE -fuzz=FuzzSplitPauses -fuzztime=30s ./api/catalog/
+
+fmt:
+	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
+
+clean:
+	rm -rf bin

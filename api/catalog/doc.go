@@ -1,0 +1,69 @@
+// Package catalog holds every rule of the service's tables once: per
+// operation, per model, per field (required, type, default, options, range,
+// list length, character limit) and the cross-field rules. The form builder,
+// the CLI's pre-flight check and the sandbox's request validation all call
+// Validate, so they cannot disagree.
+//
+// Field-level rules are transcribed in tables.go, one builder per spec
+// section. Cross-field rules (rules.go), with the spec line each comes from:
+//
+//   - reference2video: images "yes in the images form", subjects "yes in the
+//     subjects form": one of the two is required.
+//   - reference2video subjects: svcq2-pro takes at most 4 image or text
+//     subjects and at most 2 video subjects, of which at most 1 temporary
+//     (no server_id); svcq1, svcq2 and the svcq3 family take at most 7 image
+//     and text subjects; svcq3-mix and svcq4-preview take none. A subject
+//     has a name, at most 3 images and (svcq2-pro only) at most 1 video of 5 s.
+//   - reference2video svcq2-pro: 1-7 images without videos, 1-4 with videos;
+//     videos: one of at most 8 s or two of 5 s (lengths read from MP4 data URIs).
+//   - Shared optional video fields: off_peak for svcq1, svcq2 and 2.0-series
+//     models only when audio is false (the model's audio default counts).
+//   - start-end2video: the first frame's pixel count divided by the last
+//     frame's within 0.8-1.25.
+//   - reference2image svcq2: aspect_ratio auto means "as the first image", so
+//     it needs an image.
+//   - audio-clone: prompt_text and prompt_audio_url go together.
+//   - timing2audio: from and to within [0, duration] (the default 10 when unset).
+//   - mv: lip_sync does not support 540p; lip_ref_url at most 2:1 and under
+//     4096 px on its longest side.
+//   - premium_mv: lip_ref_urls required for sing and sing_perform; images
+//     required for perform and dance.
+//
+// Shared input rules checked on every media value: an http(s) URL is
+// accepted as given (the service fetches it); a data URI must declare its
+// content type and be base64; images must be png, jpeg, jpg or webp (bmp
+// also for lip-sync reference faces), at least 128x128, with an aspect ratio
+// within 1:4..4:1, and under 10 MB decoded; videos and audio under 20 MB
+// decoded. Audio lengths (music videos 10-300 s) are checked where the
+// header tells them (WAV); video lengths where an MP4 header does.
+//
+// Choices where the spec says "not shown" or is ambiguous:
+//
+//   - Whether images and subjects combine: refused, so a request means one thing.
+//   - svcq3-turbo's duration bound, given as both 15 and 16: 16.
+//   - Image counts of the svcq3 family in reference2video ("required array"):
+//     at least 1, no upper bound; template-story and trending-replicate images
+//     likewise unbounded; premium_mv "6 images": at most 6.
+//   - svcq3-drama sounds: count not bounded (svcq4-preview: 0-3).
+//   - "svcq2 | same, any ratio or auto" and svcq2-pro "same": both take the
+//     listed ratios or any W:H within 1:4..4:1.
+//   - text2video svcq1 duration and resolution, and start-end2video duration,
+//     resolution and audio of svcq1/svcq2 models: no default, no range beyond
+//     "a positive whole number" and the known resolution names; the service
+//     decides. text2video svcq1 takes movement_amplitude because the service
+//     echoes it for that model.
+//   - Prompt limit of the svcq3 family in img2video ("see Limits"): 5000, the
+//     video limit.
+//   - Fields a model does not take are refused (FieldUnwanted) naming the
+//     models that do, except a flag sent as false: it asks for nothing the
+//     model lacks ("svcq4-preview shows no bgm" refuses bgm true only).
+//   - lip-sync: audio_url and text may both be sent, but one is required;
+//     speed must be positive and volume not negative.
+//   - timing2audio events must start before they end.
+//   - seed must not be negative; payload, prompts and text count characters
+//     (runes), not bytes.
+//   - TTS voice_setting_emotion takes the service's seven emotions (service notes).
+//   - voice ids used by TTS, lip-sync and img2video need not follow the clone
+//     syntax (system voices), but cannot contain spaces or control characters.
+//   - Two subjects with one name are refused: [@name] would be ambiguous.
+package catalog

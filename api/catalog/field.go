@@ -1,0 +1,193 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is the shape of a field's value on the wire.
+type Kind int
+
+const (
+	KindText          Kind = iota // free text, bounded in characters
+	KindInt                       // whole number
+	KindNumber                    // any number
+	KindBool                      // true or false
+	KindEnum                      // one of Options (or any W:H ratio when AnyRatio)
+	KindMedia                     // one image, video or audio: URL or data URI
+	KindMediaList                 // a list of media
+	KindURL                       // an http(s) URL only (the service fetches it)
+	KindVoiceID                   // a voice identifier
+	KindColor                     // HEX colour #RRGGBB
+	KindJSONText                  // a string holding a JSON document
+	KindSubjects                  // list of Subject objects
+	KindTimingPrompts             // list of Timing prompt objects
+	KindJSONArray                 // a list whose elements the spec does not show
+	KindStringList                // a list of identifiers
+)
+
+var kindNames = map[Kind]string{
+	KindText: "text", KindInt: "integer", KindNumber: "number", KindBool: "boolean",
+	KindEnum: "choice", KindMedia: "media", KindMediaList: "media list", KindURL: "URL",
+	KindVoiceID: "voice id", KindColor: "HEX colour", KindJSONText: "JSON text",
+	KindSubjects: "subjects", KindTimingPrompts: "timing prompts", KindJSONArray: "JSON array",
+	KindStringList: "list",
+}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// IsList reports whether the field holds a JSON array.
+func (k Kind) IsList() bool {
+	switch k {
+	case KindMediaList, KindSubjects, KindTimingPrompts, KindJSONArray, KindStringList:
+		return true
+	}
+	return false
+}
+
+// Media is what a media field carries.
+type Media int
+
+const (
+	MediaNone Media = iota
+	MediaImage
+	MediaVideo
+	MediaAudio
+)
+
+func (m Media) String() string {
+	return [...]string{"", "image", "video", "audio"}[m]
+}
+
+// Pauses names the pause-marker syntax a text field accepts.
+type Pauses int
+
+const (
+	PausesNone    Pauses = iota
+	PausesTTS            // <#x#>
+	PausesLipSync        // #x#
+)
+
+// Range bounds a number; Max 0 with HasMax false means unbounded above.
+type Range struct {
+	Min, Max float64
+	HasMax   bool
+}
+
+// Field is one request field as one model of one operation accepts it.
+type Field struct {
+	Name     string
+	Kind     Kind
+	Help     string
+	Required bool
+	// Default is the value the service applies when the field is unset; nil
+	// when the spec shows none. Clients do not send it.
+	Default any
+	Options []string
+	// AnyRatio lets an aspect ratio be any W:H within 1:4..4:1 besides Options.
+	AnyRatio bool
+	Range    *Range
+	Unit     string // "seconds", shown with ranges
+	// MinItems and MaxItems bound a list; MaxItems 0 means no bound shown.
+	MinItems, MaxItems int
+	MaxChars           int // 0 means no bound shown
+	Media              Media
+	// ImageFormats overrides the accepted image formats (lip reference faces take bmp).
+	ImageFormats []string
+	// MaxDecoded bounds each data URI's decoded bytes; 0 means the default for the media.
+	MaxDecoded int64
+	Pauses     Pauses
+	// MaxSeconds bounds a video's or audio's length when it can be read from a data URI.
+	MinSeconds, MaxSeconds float64
+}
+
+// Describe renders the field's rules on one line for `clapper models` and form help.
+func (f Field) Describe() string {
+	var parts []string
+	t := f.Kind.String()
+	if f.Media != MediaNone {
+		t = f.Media.String()
+		if f.Kind == KindMediaList {
+			t += " list"
+		}
+	}
+	parts = append(parts, t)
+	if f.Required {
+		parts = append(parts, "required")
+	}
+	if f.Default != nil {
+		parts = append(parts, "default "+FormatValue(f.Default))
+	}
+	switch {
+	case len(f.Options) == 1:
+		parts = append(parts, "only "+f.Options[0])
+	case len(f.Options) > 1:
+		o := strings.Join(f.Options, ", ")
+		if f.AnyRatio {
+			o += " or any W:H"
+		}
+		parts = append(parts, "one of "+o)
+	}
+	if f.Range != nil {
+		parts = append(parts, f.rangeText())
+	}
+	if f.MinItems > 0 || f.MaxItems > 0 {
+		parts = append(parts, f.countText())
+	}
+	if f.MaxChars > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d characters", f.MaxChars))
+	}
+	switch {
+	case f.MinSeconds > 0:
+		parts = append(parts, fmt.Sprintf("%s to %s s long", trimFloat(f.MinSeconds), trimFloat(f.MaxSeconds)))
+	case f.MaxSeconds > 0:
+		parts = append(parts, fmt.Sprintf("at most %s s long", trimFloat(f.MaxSeconds)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (f Field) rangeText() string {
+	r := f.Range
+	unit := ""
+	if f.Unit != "" {
+		unit = " " + f.Unit
+	}
+	switch {
+	case r.HasMax && r.Min == r.Max:
+		return "only " + trimFloat(r.Min) + unit
+	case r.HasMax:
+		return trimFloat(r.Min) + " to " + trimFloat(r.Max) + unit
+	default:
+		return "at least " + trimFloat(r.Min) + unit
+	}
+}
+
+func (f Field) countText() string {
+	switch {
+	case f.MaxItems == 0:
+		return fmt.Sprintf("at least %d item(s)", f.MinItems)
+	case f.MinItems == f.MaxItems:
+		return fmt.Sprintf("exactly %d item(s)", f.MinItems)
+	default:
+		return fmt.Sprintf("%d to %d items", f.MinItems, f.MaxItems)
+	}
+}
+
+// FormatValue renders a default or a value the way a user types it.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return trimFloat(x)
+	case int:
+		return strconv.Itoa(x)
+	case bool:
+		return strconv.FormatBool(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,65 @@
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Segment is a run of text followed by a pause (zero for the last one).
+type Segment struct {
+	Text  string
+	Pause float64 // seconds
+}
+
+var (
+	// Anything between <# and #> is a marker, so a malformed one is
+	// reported instead of being read aloud.
+	ttsMarker = regexp.MustCompile(`<#(.*?)#>`)
+	// Lip-sync markers are #x#; a lone # stays text ("#1 fan").
+	lipMarker   = regexp.MustCompile(`#([0-9][0-9.]*)#`)
+	pauseNumber = regexp.MustCompile(`^[0-9]{1,2}(\.[0-9]{1,2})?$`)
+)
+
+// SplitPauses parses pause markers (<#x#> for speech synthesis, #x# for
+// lip-sync): x seconds in [0.01, 99.99] with at most two decimals, each
+// marker between two speakable texts, never two in a row.
+func SplitPauses(text string, style Pauses) ([]Segment, error) {
+	re, open, close := ttsMarker, "<#", "#>"
+	if style == PausesLipSync {
+		re, open, close = lipMarker, "#", "#"
+	}
+	var segs []Segment
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		before := text[last:m[0]]
+		x := text[m[2]:m[3]]
+		marker := open + x + close
+		if !pauseNumber.MatchString(x) {
+			return nil, fmt.Errorf("pause %s: x must be seconds with at most two decimals, as %s1.5%s", marker, open, close)
+		}
+		secs, _ := strconv.ParseFloat(x, 64)
+		if secs < 0.01 || secs > 99.99 {
+			return nil, fmt.Errorf("pause %s: x must lie within 0.01 to 99.99 seconds", marker)
+		}
+		if !speakable(before) {
+			if len(segs) > 0 {
+				return nil, fmt.Errorf("pause %s follows another pause; put speakable text between pauses", marker)
+			}
+			return nil, fmt.Errorf("pause %s must stand between two speakable texts, not at the start", marker)
+		}
+		segs = append(segs, Segment{Text: before, Pause: secs})
+		last = m[1]
+	}
+	rest := text[last:]
+	if len(segs) > 0 && !speakable(rest) {
+		return nil, fmt.Errorf("pause %s%s%s must stand between two speakable texts, not at the end", open, trimFloat(segs[len(segs)-1].Pause), close)
+	}
+	return append(segs, Segment{Text: rest}), nil
+}
+
+func speakable(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}

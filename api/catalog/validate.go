@@ -1,0 +1,574 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"clapper/api"
+)
+
+// body is a request as a JSON object. Numbers are json.Number (decoded
+// with UseNumber) or Go numbers; null counts as unset.
+type body map[string]any
+
+// Validate checks a request body against every rule of the operation and
+// the model it names. It returns nil when the request may be sent.
+func Validate(op api.Operation, req map[string]any) Errors {
+	model := ""
+	if Models(op) != nil {
+		m, present := req["model"]
+		if !present || m == nil || m == "" {
+			return Errors{{Field: "model", Reason: api.ReasonFieldLacking,
+				Message: fmt.Sprintf("model: required; %s takes %s", op, strings.Join(Models(op), ", "))}}
+		}
+		s, ok := m.(string)
+		if !ok || !contains(Models(op), s) {
+			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
+				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, FormatValue(m), strings.Join(Models(op), ", "))}}
+		}
+		model = s
+	}
+	spec, err := Lookup(op, model)
+	if err != nil {
+		return Errors{{Field: "operation", Reason: api.ReasonBadRequest, Message: err.Error()}}
+	}
+	return spec.Validate(req)
+}
+
+// Validate checks a body against this spec.
+func (s *Spec) Validate(req map[string]any) Errors {
+	b := body(req)
+	var errs Errors
+	known := map[string]bool{}
+	for _, f := range s.Fields {
+		known[f.Name] = true
+		v, set := b.get(f.Name)
+		if !set {
+			if f.Required {
+				errs = append(errs, FieldError{f.Name, api.ReasonFieldLacking, f.Name + ": required (" + f.Help + ")"})
+			}
+			continue
+		}
+		errs = append(errs, s.checkField(f, v)...)
+	}
+	var unknown []string
+	for k, v := range b {
+		if !known[k] && v != nil {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		if e := s.unwanted(k, b[k]); e.Field != "" {
+			errs = append(errs, e)
+		}
+	}
+	for _, r := range s.rules {
+		errs = append(errs, r(s, b)...)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// unwanted explains a field this model does not take, naming the models of
+// the operation that do.
+func (s *Spec) unwanted(name string, v any) FieldError {
+	// A flag left at false asks for nothing the model lacks; the spec's
+	// "shows no off_peak" means the feature, not the key.
+	if v == false {
+		if f, ok := FieldOf(s.Operation, name); ok && f.Kind == KindBool {
+			return FieldError{}
+		}
+	}
+	msg := fmt.Sprintf("%s: not a field of %s", name, s.Operation)
+	if others := modelsTaking(s.Operation, name); len(others) > 0 {
+		msg = fmt.Sprintf("%s: %s does not take this field; only %s do", name, s.Model, strings.Join(others, ", "))
+	}
+	return FieldError{name, api.ReasonFieldUnwanted, msg}
+}
+
+// FieldOf returns the named field as the first model of the operation that
+// takes it defines it: its kind and media are the same for every model.
+func FieldOf(op api.Operation, name string) (Field, bool) {
+	for _, m := range modelsOrNone(op) {
+		s, err := Lookup(op, m)
+		if err != nil {
+			return Field{}, false
+		}
+		if f, ok := s.Field(name); ok {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+func modelsTaking(op api.Operation, name string) []string {
+	var out []string
+	for _, m := range Models(op) {
+		s, _ := Lookup(op, m)
+		if _, ok := s.Field(name); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func modelsOrNone(op api.Operation) []string {
+	if ms := Models(op); ms != nil {
+		return ms
+	}
+	return []string{""}
+}
+
+func (s *Spec) checkField(f Field, v any) []FieldError {
+	invalid := func(format string, args ...any) []FieldError {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, f.Name + ": " + fmt.Sprintf(format, args...)}}
+	}
+	switch f.Kind {
+	case KindText, KindJSONText, KindColor, KindURL, KindVoiceID, KindMedia:
+		str, ok := v.(string)
+		if !ok {
+			return invalid("must be a string, got %s", describe(v))
+		}
+		return s.checkString(f, str)
+	case KindEnum:
+		str, ok := v.(string)
+		if !ok {
+			return invalid("must be one of %s, got %s", strings.Join(f.Options, ", "), describe(v))
+		}
+		return s.checkEnum(f, str)
+	case KindBool:
+		if _, ok := v.(bool); !ok {
+			return invalid("must be true or false, got %s", describe(v))
+		}
+	case KindInt, KindNumber:
+		n, ok := number(v)
+		if !ok {
+			return invalid("must be a number, got %s", describe(v))
+		}
+		if f.Kind == KindInt && n != math.Trunc(n) {
+			return invalid("must be a whole number, got %s", trimFloat(n))
+		}
+		return s.checkRange(f, n)
+	case KindMediaList, KindStringList:
+		items, ok := v.([]any)
+		if !ok {
+			return invalid("must be a list of strings, got %s", describe(v))
+		}
+		if e := s.checkCount(f, len(items)); e != nil {
+			return []FieldError{*e}
+		}
+		var errs []FieldError
+		for i, it := range items {
+			str, ok := it.(string)
+			if !ok {
+				errs = append(errs, FieldError{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s[%d]: must be a string, got %s", f.Name, i, describe(it))})
+				continue
+			}
+			if f.Kind == KindStringList {
+				if strings.TrimSpace(str) == "" {
+					errs = append(errs, FieldError{f.Name, api.ReasonFieldLacking, fmt.Sprintf("%s[%d]: empty", f.Name, i)})
+				}
+				continue
+			}
+			errs = append(errs, checkMedia(f, fmt.Sprintf("%s[%d]", f.Name, i), str)...)
+		}
+		return errs
+	case KindJSONArray:
+		if _, ok := v.([]any); !ok {
+			return invalid("must be a JSON array, got %s", describe(v))
+		}
+	case KindSubjects:
+		return s.checkSubjects(f, v)
+	case KindTimingPrompts:
+		return s.checkTimingPrompts(f, v)
+	}
+	return nil
+}
+
+func (s *Spec) checkString(f Field, str string) []FieldError {
+	invalid := func(format string, args ...any) []FieldError {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, f.Name + ": " + fmt.Sprintf(format, args...)}}
+	}
+	if f.MaxChars > 0 {
+		if n := utf8.RuneCountInString(str); n > f.MaxChars {
+			return invalid("at most %d characters for %s, got %d", f.MaxChars, s.subject(), n)
+		}
+	}
+	switch f.Kind {
+	case KindText:
+		if f.Pauses != PausesNone {
+			if _, err := SplitPauses(str, f.Pauses); err != nil {
+				return invalid("%v", err)
+			}
+		}
+		if f.Name == "prompt_text" && !endsWithPunctuation(str) {
+			return invalid("must end with punctuation, as the sample clip's text does")
+		}
+	case KindJSONText:
+		if !json.Valid([]byte(str)) {
+			return invalid("must be a JSON document, e.g. {\"Label\":\"...\"}")
+		}
+	case KindColor:
+		if !hexColor.MatchString(str) {
+			return invalid("must be a HEX colour like #FFFFFF, got %q", str)
+		}
+	case KindURL:
+		if err := checkURL(str); err != nil {
+			return invalid("%v", err)
+		}
+	case KindVoiceID:
+		if f.Name == "voice_id" && s.Operation == api.OpAudioClone {
+			if err := CheckVoiceID(str); err != nil {
+				return invalid("%v", err)
+			}
+		} else if err := checkVoiceRef(str); err != nil {
+			return invalid("%v", err)
+		}
+	case KindMedia:
+		return checkMedia(f, f.Name, str)
+	}
+	return nil
+}
+
+var hexColor = regexp.MustCompile(`^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$`)
+
+func endsWithPunctuation(s string) bool {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r != utf8.RuneError && unicode.IsPunct(r)
+}
+
+func (s *Spec) checkEnum(f Field, v string) []FieldError {
+	if contains(f.Options, v) {
+		return nil
+	}
+	if f.AnyRatio {
+		if _, err := ParseRatio(v); err == nil {
+			return nil
+		}
+	}
+	allowed := strings.Join(f.Options, ", ")
+	if len(f.Options) == 1 {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: %s accepts only %s, got %q", f.Name, s.subject(), allowed, v)}}
+	}
+	if f.AnyRatio {
+		allowed += " or any W:H between 1:4 and 4:1"
+	}
+	return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: %s accepts %s, got %q", f.Name, s.subject(), allowed, v)}}
+}
+
+func (s *Spec) checkRange(f Field, n float64) []FieldError {
+	r := f.Range
+	if r == nil || (n >= r.Min && (!r.HasMax || n <= r.Max)) {
+		return nil
+	}
+	unit := ""
+	if f.Unit != "" {
+		unit = " " + f.Unit
+	}
+	var allowed string
+	switch {
+	case r.HasMax && r.Min == r.Max:
+		allowed = "only " + trimFloat(r.Min) + unit
+	case r.HasMax:
+		allowed = trimFloat(r.Min) + " to " + trimFloat(r.Max) + unit
+	default:
+		allowed = "at least " + trimFloat(r.Min) + unit
+	}
+	return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: %s accepts %s, got %s", f.Name, s.subject(), allowed, trimFloat(n))}}
+}
+
+func (s *Spec) checkCount(f Field, n int) *FieldError {
+	if n >= f.MinItems && (f.MaxItems == 0 || n <= f.MaxItems) {
+		return nil
+	}
+	what := "item(s)"
+	if f.Media != MediaNone {
+		what = f.Media.String() + "(s)"
+	}
+	var allowed string
+	switch {
+	case f.MaxItems == 0:
+		allowed = fmt.Sprintf("at least %d %s", f.MinItems, what)
+	case f.MinItems == f.MaxItems:
+		allowed = fmt.Sprintf("exactly %d %s", f.MinItems, what)
+	case f.MinItems == 0:
+		allowed = fmt.Sprintf("at most %d %s", f.MaxItems, what)
+	default:
+		allowed = fmt.Sprintf("%d to %d %s", f.MinItems, f.MaxItems, what)
+	}
+	reason := api.ReasonFieldItemCountOutOfRange
+	if n == 0 && f.Required {
+		reason = api.ReasonFieldLacking
+	}
+	return &FieldError{f.Name, reason, fmt.Sprintf("%s: %s takes %s, got %d", f.Name, s.subject(), allowed, n)}
+}
+
+func (s *Spec) checkSubjects(f Field, v any) []FieldError {
+	items, ok := v.([]any)
+	if !ok {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, "subjects: must be a list of {name, images, videos, voice_id, server_id} objects"}}
+	}
+	if e := s.checkCount(f, len(items)); e != nil {
+		return []FieldError{*e}
+	}
+	var errs []FieldError
+	names := map[string]bool{}
+	for i, it := range items {
+		p := fmt.Sprintf("subjects[%d]", i)
+		bad := func(reason, format string, args ...any) {
+			errs = append(errs, FieldError{"subjects", reason, p + fmt.Sprintf(format, args...)})
+		}
+		obj, ok := it.(map[string]any)
+		if !ok {
+			bad(api.ReasonFieldInvalid, ": must be an object with a name, got %s", describe(it))
+			continue
+		}
+		sb := body(obj)
+		name, _ := sb.get("name")
+		ns, ok := name.(string)
+		switch {
+		case name == nil || ns == "":
+			bad(api.ReasonFieldLacking, ".name: required; the prompt refers to it as [@name]")
+		case !ok:
+			bad(api.ReasonFieldInvalid, ".name: must be a string")
+		case names[ns]:
+			bad(api.ReasonFieldInvalid, ".name: %q is used twice; [@%s] would be ambiguous", ns, ns)
+		default:
+			names[ns] = true
+		}
+		for k := range obj {
+			switch k {
+			case "name", "images", "videos", "voice_id", "server_id":
+			default:
+				bad(api.ReasonFieldUnwanted, ".%s: not a subject field (name, images, videos, voice_id, server_id)", k)
+			}
+		}
+		imgF := Field{Name: p + ".images", Kind: KindMediaList, Media: MediaImage, MaxItems: 3}
+		if iv, set := sb.get("images"); set {
+			errs = append(errs, relabel(s.checkField(imgF, iv), "subjects")...)
+		}
+		if vv, set := sb.get("videos"); set {
+			if s.Model != "svcq2-pro" {
+				bad(api.ReasonFieldUnwanted, ".videos: %s takes only image and text subjects; video subjects are for svcq2-pro", s.subject())
+			} else {
+				vidF := Field{Name: p + ".videos", Kind: KindMediaList, Media: MediaVideo, MaxItems: 1, MaxDecoded: maxVideoBytes, MaxSeconds: 5}
+				errs = append(errs, relabel(s.checkField(vidF, vv), "subjects")...)
+			}
+		}
+		for _, k := range []string{"voice_id", "server_id"} {
+			if x, set := sb.get(k); set {
+				if str, ok := x.(string); !ok {
+					bad(api.ReasonFieldInvalid, ".%s: must be a string", k)
+				} else if k == "voice_id" {
+					if err := checkVoiceRef(str); err != nil {
+						bad(api.ReasonFieldInvalid, ".voice_id: %v", err)
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
+func relabel(errs []FieldError, field string) []FieldError {
+	for i := range errs {
+		errs[i].Field = field
+	}
+	return errs
+}
+
+func (s *Spec) checkTimingPrompts(f Field, v any) []FieldError {
+	items, ok := v.([]any)
+	if !ok {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, "timing_prompts: must be a list of {from, to, prompt} objects"}}
+	}
+	if e := s.checkCount(f, len(items)); e != nil {
+		return []FieldError{*e}
+	}
+	var errs []FieldError
+	for i, it := range items {
+		p := fmt.Sprintf("timing_prompts[%d]", i)
+		bad := func(reason, format string, args ...any) {
+			errs = append(errs, FieldError{"timing_prompts", reason, p + fmt.Sprintf(format, args...)})
+		}
+		obj, ok := it.(map[string]any)
+		if !ok {
+			bad(api.ReasonFieldInvalid, ": must be an object {from, to, prompt}, got %s", describe(it))
+			continue
+		}
+		for _, k := range []string{"from", "to"} {
+			x, set := body(obj).get(k)
+			if !set {
+				bad(api.ReasonFieldLacking, ".%s: required (seconds)", k)
+			} else if _, ok := number(x); !ok {
+				bad(api.ReasonFieldInvalid, ".%s: must be a number of seconds, got %s", k, describe(x))
+			}
+		}
+		pr, set := body(obj).get("prompt")
+		ps, isStr := pr.(string)
+		switch {
+		case !set || (isStr && strings.TrimSpace(ps) == ""):
+			bad(api.ReasonFieldLacking, ".prompt: required (the sound to make)")
+		case !isStr:
+			bad(api.ReasonFieldInvalid, ".prompt: must be a string")
+		case utf8.RuneCountInString(ps) > 1500:
+			bad(api.ReasonFieldInvalid, ".prompt: at most 1500 characters, got %d", utf8.RuneCountInString(ps))
+		}
+		for k := range obj {
+			if k != "from" && k != "to" && k != "prompt" {
+				bad(api.ReasonFieldUnwanted, ".%s: not a timing prompt field (from, to, prompt)", k)
+			}
+		}
+	}
+	return errs
+}
+
+// get returns a field's value; null and the empty string count as unset,
+// as an empty list does (the service treats them as "not given").
+func (b body) get(name string) (any, bool) {
+	v, ok := b[name]
+	if !ok || v == nil {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case string:
+		return v, x != ""
+	case []any:
+		return v, len(x) > 0
+	}
+	return v, true
+}
+
+// flag reads a boolean field, falling back to the model's default.
+func (s *Spec) flag(b body, name string) bool {
+	if v, ok := b.get(name); ok {
+		x, _ := v.(bool)
+		return x
+	}
+	if f, ok := s.Field(name); ok {
+		d, _ := f.Default.(bool)
+		return d
+	}
+	return false
+}
+
+func (b body) count(name string) int {
+	v, _ := b.get(name)
+	l, _ := v.([]any)
+	return len(l)
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+	case float64:
+		return x, !math.IsInf(x, 0) && !math.IsNaN(x)
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	case nil:
+		return "null"
+	}
+	if n, ok := number(v); ok {
+		return trimFloat(n)
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func checkURL(s string) error {
+	if strings.HasPrefix(s, "data:") {
+		return fmt.Errorf("must be an http(s) URL the service can fetch, not a data URI")
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("must be an http(s) URL, got %q", clip(s, 60))
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+var voiceIDPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9]$`)
+
+// CheckVoiceID enforces the audio-clone voice_id syntax: 8-256 characters,
+// a letter first, letters, digits, - and _ only, not ending in - or _.
+func CheckVoiceID(id string) error {
+	switch {
+	case len(id) < 8 || len(id) > 256:
+		return fmt.Errorf("must be 8 to 256 characters, got %d", utf8.RuneCountInString(id))
+	case !voiceIDPattern.MatchString(id):
+		return fmt.Errorf("must start with a letter, use only letters, digits, - and _, and not end in - or _ (got %q)", clip(id, 40))
+	}
+	return nil
+}
+
+// checkVoiceRef accepts any identifier of an existing voice (system voices
+// need not follow the clone syntax) but refuses what no id can be.
+func checkVoiceRef(id string) error {
+	if len(id) > 256 {
+		return fmt.Errorf("at most 256 characters")
+	}
+	for _, r := range id {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return fmt.Errorf("must not contain spaces or control characters (got %q)", clip(id, 40))
+		}
+	}
+	return nil
+}
+
+// ParseRatio reads "W:H" with positive whole numbers within 1:4..4:1 and
+// returns W/H.
+func ParseRatio(s string) (float64, error) {
+	w, h, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, fmt.Errorf("want W:H, got %q", s)
+	}
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if err1 != nil || err2 != nil || wi <= 0 || hi <= 0 {
+		return 0, fmt.Errorf("want W:H with positive whole numbers, got %q", s)
+	}
+	r := float64(wi) / float64(hi)
+	if r < 0.25 || r > 4 {
+		return 0, fmt.Errorf("%q is outside 1:4 to 4:1", s)
+	}
+	return r, nil
+}

@@ -1,0 +1,86 @@
+// Package api is the wire contract of the svc generative-media task service:
+// the request and response types of every path, a Client that speaks it, the
+// service's error body, retry rules and the callback signature.
+//
+// It imports nothing else of clapper. Rules about which fields a model accepts
+// live in api/catalog; this package only knows shapes.
+package api
+
+import "fmt"
+
+// Operation names a creation path by its last segment, as users and the CLI
+// spell it (clapper create img2video ...).
+type Operation string
+
+const (
+	OpReference2Video   Operation = "reference2video"
+	OpImg2Video         Operation = "img2video"
+	OpText2Video        Operation = "text2video"
+	OpStartEnd2Video    Operation = "start-end2video"
+	OpReference2Image   Operation = "reference2image"
+	OpAudioClone        Operation = "audio-clone"
+	OpAudioTTS          Operation = "audio-tts"
+	OpTiming2Audio      Operation = "timing2audio"
+	OpLipSync           Operation = "lip-sync"
+	OpTemplateStory     Operation = "template-story"
+	OpTrendingReplicate Operation = "trending-replicate"
+	OpMV                Operation = "mv"
+	OpPremiumMV         Operation = "premium_mv"
+	OpGeneralOneClick   Operation = "general_one_click"
+)
+
+// Operations lists the fourteen creation operations in the spec's order.
+func Operations() []Operation {
+	return []Operation{
+		OpReference2Video, OpImg2Video, OpText2Video, OpStartEnd2Video,
+		OpReference2Image, OpAudioClone, OpAudioTTS, OpTiming2Audio,
+		OpLipSync, OpTemplateStory, OpTrendingReplicate,
+		OpMV, OpPremiumMV, OpGeneralOneClick,
+	}
+}
+
+// ParseOperation accepts an operation name and reports the known ones when
+// the name is not one of them.
+func ParseOperation(s string) (Operation, error) {
+	for _, op := range Operations() {
+		if string(op) == s {
+			return op, nil
+		}
+	}
+	return "", fmt.Errorf("unknown operation %q; known: %v", s, Operations())
+}
+
+// Path is the creation path of the operation under the base URL.
+func (o Operation) Path() string {
+	if o.IsOneClick() {
+		return "/ent/v2/one-click/" + string(o)
+	}
+	return "/ent/v2/" + string(o)
+}
+
+// IsOneClick reports whether the creation answers {id} rather than a task echo.
+func (o Operation) IsOneClick() bool {
+	return o == OpMV || o == OpPremiumMV || o == OpGeneralOneClick
+}
+
+// IsSynchronous reports whether the creation call answers with a settled
+// state (audio-clone and audio-tts) instead of "created".
+func (o Operation) IsSynchronous() bool {
+	return o == OpAudioClone || o == OpAudioTTS
+}
+
+// IsMultiScene reports whether the task is a multi-scene job, read through
+// its own GET path rather than /tasks/{id}/creations.
+func (o Operation) IsMultiScene() bool { return o == OpGeneralOneClick }
+
+// States of a task or job.
+const (
+	StateCreated    = "created"
+	StateQueueing   = "queueing"
+	StateProcessing = "processing"
+	StateSuccess    = "success"
+	StateFailed     = "failed"
+)
+
+// IsTerminal reports whether no further state change can follow.
+func IsTerminal(state string) bool { return state == StateSuccess || state == StateFailed }

@@ -1,0 +1,24 @@
+package api
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// CleanText makes untrusted text (from the server or from files) safe to
+// print: escape sequences are removed, then every control character but
+// newline and tab, since ansi.Strip keeps \r, \b, BEL and C1 controls.
+func CleanText(s string) string {
+	s = ansi.Strip(s)
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return r
+		}
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return -1
+		}
+		return r
+	}, s)
+}

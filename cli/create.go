@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/api/catalog"
+)
+
+type createOpts struct {
+	file   string
+	sets   []string
+	dryRun bool
+	wait   bool
+	json   bool
+}
+
+func newCreateCmd(app *App) *cobra.Command {
+	var o createOpts
+	cmd := &cobra.Command{
+		Use:   "create OPERATION [-f request.json] [--set field=value ...]",
+		Short: "Validate a creation request and submit it (or print it with --dry-run)",
+		Long: "Builds the request from a JSON file and --set assignments, checks it against every rule of the\n" +
+			"operation and model, and submits it. Nothing is sent when a rule is broken: every broken rule is\n" +
+			"listed and the exit status is 2. A local file given for an image, video or audio field is sent as\n" +
+			"a data URI. OPERATION is one of: " + strings.Join(operationNames(), ", ") + ".",
+		Example: "  clapper create text2video --set model=svcq3-turbo --set prompt='a red fox in snow' --set duration=8\n" +
+			"  clapper create img2video --set model=svcq1 --set images=./first-frame.png --wait\n" +
+			"  clapper create reference2video -f request.json --set 'subjects:=[{\"name\":\"cat\",\"images\":[\"cat.png\"]}]' --dry-run\n" +
+			"  clapper create timing2audio --set model=audio1.0 --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: operationNames(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			op, err := api.ParseOperation(args[0])
+			if err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			return app.create(cmd.Context(), op, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.file, "file", "f", "", "Request JSON file (- for standard input)")
+	f.StringArrayVar(&o.sets, "set", nil, "Set field=value (repeat to add list items) or field:=JSON")
+	f.BoolVar(&o.dryRun, "dry-run", false, "Validate and print the request; send nothing")
+	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails and print the result")
+	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
+	return cmd
+}
+
+func (app *App) create(ctx context.Context, op api.Operation, o createOpts) error {
+	body, err := buildRequest(op, o.file, app.In, o.sets)
+	if err != nil {
+		if ExitCode(err) == 2 {
+			return err
+		}
+		return &ExitError{Code: 2, Err: err}
+	}
+	if errs := catalog.Validate(op, body); errs != nil {
+		return &ExitError{Code: 2, Err: validationError{op: op, errs: errs}}
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	if len(raw) > catalog.MaxBodyBytes {
+		return &ExitError{Code: 2, Err: fmt.Errorf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))}
+	}
+	if o.dryRun {
+		return writeDryRun(app.Out, raw)
+	}
+	client, closeFn, err := app.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	task, err := client.Create(ctx, op, json.RawMessage(raw))
+	if err != nil {
+		return describeAPIError(err)
+	}
+	if !o.wait {
+		if o.json {
+			return writeRaw(app.Out, task.Raw)
+		}
+		return writeCreated(app.Out, op, task)
+	}
+	if !o.json {
+		writeCreated(app.Err, op, task)
+	}
+	return app.waitAndPrint(ctx, client, op, task, o.json)
+}
+
+// validationError lists every broken rule, one per line.
+type validationError struct {
+	op   api.Operation
+	errs catalog.Errors
+}
+
+func (v validationError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s request not sent: %d problem(s)", v.op, len(v.errs))
+	for _, e := range v.errs {
+		b.WriteString("\n  ")
+		b.WriteString(e.Message)
+	}
+	return b.String()
+}
+
+// writeDryRun prints the request exactly as it would be sent; on a terminal
+// long data URIs are shortened so the rules stay readable.
+func writeDryRun(w io.Writer, raw []byte) error {
+	var pretty any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&pretty); err != nil {
+		return err
+	}
+	shortened := false
+	if isTerminal(w) {
+		pretty, shortened = shortenDataURIs(pretty)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(pretty); err != nil {
+		return err
+	}
+	if shortened {
+		fmt.Fprintln(w, "(data URIs shortened for the terminal; redirect the output to get them whole)")
+	}
+	return nil
+}
+
+func shortenDataURIs(v any) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		if strings.HasPrefix(x, "data:") && len(x) > 80 {
+			head, _, _ := strings.Cut(x, ",")
+			return fmt.Sprintf("%s,…(%d bytes)", head, len(x)), true
+		}
+	case []any:
+		any := false
+		for i := range x {
+			var s bool
+			x[i], s = shortenDataURIs(x[i])
+			any = any || s
+		}
+		return x, any
+	case map[string]any:
+		any := false
+		for k := range x {
+			var s bool
+			x[k], s = shortenDataURIs(x[k])
+			any = any || s
+		}
+		return x, any
+	}
+	return v, false
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func writeRaw(w io.Writer, raw []byte) error {
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
+		_, err := io.WriteString(w, "\n")
+		return err
+	}
+	return nil
+}
+
+func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
+	state := t.State
+	if state == "" {
+		state = api.StateCreated
+	}
+	line := fmt.Sprintf("%s task %s: %s", op, api.CleanText(t.Identifier()), api.CleanText(state))
+	if t.Credits > 0 {
+		line += fmt.Sprintf(", %d credits", t.Credits)
+	}
+	if t.FileURL != "" {
+		line += "\n  audio: " + api.CleanText(t.FileURL)
+	}
+	if t.VoiceID != "" {
+		line += "\n  voice: " + api.CleanText(t.VoiceID)
+	}
+	if t.DemoAudio != "" {
+		line += "\n  preview: " + api.CleanText(t.DemoAudio)
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
+
+// describeAPIError adds the plain-language explanation to a rejection.
+func describeAPIError(err error) error {
+	if e, ok := api.AsError(err); ok {
+		return fmt.Errorf("%w\n  %s", err, e.Explanation())
+	}
+	return err
+}
+
+// pollDelay spaces status reads: soon after creation, then every few
+// seconds, never faster than the service can change.
+func pollDelay(elapsed time.Duration) time.Duration {
+	switch {
+	case elapsed < 10*time.Second:
+		return 2 * time.Second
+	case elapsed < time.Minute:
+		return 5 * time.Second
+	default:
+		return 10 * time.Second
+	}
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+)
+
+func newGetCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "get TASK_ID",
+		Short:   "Show a task's state and results (multi-scene jobs too)",
+		Example: "  clapper get 812345678901234567\n  clapper get 812345678901234567 --json | jq -r '.creations[].url'",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			client, closeFn, err := app.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			raw, err := fetch(cmd.Context(), client, args[0])
+			if err != nil {
+				return describeAPIError(err)
+			}
+			if asJSON {
+				return writeRaw(app.Out, raw)
+			}
+			return writeResult(app.Out, args[0], raw)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received")
+	return cmd
+}
+
+// fetch reads a task result, falling back to the multi-scene job path for
+// ids the task path does not know.
+func fetch(ctx context.Context, c *api.Client, id string) ([]byte, error) {
+	res, err := c.Get(ctx, id)
+	if err == nil {
+		return res.Raw, nil
+	}
+	if e, ok := api.AsError(err); ok && e.Status == 404 {
+		if job, jerr := c.GetOneClick(ctx, id); jerr == nil {
+			return job.Raw, nil
+		}
+	}
+	return nil, err
+}
+
+// writeResult renders whichever shape the body has: a task result, a
+// creation echo or a multi-scene job record.
+func writeResult(w io.Writer, id string, raw []byte) error {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return fmt.Errorf("the service answered something that is not a JSON object: %s", clip(string(raw), 120))
+	}
+	if _, ok := probe["job_records"]; ok {
+		var job api.OneClickJob
+		if err := json.Unmarshal(raw, &job); err != nil {
+			return fmt.Errorf("decode job record: %w", err)
+		}
+		return writeJob(w, &job)
+	}
+	if _, ok := probe["task_id"]; ok {
+		var t api.Task
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return fmt.Errorf("decode task: %w", err)
+		}
+		return writeCreated(w, api.Operation(orDash(t.Model)), &t)
+	}
+	var r api.TaskResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("decode task result: %w", err)
+	}
+	if r.ID == "" {
+		r.ID = id
+	}
+	return writeTaskResult(w, &r)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func writeTaskResult(w io.Writer, r *api.TaskResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "task %s: %s", api.CleanText(r.ID), api.CleanText(r.State))
+	if r.Progress != nil && !api.IsTerminal(r.State) {
+		fmt.Fprintf(&b, " (%d%%)", *r.Progress)
+	}
+	fmt.Fprintf(&b, ", %d credits", r.Credits)
+	if r.OffPeak != nil && *r.OffPeak {
+		b.WriteString(", off-peak")
+	}
+	if r.ErrCode != "" {
+		fmt.Fprintf(&b, "\n  error: %s: %s", api.CleanText(r.ErrCode), api.Explain(r.ErrCode, 0))
+	}
+	for i, c := range r.Creations {
+		fmt.Fprintf(&b, "\n  %d. %s", i+1, api.CleanText(c.URL))
+		if c.CoverURL != "" {
+			fmt.Fprintf(&b, "\n     cover: %s", api.CleanText(c.CoverURL))
+		}
+		if c.WatermarkedURL != "" {
+			fmt.Fprintf(&b, "\n     watermarked: %s", api.CleanText(c.WatermarkedURL))
+		}
+	}
+	if r.State == api.StateSuccess && len(r.Creations) > 0 {
+		b.WriteString("\n  Result URLs are valid 24 hours (1 hour for trending-replicate).")
+	}
+	_, err := fmt.Fprintln(w, b.String())
+	return err
+}
+
+func writeJob(w io.Writer, j *api.OneClickJob) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "job %s: %s", api.CleanText(j.ID), api.CleanText(j.State))
+	if j.ErrCode != "" {
+		fmt.Fprintf(&b, "\n  error: %s %s", api.CleanText(j.ErrCode), api.CleanText(j.ErrMsg))
+	}
+	for _, rec := range j.JobRecords {
+		if len(rec.Jobs) == 0 {
+			continue
+		}
+		cur := rec.Jobs[len(rec.Jobs)-1]
+		label := fmt.Sprintf("scene %d", rec.Index+1)
+		if rec.Type == api.RecordCompose {
+			label = "composed"
+		}
+		fmt.Fprintf(&b, "\n  %s: %s (job %s", label, api.CleanText(cur.State), api.CleanText(cur.ID))
+		if n := len(rec.Jobs); n > 1 {
+			fmt.Fprintf(&b, ", version %d of %d", n, n)
+		}
+		b.WriteString(")")
+		if in := cur.MVGenerateVideoInput; in != nil && in.Prompt != "" {
+			fmt.Fprintf(&b, "\n    prompt: %s", clip(api.CleanText(in.Prompt), 100))
+		}
+	}
+	if j.SignedURL != "" {
+		fmt.Fprintf(&b, "\n  video: %s\n  (signed URL valid under 3 minutes; run get again for a fresh one)", api.CleanText(j.SignedURL))
+	}
+	_, err := fmt.Fprintln(w, b.String())
+	return err
+}
+
+// waitAndPrint polls a task until it settles and prints the result.
+func (app *App) waitAndPrint(ctx context.Context, c *api.Client, op api.Operation, t *api.Task, asJSON bool) error {
+	id := t.Identifier()
+	if op.IsSynchronous() {
+		if asJSON {
+			return writeRaw(app.Out, t.Raw)
+		}
+		return writeCreated(app.Out, op, t)
+	}
+	start := time.Now()
+	for {
+		raw, state, err := readState(ctx, c, op, id)
+		if err != nil {
+			return describeAPIError(err)
+		}
+		if api.IsTerminal(state) {
+			if asJSON {
+				return writeRaw(app.Out, raw)
+			}
+			if err := writeResult(app.Out, id, raw); err != nil {
+				return err
+			}
+			if state == api.StateFailed {
+				return fmt.Errorf("task %s failed", id)
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stopped waiting for task %s (still %s); check it later with: clapper get %s", id, state, id)
+		case <-time.After(app.delay(time.Since(start))):
+		}
+	}
+}
+
+func readState(ctx context.Context, c *api.Client, op api.Operation, id string) ([]byte, string, error) {
+	if op.IsMultiScene() {
+		j, err := c.GetOneClick(ctx, id)
+		if err != nil {
+			return nil, "", err
+		}
+		return j.Raw, j.State, nil
+	}
+	r, err := c.Get(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	return r.Raw, r.State, nil
+}
+
+func (app *App) delay(elapsed time.Duration) time.Duration {
+	if app.pollDelay != nil {
+		return app.pollDelay(elapsed)
+	}
+	return pollDelay(elapsed)
+}

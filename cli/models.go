@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/api/catalog"
+)
+
+func newModelsCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:       "models [OPERATION]",
+		Short:     "List operations, their models, and each model's fields with defaults and options",
+		Example:   "  clapper models\n  clapper models reference2video\n  clapper models audio-tts --json",
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: operationNames(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ops := api.Operations()
+			if len(args) == 1 {
+				op, err := api.ParseOperation(args[0])
+				if err != nil {
+					return &ExitError{Code: 2, Err: err}
+				}
+				ops = []api.Operation{op}
+			}
+			if asJSON {
+				return writeCatalogJSON(app.Out, ops)
+			}
+			if len(args) == 0 {
+				return writeOperationList(app.Out)
+			}
+			return writeOperation(app.Out, ops[0])
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the rules as JSON")
+	return cmd
+}
+
+func operationNames() []string {
+	var out []string
+	for _, op := range api.Operations() {
+		out = append(out, string(op))
+	}
+	return out
+}
+
+func writeOperationList(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "OPERATION\tWHAT IT MAKES\tMODELS")
+	for _, op := range api.Operations() {
+		info := catalog.Info(op)
+		models := strings.Join(info.Models, ", ")
+		if models == "" {
+			models = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", op, info.Title, models)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nclapper models OPERATION shows each model's fields, defaults and options.")
+	return err
+}
+
+func writeOperation(w io.Writer, op api.Operation) error {
+	info := catalog.Info(op)
+	fmt.Fprintf(w, "%s: %s\nPOST %s\n", op, info.Title, op.Path())
+	models := info.Models
+	if models == nil {
+		models = []string{""}
+	}
+	for _, m := range models {
+		spec, err := catalog.Lookup(op, m)
+		if err != nil {
+			return err
+		}
+		if m != "" {
+			fmt.Fprintf(w, "\nmodel %s\n", m)
+		} else {
+			fmt.Fprintln(w)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, f := range spec.Fields {
+			if f.Name == "model" {
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Describe(), f.Help)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type fieldJSON struct {
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
+	Media    string   `json:"media,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Default  any      `json:"default,omitempty"`
+	Options  []string `json:"options,omitempty"`
+	AnyRatio bool     `json:"any_ratio,omitempty"`
+	Min      *float64 `json:"min,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	MinItems int      `json:"min_items,omitempty"`
+	MaxItems int      `json:"max_items,omitempty"`
+	MaxChars int      `json:"max_chars,omitempty"`
+	Help     string   `json:"help"`
+}
+
+type modelJSON struct {
+	Model  string      `json:"model,omitempty"`
+	Fields []fieldJSON `json:"fields"`
+}
+
+type operationJSON struct {
+	Operation string      `json:"operation"`
+	Path      string      `json:"path"`
+	Title     string      `json:"title"`
+	Models    []modelJSON `json:"models"`
+}
+
+func writeCatalogJSON(w io.Writer, ops []api.Operation) error {
+	var out []operationJSON
+	for _, op := range ops {
+		info := catalog.Info(op)
+		oj := operationJSON{Operation: string(op), Path: op.Path(), Title: info.Title}
+		models := info.Models
+		if models == nil {
+			models = []string{""}
+		}
+		for _, m := range models {
+			spec, err := catalog.Lookup(op, m)
+			if err != nil {
+				return err
+			}
+			mj := modelJSON{Model: m}
+			for _, f := range spec.Fields {
+				fj := fieldJSON{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
+					Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, MinItems: f.MinItems,
+					MaxItems: f.MaxItems, MaxChars: f.MaxChars, Help: f.Help}
+				if f.Range != nil {
+					fj.Min = &f.Range.Min
+					if f.Range.HasMax {
+						fj.Max = &f.Range.Max
+					}
+				}
+				mj.Fields = append(mj.Fields, fj)
+			}
+			oj.Models = append(oj.Models, mj)
+		}
+		out = append(out, oj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"clapper/api"
+	"clapper/api/catalog"
+	"clapper/forms"
+)
+
+// buildRequest assembles a creation body from a JSON file (or stdin for
+// "-") and --set assignments, in that order. Local file paths given for
+// media fields become data URIs: paths in the file are read relative to
+// the file's folder, paths in --set relative to the working directory.
+func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string) (map[string]any, error) {
+	body := map[string]any{}
+	fileDir := "."
+	if file != "" {
+		var data []byte
+		var err error
+		if file == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(file)
+			fileDir = filepath.Dir(file)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read request: %w", err)
+		}
+		if body, err = decodeObject(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", displayName(file), err)
+		}
+		if err := inlineFiles(op, body, fileDir); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range sets {
+		if err := applySet(op, body, s); err != nil {
+			return nil, err
+		}
+	}
+	return body, nil
+}
+
+func displayName(file string) string {
+	if file == "-" {
+		return "standard input"
+	}
+	return file
+}
+
+func decodeObject(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var body map[string]any
+	if err := dec.Decode(&body); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if body == nil {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value; give one request object")
+	}
+	return body, nil
+}
+
+func decodeValue(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return v, nil
+}
+
+// applySet applies field=value (typed by the catalog; a list field gains one
+// item per repeat) or field:=JSON (any value, e.g. subjects).
+func applySet(op api.Operation, body map[string]any, s string) error {
+	if name, raw, ok := strings.Cut(s, ":="); ok && !strings.Contains(name, "=") {
+		if _, known := catalog.FieldOf(op, name); !known {
+			return unknownField(op, name)
+		}
+		v, err := decodeValue(raw)
+		if err != nil {
+			return fmt.Errorf("--set %s:=%s: not valid JSON (%v)", name, clip(raw, 40), err)
+		}
+		if err := inlineValue(op, name, &v, "."); err != nil {
+			return err
+		}
+		body[name] = v
+		return nil
+	}
+	name, raw, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("--set %q: want field=value or field:=JSON", s)
+	}
+	f, known := catalog.FieldOf(op, name)
+	if !known {
+		return unknownField(op, name)
+	}
+	switch f.Kind {
+	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray:
+		return fmt.Errorf("--set %s: a list of objects; give it as JSON: --set '%s:=[...]'", name, name)
+	case catalog.KindMediaList, catalog.KindStringList:
+		item := raw
+		if f.Kind == catalog.KindMediaList && forms.IsLocalPath(raw) {
+			uri, err := forms.FileToDataURI(raw, f.Media)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			item = uri
+		}
+		list, _ := body[name].([]any)
+		body[name] = append(list, item)
+		return nil
+	}
+	body[name] = typedScalar(f, raw)
+	if f.Media != catalog.MediaNone && f.Kind == catalog.KindMedia && forms.IsLocalPath(raw) {
+		uri, err := forms.FileToDataURI(raw, f.Media)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		body[name] = uri
+	}
+	if f.Kind == catalog.KindURL && forms.IsLocalPath(raw) {
+		if _, err := os.Stat(raw); err == nil {
+			return fmt.Errorf("%s: %s needs an http(s) URL the service can fetch; a local file cannot be sent", name, op)
+		}
+	}
+	return nil
+}
+
+// typedScalar converts a --set value by the field's kind. A value that does
+// not parse is kept as text, so validation names the field and what it takes.
+func typedScalar(f catalog.Field, raw string) any {
+	switch f.Kind {
+	case catalog.KindInt, catalog.KindNumber:
+		if _, err := strconv.ParseFloat(raw, 64); err == nil {
+			return json.Number(raw)
+		}
+	case catalog.KindBool:
+		if b, err := strconv.ParseBool(raw); err == nil {
+			return b
+		}
+	}
+	return raw
+}
+
+func unknownField(op api.Operation, name string) error {
+	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", name, op, strings.Join(catalog.FieldNames(op), ", "))}
+}
+
+// inlineFiles turns local paths in a request file's media fields into data URIs.
+func inlineFiles(op api.Operation, body map[string]any, dir string) error {
+	for name, v := range body {
+		if err := inlineValue(op, name, &v, dir); err != nil {
+			return err
+		}
+		body[name] = v
+	}
+	return nil
+}
+
+func inlineValue(op api.Operation, name string, v *any, dir string) error {
+	f, ok := catalog.FieldOf(op, name)
+	if !ok {
+		return nil // validation reports unknown fields
+	}
+	switch f.Kind {
+	case catalog.KindMedia:
+		return inlineString(name, f.Media, v, dir)
+	case catalog.KindMediaList:
+		list, _ := (*v).([]any)
+		for i := range list {
+			if err := inlineString(fmt.Sprintf("%s[%d]", name, i), f.Media, &list[i], dir); err != nil {
+				return err
+			}
+		}
+	case catalog.KindSubjects:
+		list, _ := (*v).([]any)
+		for i, it := range list {
+			subj, _ := it.(map[string]any)
+			for _, k := range []string{"images", "videos"} {
+				media := catalog.MediaImage
+				if k == "videos" {
+					media = catalog.MediaVideo
+				}
+				items, _ := subj[k].([]any)
+				for j := range items {
+					if err := inlineString(fmt.Sprintf("subjects[%d].%s[%d]", i, k, j), media, &items[j], dir); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func inlineString(label string, media catalog.Media, v *any, dir string) error {
+	s, ok := (*v).(string)
+	if !ok || !forms.IsLocalPath(s) {
+		return nil
+	}
+	path := s
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	uri, err := forms.FileToDataURI(path, media)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	*v = uri
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,134 @@
+// Package cli is clapper's command line: the scripting commands beside the
+// TUI (models, create, get, sandbox, history, voices) and the configuration
+// they share. Each command does its work through api, api/catalog and the
+// history store, never through the TUI.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// Config is what every command needs to reach the service and the history.
+type Config struct {
+	BaseURL string
+	APIKey  string
+	DataDir string
+	Timeout time.Duration
+}
+
+// Env names the environment variables clapper reads.
+const (
+	EnvBaseURL = "CLAPPER_BASE_URL"
+	EnvAPIKey  = "CLAPPER_API_KEY"
+	EnvDataDir = "CLAPPER_DATA_DIR"
+)
+
+// ExitError carries a process exit status other than 1.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// ExitCode maps an error to the process status: 2 for bad input (nothing
+// was sent), 1 for everything else.
+func ExitCode(err error) int {
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return 1
+}
+
+// App holds the configuration and the streams commands write to, so tests
+// run commands without a terminal.
+type App struct {
+	Config Config
+	Out    io.Writer
+	Err    io.Writer
+	In     io.Reader
+	// RunTUI starts the terminal UI; nil until the UI is wired in.
+	RunTUI func(cfg Config) error
+
+	// pollDelay spaces status reads while waiting; tests shorten it.
+	pollDelay func(elapsed time.Duration) time.Duration
+}
+
+// NewRoot builds the command tree.
+func NewRoot(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "clapper",
+		Short: "A terminal studio for the svc generative-media service",
+		Long: "clapper creates videos, images and audio with the svc service, tracks every task and keeps a history.\n" +
+			"With no subcommand it starts the terminal UI. With no API key it runs on an embedded sandbox\n" +
+			"that simulates the service, so everything works without an account.",
+		Args: cobra.NoArgs,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return app.Config.resolve()
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if app.RunTUI == nil {
+				return errors.New("the terminal UI is not part of this build yet; use the subcommands (clapper --help)")
+			}
+			return app.RunTUI(app.Config)
+		},
+	}
+	root.SetOut(app.Out)
+	root.SetErr(app.Err)
+	root.SetIn(app.In)
+	pf := root.PersistentFlags()
+	pf.StringVar(&app.Config.BaseURL, "base-url", "", "Service address, e.g. https://api.example.com (env "+EnvBaseURL+")")
+	pf.StringVar(&app.Config.APIKey, "api-key", "", "API token; without one clapper uses the embedded sandbox (env "+EnvAPIKey+")")
+	pf.StringVar(&app.Config.DataDir, "data-dir", "", "Where history and sandbox state live (env "+EnvDataDir+", default "+defaultDataDirHint()+")")
+	pf.DurationVar(&app.Config.Timeout, "timeout", 60*time.Second, "Bound on each request to the service")
+	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app))
+	return root
+}
+
+// resolve fills what flags left unset from the environment and defaults.
+func (c *Config) resolve() error {
+	if c.BaseURL == "" {
+		c.BaseURL = os.Getenv(EnvBaseURL)
+	}
+	if c.APIKey == "" {
+		c.APIKey = os.Getenv(EnvAPIKey)
+	}
+	if c.DataDir == "" {
+		c.DataDir = os.Getenv(EnvDataDir)
+	}
+	if c.DataDir == "" {
+		d, err := defaultDataDir()
+		if err != nil {
+			return err
+		}
+		c.DataDir = d
+	}
+	if c.APIKey != "" && c.BaseURL == "" {
+		return fmt.Errorf("an API key is set but no service address: give --base-url or %s", EnvBaseURL)
+	}
+	return nil
+}
+
+func defaultDataDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "clapper"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory to keep data in: give --data-dir or %s", EnvDataDir)
+	}
+	return filepath.Join(home, ".local", "share", "clapper"), nil
+}
+
+func defaultDataDirHint() string {
+	return "$XDG_DATA_HOME/clapper or ~/.local/share/clapper"
+}

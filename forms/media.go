@@ -1,0 +1,63 @@
+// Package forms turns the catalog into input: huh forms generated from the
+// rules of each operation and model, and the conversion of local files into
+// the data URIs the service accepts.
+package forms
+
+import (
+	"encoding/base64"
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"clapper/api/catalog"
+)
+
+// contentTypes maps file extensions to the content types the service names;
+// the standard mime table lacks some (m4a) and differs by system.
+var contentTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".bmp": "image/bmp",
+	".mp4": "video/mp4", ".mov": "video/quicktime", ".avi": "video/x-msvideo",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".m4a": "audio/m4a", ".aac": "audio/aac",
+}
+
+// IsLocalPath reports whether a media value names a file rather than a URL
+// or a data URI.
+func IsLocalPath(v string) bool {
+	if v == "" || strings.HasPrefix(v, "data:") || strings.Contains(v, "://") {
+		return false
+	}
+	return true
+}
+
+// FileToDataURI reads a local file and encodes it as a data URI with the
+// content type the service expects for its kind of media.
+func FileToDataURI(path string, media catalog.Media) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: no such file (give a path, an http(s) URL or a data URI)", path)
+	}
+	if st.IsDir() {
+		return "", fmt.Errorf("%s is a directory, not a %s file", path, media)
+	}
+	if st.Size() >= catalog.MaxBodyBytes {
+		return "", fmt.Errorf("%s is %d MB; a request body may not exceed 20 MB", path, st.Size()>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	ct := contentTypes[strings.ToLower(filepath.Ext(path))]
+	if ct == "" {
+		ct, _, _ = mime.ParseMediaType(mime.TypeByExtension(filepath.Ext(path)))
+	}
+	if ct == "" {
+		ct, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+	}
+	if want := media.String(); want != "" && !strings.HasPrefix(ct, want+"/") {
+		return "", fmt.Errorf("%s looks like %s, not a %s file", path, ct, want)
+	}
+	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(data), nil
+}

@@ -1,0 +1,34 @@
+// Command clapper is a terminal studio for the svc generative-media
+// service: with no subcommand the TUI, otherwise the scripting CLI.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"charm.land/fang/v2"
+
+	"clapper/cli"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+func main() {
+	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin}
+	opts := []fang.Option{
+		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
+		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
+			fmt.Fprintf(w, "clapper: %v\n", err)
+		}),
+	}
+	if version != "" {
+		opts = append(opts, fang.WithVersion(version))
+	}
+	if err := fang.Execute(context.Background(), cli.NewRoot(app), opts...); err != nil {
+		os.Exit(cli.ExitCode(err))
+	}
+}
