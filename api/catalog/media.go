@@ -162,36 +162,62 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// WAVDuration reads the length of a RIFF/WAVE file from its header.
+// WAV format tags whose data chunk is plain frames, so that its length and
+// the block size give the duration exactly.
+const (
+	formatPCM        = 1
+	formatFloat      = 3
+	formatExtensible = 0xFFFE
+)
+
+// WAVDuration returns the length in seconds of a RIFF/WAVE file holding PCM
+// or float samples at any rate, channel count and sample size.
 func WAVDuration(b []byte) (float64, error) {
 	if len(b) < 12 || string(b[0:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-		return 0, errors.New("not a WAV file")
+		return 0, errors.New("wav: not a RIFF/WAVE file")
 	}
-	var byteRate uint32
-	for p := 12; p+8 <= len(b); {
-		id, size := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
-		body := p + 8
+	le := binary.LittleEndian
+	var rate, align uint32
+	haveFmt := false
+	for rest := b[12:]; len(rest) >= 8; {
+		id, size := string(rest[0:4]), uint64(le.Uint32(rest[4:8]))
+		body := rest[8:]
 		switch id {
 		case "fmt ":
-			if body+12 > len(b) {
-				return 0, errors.New("WAV fmt chunk truncated")
+			if size < 16 || uint64(len(body)) < size {
+				return 0, errors.New("wav: fmt chunk too short")
 			}
-			byteRate = binary.LittleEndian.Uint32(b[body+8 : body+12])
+			format := le.Uint16(body[0:])
+			if format == formatExtensible && size >= 26 {
+				// The real format is the first two bytes of the sub-format GUID.
+				format = le.Uint16(body[24:])
+			}
+			if format != formatPCM && format != formatFloat {
+				return 0, fmt.Errorf("wav: format tag %#x is not PCM", format)
+			}
+			rate, align = le.Uint32(body[4:]), uint32(le.Uint16(body[12:]))
+			if rate == 0 || align == 0 {
+				return 0, errors.New("wav: zero sample rate or block size")
+			}
+			haveFmt = true
 		case "data":
-			if byteRate == 0 {
-				return 0, errors.New("WAV data before a usable fmt chunk")
+			if !haveFmt {
+				return 0, errors.New("wav: data chunk before fmt chunk")
 			}
-			if body+size > len(b) {
-				size = len(b) - body
-			}
-			return float64(size) / float64(byteRate), nil
+			// Streaming writers leave the size as a placeholder (0xFFFFFFFF,
+			// or too large); the bytes present are then the truth.
+			size = min(size, uint64(len(body)))
+			frames := size / uint64(align)
+			return float64(frames) / float64(rate), nil
 		}
-		if size < 0 || body+size < body {
+		// Chunks are padded to an even length.
+		next := size + size&1
+		if uint64(len(body)) < next {
 			break
 		}
-		p = body + size + size%2
+		rest = body[next:]
 	}
-	return 0, errors.New("WAV has no data chunk")
+	return 0, errors.New("wav: no data chunk")
 }
 
 // MP4Duration reads the movie length from an MP4/MOV moov/mvhd box; ok is
