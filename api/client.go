@@ -174,7 +174,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, idemp
 		if ctx.Err() != nil {
 			return nil, c.redact(err)
 		}
-		retryable := (idempotent && isRetryable(err)) || (!idempotent && neverSent(err))
+		retryable := (idempotent && isRetryable(err)) || (!idempotent && NeverSent(err))
 		if !retryable || attempt >= c.retry.Attempts {
 			return nil, c.redact(err)
 		}
@@ -248,9 +248,9 @@ func isRetryable(err error) bool {
 	return false
 }
 
-// neverSent reports a failure to connect at all, after which even a
+// NeverSent reports a failure to connect at all, after which even a
 // creation may be sent again safely.
-func neverSent(err error) bool {
+func NeverSent(err error) bool {
 	var ne *NetworkError
 	if !errors.As(err, &ne) || ne.Sent {
 		return false

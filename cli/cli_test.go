@@ -16,6 +16,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"clapper/api"
+	"clapper/api/track"
 )
 
 // fakeService answers with canned bodies per "METHOD path" and records
@@ -56,6 +59,13 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// fastWatcher reads a task every millisecond, so --wait tests take no time.
+var fastWatcher = track.WatcherOptions{RequestsPerSecond: 1000, Burst: 100, Schedule: &track.Schedule{
+	FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: time.Millisecond,
+	QueueCheckMin: time.Millisecond, QueueCheckMax: time.Millisecond, Slots: 5,
+	Priors: map[api.Operation]time.Duration{api.OpReference2Image: time.Millisecond, api.OpText2Video: time.Millisecond},
+}}
+
 type run struct {
 	out, err string
 	code     int
@@ -64,7 +74,7 @@ type run struct {
 func runCLI(t *testing.T, svc *fakeService, stdin string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
-	app := &App{Out: &out, Err: &errb, In: strings.NewReader(stdin), pollDelay: func(time.Duration) time.Duration { return time.Millisecond }}
+	app := &App{Out: &out, Err: &errb, In: strings.NewReader(stdin), watcher: fastWatcher}
 	root := NewRoot(app)
 	full := append([]string{}, args...)
 	if svc != nil {
@@ -265,18 +275,62 @@ func TestGetDecodesRealBodies(t *testing.T) {
 	}
 }
 
-func TestCreateWaitPollsUntilDone(t *testing.T) {
-	svc := &fakeService{answers: map[string][]string{
-		"POST /ent/v2/reference2image":   {`{"task_id":"w1","state":"created","credits":8}`},
-		"GET /ent/v2/tasks/w1/creations": {`{"id":"w1","state":"queueing","credits":8}`, `{"id":"w1","state":"processing","credits":8}`, `{"id":"w1","state":"success","credits":8,"creations":[{"id":"c","url":"https://x/1.png"}]}`},
-	}}
-	r := runCLI(t, svc, "", "create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait")
-	if r.code != 0 || !strings.Contains(r.out, "task w1: success") || !strings.Contains(r.out, "https://x/1.png") {
-		t.Errorf("wait: %+v", r)
+func TestCreateWaitFollowsAndDownloads(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/reference2image": {`{"task_id":"w1","state":"created","credits":8}`}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/1.png" {
+			w.Header().Set("Content-Type", "image/png")
+			io.WriteString(w, "not really a png")
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	svc.answers["GET /ent/v2/tasks/w1/creations"] = []string{`{"id":"w1","state":"queueing","credits":8}`, `{"id":"w1","state":"processing","credits":8}`,
+		`{"id":"w1","state":"success","credits":8,"creations":[{"id":"c","url":"` + srv.URL + `/files/1.png"}]}`}
+	dl := t.TempDir()
+	var out, errb bytes.Buffer
+	app := &App{Out: &out, Err: &errb, In: strings.NewReader(""), watcher: fastWatcher}
+	root := NewRoot(app)
+	data := t.TempDir()
+	root.SetArgs([]string{"create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait",
+		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	if len(svc.got) != 4 {
-		t.Errorf("%d requests, want 1 POST + 3 GETs", len(svc.got))
+	if !strings.Contains(out.String(), "task w1: success") {
+		t.Errorf("output %q", out.String())
 	}
+	for _, want := range []string{": queueing", ": processing", ": success", "saved " + dl} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, errb.String())
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dl, "*_reference2image_w1_1.png"))
+	if len(files) != 1 {
+		t.Errorf("downloaded %v", files)
+	}
+	// What the CLI created is in history, with every state it went through.
+	r := runCLIData(t, data, "history", "--json")
+	var line historyLine
+	if err := json.Unmarshal([]byte(r.out), &line); err != nil || line.TaskID != "w1" || line.State != "success" || line.Credits != 8 {
+		t.Errorf("history: %v %+v", err, line)
+	}
+}
+
+// runCLIData runs a command that needs no service against a data dir.
+func runCLIData(t *testing.T, data string, args ...string) run {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader("")})
+	root.SetArgs(append(args, "--data-dir", data))
+	err := root.Execute()
+	code := 0
+	if err != nil {
+		code = ExitCode(err)
+		errb.WriteString(err.Error())
+	}
+	return run{out.String(), errb.String(), code}
 }
 
 func TestAPIKeyWithoutBaseURL(t *testing.T) {

@@ -3,25 +3,28 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/api/track"
 )
 
 type createOpts struct {
-	file   string
-	sets   []string
-	dryRun bool
-	wait   bool
-	json   bool
+	file        string
+	sets        []string
+	dryRun      bool
+	wait        bool
+	json        bool
+	noDownload  bool
+	downloadDir string
 }
 
 func newCreateCmd(app *App) *cobra.Command {
@@ -53,6 +56,8 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.BoolVar(&o.dryRun, "dry-run", false, "Validate and print the request; send nothing")
 	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails and print the result")
 	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
+	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")
+	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default ~/Videos, ~/Pictures or ~/Music /clapper, else DATA_DIR/downloads)")
 	return cmd
 }
 
@@ -82,20 +87,49 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		return err
 	}
 	defer closeFn()
-	task, err := client.Create(ctx, op, json.RawMessage(raw))
+	store, err := app.openStore()
 	if err != nil {
-		return describeAPIError(err)
+		return err
+	}
+	defer store.Close()
+	tr := &track.Tracker{Client: client, Store: store}
+	if o.wait {
+		// Only a process that stays to listen may ask for callbacks.
+		tr.CallbackURL = app.Config.CallbackURL
+	}
+	sub, err := tr.Submit(ctx, op, body)
+	if err != nil {
+		return submitError(err)
 	}
 	if !o.wait {
 		if o.json {
-			return writeRaw(app.Out, task.Raw)
+			return writeRaw(app.Out, sub.Task.Raw)
 		}
-		return writeCreated(app.Out, op, task)
+		return writeCreated(app.Out, op, sub.Task)
 	}
 	if !o.json {
-		writeCreated(app.Err, op, task)
+		writeCreated(app.Err, op, sub.Task)
 	}
-	return app.waitAndPrint(ctx, client, op, task, o.json)
+	model, _ := body["model"].(string)
+	return app.wait(ctx, client, store, op, model, sub.Task, o)
+}
+
+// submitError explains a failed submission and what history kept of it.
+func submitError(err error) error {
+	switch {
+	case errors.Is(err, track.ErrOutcomeUnknown):
+		return fmt.Errorf("%w\n  The request is kept in clapper history as \"unknown\": check whether the task exists before sending it again", err)
+	case isRetryable(err):
+		return fmt.Errorf("%w\n  The request is kept in history; send it again with: clapper resubmit # (# from clapper history)", describeAPIError(err))
+	}
+	return describeAPIError(err)
+}
+
+func isRetryable(err error) bool {
+	if e, ok := api.AsError(err); ok {
+		return e.Temporary()
+	}
+	return api.NeverSent(err)
 }
 
 // validationError lists every broken rule, one per line.
@@ -210,17 +244,4 @@ func describeAPIError(err error) error {
 		return fmt.Errorf("%w\n  %s", err, e.Explanation())
 	}
 	return err
-}
-
-// pollDelay spaces status reads: soon after creation, then every few
-// seconds, never faster than the service can change.
-func pollDelay(elapsed time.Duration) time.Duration {
-	switch {
-	case elapsed < 10*time.Second:
-		return 2 * time.Second
-	case elapsed < time.Minute:
-		return 5 * time.Second
-	default:
-		return 10 * time.Second
-	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -151,61 +150,4 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 	}
 	_, err := fmt.Fprintln(w, b.String())
 	return err
-}
-
-// waitAndPrint polls a task until it settles and prints the result.
-func (app *App) waitAndPrint(ctx context.Context, c *api.Client, op api.Operation, t *api.Task, asJSON bool) error {
-	id := t.Identifier()
-	if op.IsSynchronous() {
-		if asJSON {
-			return writeRaw(app.Out, t.Raw)
-		}
-		return writeCreated(app.Out, op, t)
-	}
-	start := time.Now()
-	for {
-		raw, state, err := readState(ctx, c, op, id)
-		if err != nil {
-			return describeAPIError(err)
-		}
-		if api.IsTerminal(state) {
-			if asJSON {
-				return writeRaw(app.Out, raw)
-			}
-			if err := writeResult(app.Out, id, raw); err != nil {
-				return err
-			}
-			if state == api.StateFailed {
-				return fmt.Errorf("task %s failed", id)
-			}
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("stopped waiting for task %s (still %s); check it later with: clapper get %s", id, state, id)
-		case <-time.After(app.delay(time.Since(start))):
-		}
-	}
-}
-
-func readState(ctx context.Context, c *api.Client, op api.Operation, id string) ([]byte, string, error) {
-	if op.IsMultiScene() {
-		j, err := c.GetOneClick(ctx, id)
-		if err != nil {
-			return nil, "", err
-		}
-		return j.Raw, j.State, nil
-	}
-	r, err := c.Get(ctx, id)
-	if err != nil {
-		return nil, "", err
-	}
-	return r.Raw, r.State, nil
-}
-
-func (app *App) delay(elapsed time.Duration) time.Duration {
-	if app.pollDelay != nil {
-		return app.pollDelay(elapsed)
-	}
-	return pollDelay(elapsed)
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"clapper/api/track"
 )
 
 // Config is what every command needs to reach the service and the history.
@@ -21,6 +23,11 @@ type Config struct {
 	APIKey  string
 	DataDir string
 	Timeout time.Duration
+	// CallbackListen is a loopback address where the callback receiver
+	// listens; CallbackURL is the public URL the service calls, which must
+	// reach it (a tunnel or a reverse proxy).
+	CallbackListen string
+	CallbackURL    string
 }
 
 // Env names the environment variables clapper reads.
@@ -28,6 +35,9 @@ const (
 	EnvBaseURL = "CLAPPER_BASE_URL"
 	EnvAPIKey  = "CLAPPER_API_KEY"
 	EnvDataDir = "CLAPPER_DATA_DIR"
+
+	EnvCallbackListen = "CLAPPER_CALLBACK_LISTEN"
+	EnvCallbackURL    = "CLAPPER_CALLBACK_URL"
 )
 
 // ExitError carries a process exit status other than 1.
@@ -59,8 +69,10 @@ type App struct {
 	// RunTUI starts the terminal UI; nil until the UI is wired in.
 	RunTUI func(cfg Config) error
 
-	// pollDelay spaces status reads while waiting; tests shorten it.
-	pollDelay func(elapsed time.Duration) time.Duration
+	// watcher tunes how --wait follows a task; tests shorten its pauses.
+	watcher track.WatcherOptions
+	// quietSandbox is set once the sandbox notice was shown.
+	quietSandbox bool
 }
 
 // NewRoot builds the command tree.
@@ -71,7 +83,9 @@ func NewRoot(app *App) *cobra.Command {
 		Long: "clapper creates videos, images and audio with the svc service, tracks every task and keeps a history.\n" +
 			"With no subcommand it starts the terminal UI. With no API key it runs on an embedded sandbox\n" +
 			"that simulates the service, so everything works without an account.",
-		Args: cobra.NoArgs,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			return app.Config.resolve()
 		},
@@ -90,7 +104,9 @@ func NewRoot(app *App) *cobra.Command {
 	pf.StringVar(&app.Config.APIKey, "api-key", "", "API token; without one clapper uses the embedded sandbox (env "+EnvAPIKey+")")
 	pf.StringVar(&app.Config.DataDir, "data-dir", "", "Where history and sandbox state live (env "+EnvDataDir+", default "+defaultDataDirHint()+")")
 	pf.DurationVar(&app.Config.Timeout, "timeout", 60*time.Second, "Bound on each request to the service")
-	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app))
+	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status callbacks, e.g. 127.0.0.1:8787 (env "+EnvCallbackListen+")")
+	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to --callback-listen (env "+EnvCallbackURL+")")
+	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newSandboxCmd(app))
 	return root
 }
 
@@ -111,6 +127,15 @@ func (c *Config) resolve() error {
 			return err
 		}
 		c.DataDir = d
+	}
+	if c.CallbackListen == "" {
+		c.CallbackListen = os.Getenv(EnvCallbackListen)
+	}
+	if c.CallbackURL == "" {
+		c.CallbackURL = os.Getenv(EnvCallbackURL)
+	}
+	if (c.CallbackListen == "") != (c.CallbackURL == "") {
+		return errors.New("callbacks need both --callback-listen (where clapper listens) and --callback-url (the public URL the service calls)")
 	}
 	if c.APIKey != "" && c.BaseURL == "" {
 		return fmt.Errorf("an API key is set but no service address: give --base-url or %s", EnvBaseURL)

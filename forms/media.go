@@ -40,7 +40,7 @@ func FileToDataURI(path string, media catalog.Media) (string, error) {
 		return "", fmt.Errorf("%s: no such file (give a path, an http(s) URL or a data URI)", path)
 	}
 	if st.IsDir() {
-		return "", fmt.Errorf("%s is a directory, not a %s file", path, media)
+		return "", fmt.Errorf("%s is a directory, not %s %s file", path, article(media.String()), media)
 	}
 	if st.Size() >= catalog.MaxBodyBytes {
 		return "", fmt.Errorf("%s is %d MB; a request body may not exceed 20 MB", path, st.Size()>>20)
@@ -57,7 +57,14 @@ func FileToDataURI(path string, media catalog.Media) (string, error) {
 		ct, _, _ = mime.ParseMediaType(http.DetectContentType(data))
 	}
 	if want := media.String(); want != "" && !strings.HasPrefix(ct, want+"/") {
-		return "", fmt.Errorf("%s looks like %s, not a %s file", path, ct, want)
+		return "", fmt.Errorf("%s looks like %s, not %s %s file", path, ct, article(want), want)
 	}
 	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(data), nil
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

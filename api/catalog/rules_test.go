@@ -89,6 +89,9 @@ func TestRules(t *testing.T) {
 		{name: "image plain path refused", op: "img2video", req: `{"model":"svcq3-pro","images":["/tmp/a.png"]}`, field: "images"},
 		{name: "image over 10 MB decoded", op: "img2video", req: `{"model":"svcq3-pro"}`, set: []any{"images", []any{"data:image/png;base64," + base64.StdEncoding.EncodeToString(make([]byte, 10<<20))}}, field: "images"},
 
+		{name: "images as a single string", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":"https://e.com/a.png"}`},
+		{name: "images single string counted", op: "start-end2video", req: `{"model":"svcq3-pro","images":"https://e.com/a.png"}`, field: "images"},
+
 		// Shared optional video fields.
 		{name: "payload at limit", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p"}`, set: []any{"payload", strings.Repeat("x", 1048576)}},
 		{name: "payload over limit", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p"}`, set: []any{"payload", strings.Repeat("x", 1048577)}, field: "payload"},

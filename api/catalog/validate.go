@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
@@ -45,7 +46,7 @@ func Validate(op api.Operation, req map[string]any) Errors {
 
 // Validate checks a body against this spec.
 func (s *Spec) Validate(req map[string]any) Errors {
-	b := body(req)
+	b := s.normalize(req)
 	var errs Errors
 	known := map[string]bool{}
 	for _, f := range s.Fields {
@@ -78,6 +79,27 @@ func (s *Spec) Validate(req map[string]any) Errors {
 		return nil
 	}
 	return errs
+}
+
+// normalize reads a single string given for a list of media as a list of
+// one: the spec notes "a single string appears in some forms" of images, and
+// clients of the real service send it.
+func (s *Spec) normalize(req map[string]any) body {
+	var out body
+	for _, f := range s.Fields {
+		str, ok := req[f.Name].(string)
+		if !ok || str == "" || (f.Kind != KindMediaList && f.Kind != KindStringList) {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(req)
+		}
+		out[f.Name] = []any{str}
+	}
+	if out == nil {
+		return body(req)
+	}
+	return out
 }
 
 // unwanted explains a field this model does not take, naming the models of

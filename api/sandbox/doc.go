@@ -1,0 +1,197 @@
+// Package sandbox is a faithful local simulation of the svc service: an
+// http.Handler that speaks its wire format on every path of the spec, so that
+// clapper runs with no account and any other client of the service can be
+// tested against it (`clapper sandbox`).
+//
+// Requests are validated by api/catalog, the one source of truth for the
+// tables, plus what a server checks itself: the Authorization header, the
+// body (JSON object, at most 20 MB), known paths and methods. Time is a Clock:
+// the wall clock scaled by Config.Speed, or a FakeClock that tests move
+// (then call Server.Advance, which also waits for due callbacks).
+//
+// # Paths
+//
+// Every creation path of the spec, GET /ent/v2/tasks/{id}/creations (for
+// every id the sandbox made: tasks, music videos, multi-scene jobs and their
+// scene and compose sub-jobs), POST /ent/v2/tasks/{id}/cancel, and the
+// multi-scene GET, /edit and /compose paths. Outside the service's namespace:
+// GET /_sandbox/tasks lists every unit as {id, operation, kind, parent,
+// state, err_code, credits, created_at, updated_at, queued_at, started_at,
+// ended_at} (the last three when reached, so clients can measure how late
+// they learned of each change); GET|HEAD
+// /_sandbox/files/{id}/{name}?exp=&sig= serves result files. Neither needs a
+// token and fault injection never touches them.
+//
+// # Choices where the spec says "not shown" (or leaves room)
+//
+// Requests:
+//   - Authorization must be "Token <key>" with any non-empty key; the scheme
+//     in any case. Otherwise 401 Unauthorized naming "Authorization".
+//   - Content-Type is not checked (application/json, Application/json and
+//     none all work); a trailing slash on any path is ignored.
+//   - A body over 20 MiB answers 400 BadRequest naming "body" (the service's
+//     error table has no 413); so do empty bodies, malformed JSON, anything
+//     after the object and non-object bodies.
+//   - Unknown path: 404 NotFound naming "path". Wrong method: 405 with
+//     reason MethodNotAllowed (not in the service's table) naming "method"
+//     and an Allow header. Unknown id: 404 TaskNotFound naming "id".
+//   - Field errors come from catalog.Validate with its reason (FieldInvalid,
+//     FieldLacking, ...); the message is the service's template ("invalid
+//     field: duration", "field is missing or empty: prompt") followed by
+//     the catalog's explanation in parentheses.
+//   - Every response carries x-md-trace-id, a random 32-hex id, repeated in
+//     metadata.trace_id of error bodies. Successful bodies never carry code.
+//   - Media inputs: URLs are accepted as given and never fetched; data URIs
+//     are decoded and checked by the catalog. The creation echo repeats the
+//     request as sent (data URIs included) with the defaults applied; the
+//     state keeps data URIs cut to their header.
+//   - All tokens share one account: every task is visible to every token,
+//     and the concurrency limit counts them together. Callbacks are signed
+//     with the token that created the task (kept in the state only then).
+//
+// Identifiers and times:
+//   - Ids of tasks, jobs, sub-jobs and creation items are 18-digit decimal
+//     strings derived from the seed and a sequence number.
+//   - created_at and updated_at are UTC with nine fractional digits.
+//   - The seed actually used is echoed by the seeded operations (the video
+//     operations, reference2image, timing2audio): the one sent, or a random
+//     one in [1, 2^31-1] when 0 or none was sent.
+//
+// States and timing (durations at speed 1, divided by Config.Speed):
+//   - Asynchronous tasks: created for 0.5-2 s, then queueing for at least
+//     1-4 s, then processing, then success or failed. Processing lasts:
+//     videos 20 s + 6 s per second of video, x0.7 (540p) to x4 (4K), x0.6
+//     for -turbo/-fast models and x1.3 for -pro and svcq4 (a 5 s 720p video
+//     about a minute, 16 s 1080p about three); images 15 s (x1.5 2K, x2.5
+//     4K); timing2audio 5 s + its duration; lip-sync 60 s; template-story
+//     90 s; trending-replicate 60 s (fast) to 180 s (high) at 720p, scaled
+//     by resolution like videos; mv 120 s plus 1.5 s per second of song;
+//     premium_mv 180 s plus 2 s per second. Each is jittered x0.8-1.3.
+//   - At most Config.MaxConcurrent (default 5) tasks process at once. The
+//     others wait in queueing and start strictly in submission order: a task
+//     not yet ready holds back every later one (off-peak tasks excepted,
+//     which wait for their own slot in the window).
+//   - Config.FailRate of the tasks fail part-way through processing with an
+//     err_code from the service's reasons: CreationPolicyViolation,
+//     InternalServiceFailure, TaskPromptPolicyViolation (when prompted), and
+//     by operation ImageCheckFaceFailed (lip-sync, lip-synced music videos),
+//     ImageObjectsUndetected (template-story, trending-replicate),
+//     ImageCheckBodyJointsFailed (premium_mv dance), AuditSubmitIllegal
+//     (audio-clone). Failed and cancelled tasks report credits 0: credits
+//     are returned.
+//   - progress (trending-replicate only) is 0 until processing, then the
+//     share of processing time elapsed (at most 99), 100 on success; a failed
+//     task keeps where it stopped.
+//   - audio-clone and audio-tts answer settled, success or failed, in the
+//     creation call; queueing never shows since nothing waits.
+//   - Music videos without a readable song length (URLs, undecodable data
+//     URIs) are taken as 60 s long; a WAV data URI gives its length, other
+//     data URIs are estimated at 128 kbit/s; the length is clamped to 10-300 s.
+//
+// Off-peak and cancel:
+//   - An off-peak task waits in queueing until a slot in its 48 h window (2%
+//     to 75% into it); one in ten gets none and is cancelled automatically
+//     when the window closes: state failed, err_code Canceled, credits
+//     returned. The window is scaled by Speed.
+//   - POST /ent/v2/tasks/{id}/cancel (body ignored) cancels a task that is
+//     created or queueing, off-peak or not, and answers {}; it then reads
+//     failed with err_code UserCancelled and credits 0. Any other state
+//     answers 400 BadRequest "task state is <state>, can not cancel";
+//     multi-scene jobs and their sub-jobs cannot be cancelled (400).
+//
+// Credits (the service publishes no prices; this is the sandbox's table):
+//   - Videos: per second of 720p video svcq1/svcq1-classic 5, svcq2/-turbo 4,
+//     svcq2-pro 6, svcq2-pro-fast 5, svcq3/-turbo/-pro-fast 5, svcq3-pro 8,
+//     svcq3-drama/-mix/-ad 7, svcq4-preview 10; x0.75 540p, x1.5 1080p, x2 2K,
+//     x3 4K; off-peak half (rounded up); is_rec +10.
+//   - reference2image per image: svcq1 6, svcq2 4; x1.5 2K, x2.5 4K.
+//   - audio-tts 1 per 100 characters (at least 1); audio-clone 50 plus the
+//     preview text priced as speech; timing2audio 2 per second.
+//   - lip-sync 30; template-story 40; trending-replicate fast 20, standard
+//     30, plus 40, medium 50, high 60, times the video resolution factor.
+//   - mv 3 per second of song (high quality 5) times the resolution factor,
+//     lip_sync +4 per second unless the song exceeds 3 minutes; premium_mv 8
+//     per second times the resolution factor.
+//   - general_one_click 4 per second; each scene edit 4 per second of the
+//     scene; composing is free.
+//   - Credits are whole numbers, rounded up, echoed at creation (also by
+//     audio-clone) and in results.
+//
+// Callbacks:
+//   - POSTed to callback_url with the task-result body at processing (once)
+//     and at success or failed (until a 2xx answer, three deliveries in all:
+//     at once, 5 s and 35 s later on the clock, not scaled), signed with
+//     api.SignCallback. Only loopback targets (localhost, 127.0.0.0/8, ::1)
+//     are called; others are accepted, echoed, logged and never called.
+//   - A bare-host callback URL is signed with path "/", the path sent.
+//   - A multi-scene job's callback_url reports the job's own state changes
+//     (it goes back to processing during an edit or composition); an edit's
+//     or compose's callback_url reports that sub-job.
+//   - Undelivered callbacks survive in the state file; each attempt is
+//     recorded before it is sent, so processes sharing the file never send
+//     more than three.
+//
+// Voices:
+//   - System voices (SystemVoices): system_narrator, system_calm_female,
+//     system_warm_male, system_bright_child. They never expire.
+//   - audio-clone voice_id syntax is the catalog's: 8-256 characters, a
+//     letter first, letters, digits, - and _, not ending in - or _. A
+//     duplicate of a cloned or system voice answers 409 Conflict naming
+//     voice_id. demo_audio is a speech WAV of text when text was sent, else "".
+//   - A cloned voice is deleted 168 h (not scaled) after its last successful
+//     use by audio-tts (or its cloning); previews do not count. Its id is
+//     then free again.
+//   - audio-tts with an unknown or deleted voice is accepted and fails at
+//     once: state failed, err_code FieldInvalid, no file_url, credits 0.
+//
+// Multi-scene jobs:
+//   - The duration is split into scenes of at most 10 s (near-equal whole
+//     seconds); scene records have index 0..n-1, the compose record index n.
+//     A scene's prompt is "Scene i: <prompt>"; lyric_text is empty;
+//     signed_images holds the scene's key frame once it succeeded.
+//   - Scenes generate side by side, 30 s + 5 s per second, outside the task
+//     limit (jobs have no queueing state); the first composition (10 s + 0.2 s
+//     per second) starts when all are settled and fails if one failed.
+//   - The job is created until a sub-job starts, processing while any runs,
+//     then the state (and err_code, err_msg) of its newest composition.
+//   - /edit takes a job_id of any version of a scene and adds a version to
+//     that scene's history; refused with 400 OperationInProcess while the
+//     scene's newest version runs, 400 FieldInvalid for a job_id that is not
+//     a scene of the job. /compose takes successful scene versions, at most
+//     one per scene (scenes not named use their newest successful version);
+//     refused while a composition runs (OperationInProcess) or for foreign,
+//     failed or duplicate scenes (FieldInvalid).
+//   - signed_url (job and sub-jobs) is valid 170 s; through
+//     /tasks/{id}/creations the job's newest successful composition is its
+//     creation, with the usual 24 h URL.
+//   - creator_id is "sandbox"; input and output are JSON texts.
+//
+// Result files:
+//   - Generated on every GET from the task's parameters, never stored:
+//     images are PNGs at the aspect ratio and resolution asked (auto: the
+//     first input image's ratio when it is a data URI, else 16:9), covers
+//     JPEGs, timing2audio a WAV with each event sounding within [from, to),
+//     speech a WAV of voiced syllables (a voice always sounds the same), and
+//     videos the embedded MP4 of the nearest aspect ratio. Video operations
+//     also get watermarked_url (the same video).
+//   - URLs are signed (HMAC-SHA256 with a per-state secret) with an expiry
+//     rounded up to the second: 24 h, 1 h for trending-replicate, 170 s for
+//     signed_url, on the clock and not scaled. Expired or forged URLs answer
+//     403 Forbidden; every read of a task signs afresh.
+//
+// Persistence, determinism and faults:
+//   - With Config.StatePath the whole state is a JSON file (mode 0600),
+//     rewritten atomically after each change under an exclusive flock on
+//     FILE.lock and reloaded whenever another process changed it, so the TUI
+//     and CLI commands share tasks. A task's plan is absolute in time, so it
+//     goes on progressing while no process runs. A file that cannot be read
+//     is moved to FILE.corrupt-<unix time> and the sandbox starts afresh.
+//   - Every random choice of a unit comes from (seed, sequence number): the
+//     same seed and clock give the same ids, seeds, plans and outcomes. A
+//     state file keeps the seed it was made with; Seed 0 picks one at random.
+//   - Config.Rate429 and Rate5xx answer that fraction of service requests
+//     429 TooManyRequests (half with Retry-After: 1-5 s) or 500
+//     InternalServiceFailure without acting on them; SlowRate delays that
+//     fraction by SlowDelay first (on a FakeClock, by moving it).
+//   - Nothing is printed: diagnostics go to Config.Logf, if set.
+package sandbox

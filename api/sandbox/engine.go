@@ -1,0 +1,264 @@
+package sandbox
+
+import (
+	"strconv"
+	"time"
+
+	"clapper/api"
+)
+
+// Callback delivery schedule: success and failed are sent up to three times
+// in all, the retries this long after the previous attempt.
+var callbackRetryAfter = []time.Duration{5 * time.Second, 30 * time.Second}
+
+const callbackDeliveries = 3
+
+// voiceRetention is how long a cloned voice survives without use by audio-tts.
+const voiceRetention = 168 * time.Hour
+
+// advance simulates every event due by now, in time order: the state at a
+// given instant depends only on the plans, the limit and the clock, never on
+// how often anyone looked.
+func (st *state) advance(now time.Time, maxConcurrent int) {
+	for {
+		t, ok := st.nextEvent()
+		if !ok || t.After(now) {
+			break
+		}
+		if t.After(st.Cursor) {
+			st.Cursor = t
+		}
+		st.step(t, maxConcurrent)
+	}
+	for id, v := range st.Voices {
+		if !now.Before(v.LastUsed.Add(voiceRetention)) {
+			delete(st.Voices, id)
+			st.dirty = true
+		}
+	}
+}
+
+// nextEvent is the earliest time at which some unit changes on its own.
+// Admissions and compositions that wait for others are not timed events:
+// they happen in hooks, at the time of the event that frees them.
+func (st *state) nextEvent() (time.Time, bool) {
+	if st.nextKnown {
+		return st.next, !st.next.IsZero()
+	}
+	var next time.Time
+	consider := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	for _, u := range st.active {
+		switch u.State {
+		case api.StateCreated:
+			if u.Kind != kindCompose || u.QueueAt.After(st.Cursor) {
+				consider(u.QueueAt)
+			}
+		case api.StateQueueing:
+			if u.EligibleAt.After(st.Cursor) {
+				consider(u.EligibleAt)
+			}
+		case api.StateProcessing:
+			consider(u.EndAt)
+		}
+		if !u.Deadline.IsZero() {
+			consider(u.Deadline)
+		}
+	}
+	st.next, st.nextKnown = next, true
+	return next, !next.IsZero()
+}
+
+// step applies every timed event due at t, then what they made possible.
+func (st *state) step(t time.Time, maxConcurrent int) {
+	st.touched = map[string]bool{}
+	for _, u := range st.active {
+		switch {
+		case u.State == api.StateCreated && u.Kind != kindCompose && !u.QueueAt.After(t):
+			if u.Queued {
+				st.set(u, api.StateQueueing, t)
+			} else {
+				st.start(u, t)
+			}
+		case u.State == api.StateProcessing && !u.EndAt.After(t):
+			st.finish(u, t)
+		}
+		if !u.terminal() && !u.Deadline.IsZero() && !u.Deadline.After(t) {
+			// The off-peak window closed before the task finished: the
+			// service cancels it and returns its credits.
+			st.fail(u, t, api.ReasonCanceled, "not generated within the off-peak window; credits returned")
+		}
+	}
+	st.admit(t, maxConcurrent)
+	st.startComposes(t)
+	for id := range st.touched {
+		if j := st.byID[id]; j != nil {
+			st.settleJob(j, t)
+		}
+	}
+	st.prune()
+	// An event may change nothing (a task eligible while every slot is
+	// taken), yet it is past: the next one must be looked up afresh.
+	st.nextKnown = false
+}
+
+// admit starts waiting tasks while slots are free, strictly in submission
+// order: a task not yet ready to leave the queue holds back every later one.
+// Off-peak tasks wait for their own window instead, so they hold back no
+// one and are started as soon as their time comes and a slot is free.
+func (st *state) admit(t time.Time, maxConcurrent int) {
+	running := 0
+	for _, u := range st.active {
+		if u.Queued && u.State == api.StateProcessing {
+			running++
+		}
+	}
+	blocked := false
+	for _, u := range st.active {
+		if running >= maxConcurrent {
+			return
+		}
+		if !u.Queued || (u.State != api.StateCreated && u.State != api.StateQueueing) {
+			continue
+		}
+		ready := u.State == api.StateQueueing && !u.EligibleAt.After(t)
+		switch {
+		case u.OffPeak:
+			if !ready {
+				continue
+			}
+		case blocked:
+			continue
+		case !ready:
+			blocked = true
+			continue
+		}
+		st.start(u, t)
+		running++
+	}
+}
+
+// startComposes starts each composition whose scenes are all settled; one
+// whose scene failed fails with it.
+func (st *state) startComposes(t time.Time) {
+	for _, u := range st.active {
+		if u.Kind != kindCompose || u.State != api.StateCreated || u.QueueAt.After(t) {
+			continue
+		}
+		var failed *unit
+		ready := true
+		for _, id := range u.Needs {
+			n := st.byID[id]
+			if !n.terminal() {
+				ready = false
+				break
+			}
+			if n.State == api.StateFailed && failed == nil {
+				failed = n
+			}
+		}
+		switch {
+		case !ready:
+		case failed != nil:
+			st.fail(u, t, failed.ErrCode, "scene "+strconv.Itoa(failed.Index)+" failed: "+failed.ErrMsg)
+		default:
+			st.start(u, t)
+		}
+	}
+}
+
+func (st *state) start(u *unit, t time.Time) {
+	u.StartedAt = t
+	u.EndAt = t.Add(u.ProcDur)
+	st.set(u, api.StateProcessing, t)
+}
+
+func (st *state) finish(u *unit, t time.Time) {
+	if u.Fail != "" {
+		st.fail(u, t, u.Fail, api.Explain(u.Fail, 0))
+		return
+	}
+	st.set(u, api.StateSuccess, t)
+}
+
+func (st *state) fail(u *unit, t time.Time, code, msg string) {
+	u.ErrCode, u.ErrMsg, u.Refunded = code, msg, true
+	st.set(u, api.StateFailed, t)
+}
+
+// set records a state change and queues its callback.
+func (st *state) set(u *unit, s string, t time.Time) {
+	u.State, u.UpdatedAt = s, t
+	st.dirty, st.nextKnown = true, false
+	if u.Parent != "" && st.touched != nil {
+		st.touched[u.Parent] = true
+	}
+	if u.CallbackURL == "" || s == api.StateCreated || s == api.StateQueueing {
+		return
+	}
+	attempts := callbackDeliveries
+	if s == api.StateProcessing {
+		attempts = 1 // only the outcome is redelivered
+	}
+	st.DelivSeq++
+	st.Deliveries = append(st.Deliveries, &delivery{ID: st.DelivSeq, Unit: u.ID, State: s, Max: attempts, NextAt: t})
+}
+
+// settleJob derives a multi-scene job's state from its children: created
+// until one starts, processing while any is unsettled, then the state of its
+// newest composition.
+func (st *state) settleJob(j *unit, t time.Time) {
+	started, busy := false, false
+	for _, id := range st.children(j) {
+		c := st.byID[id]
+		started = started || c.State != api.StateCreated
+		busy = busy || !c.terminal()
+	}
+	s, code, msg := api.StateCreated, "", ""
+	switch {
+	case !started:
+	case busy:
+		s = api.StateProcessing
+	default:
+		last := st.byID[j.Composes[len(j.Composes)-1]]
+		s, code, msg = last.State, last.ErrCode, last.ErrMsg
+	}
+	if s == j.State {
+		return
+	}
+	j.ErrCode, j.ErrMsg = code, msg
+	j.Refunded = s == api.StateFailed && st.latestSuccess(j.Composes) == nil
+	st.set(j, s, t)
+}
+
+func (st *state) children(j *unit) []string {
+	var ids []string
+	for _, versions := range j.Scenes {
+		ids = append(ids, versions...)
+	}
+	return append(ids, j.Composes...)
+}
+
+// latestSuccess is the newest successful unit among ids.
+func (st *state) latestSuccess(ids []string) *unit {
+	for i := len(ids) - 1; i >= 0; i-- {
+		if u := st.byID[ids[i]]; u.State == api.StateSuccess {
+			return u
+		}
+	}
+	return nil
+}
+
+func (st *state) prune() {
+	kept := st.active[:0]
+	for _, u := range st.active {
+		if !u.terminal() {
+			kept = append(kept, u)
+		}
+	}
+	clear(st.active[len(kept):])
+	st.active = kept
+}

@@ -1,0 +1,293 @@
+package sandbox
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+func TestStatesFollowTheClock(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.createID(api.OpText2Video, samples[api.OpText2Video])
+	if s := h.get(id).State; s != api.StateCreated {
+		t.Fatalf("fresh task is %s", s)
+	}
+	var seen []string
+	for i := 0; i < 600; i++ {
+		r := h.get(id)
+		if len(seen) == 0 || seen[len(seen)-1] != r.State {
+			seen = append(seen, r.State)
+		}
+		if api.IsTerminal(r.State) {
+			if len(r.Creations) != 1 || r.Creations[0].URL == "" || r.Creations[0].CoverURL == "" {
+				t.Errorf("success without result URLs: %+v", r)
+			}
+			if r.ErrCode != "" || r.Credits <= 0 {
+				t.Errorf("success err_code %q credits %d", r.ErrCode, r.Credits)
+			}
+			break
+		}
+		if len(r.Creations) != 0 {
+			t.Errorf("%s task has creations", r.State)
+		}
+		h.advance(time.Second)
+	}
+	want := []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess}
+	if !slices.Equal(seen, want) {
+		t.Errorf("states %v, want %v", seen, want)
+	}
+}
+
+func TestDurationsGrowWithLengthAndResolution(t *testing.T) {
+	p := func(d int, res string) time.Duration {
+		return processing(api.OpText2Video, map[string]any{"model": "svcq3-pro", "duration": d, "resolution": res}, 0)
+	}
+	if !(p(5, "720p") < p(10, "720p") && p(10, "720p") < p(10, "1080p")) {
+		t.Errorf("5s 720p %s, 10s 720p %s, 10s 1080p %s: want increasing", p(5, "720p"), p(10, "720p"), p(10, "1080p"))
+	}
+	if d := p(5, "720p"); d < 30*time.Second || d > 3*time.Minute {
+		t.Errorf("a 5 s 720p video takes %s", d)
+	}
+}
+
+func TestSpeedScalesTheSimulation(t *testing.T) {
+	slow := newHarness(t, Config{})
+	fast := newHarness(t, Config{Speed: 60})
+	a := slow.createID(api.OpText2Video, samples[api.OpText2Video])
+	b := fast.createID(api.OpText2Video, samples[api.OpText2Video])
+	fast.advance(5 * time.Second)
+	slow.advance(5 * time.Second)
+	if s := fast.get(b).State; s != api.StateSuccess {
+		t.Errorf("at speed 60 a task is %s after 5 s", s)
+	}
+	if s := slow.get(a).State; api.IsTerminal(s) {
+		t.Errorf("at speed 1 a task is %s after 5 s", s)
+	}
+}
+
+// processingIDs lists the tasks among ids that are processing.
+func processingIDs(h *harness, ids []string) (proc, queued []string) {
+	for _, id := range ids {
+		switch h.get(id).State {
+		case api.StateProcessing:
+			proc = append(proc, id)
+		case api.StateQueueing:
+			queued = append(queued, id)
+		}
+	}
+	return proc, queued
+}
+
+func TestAtMostFiveRunAndTheRestQueueInOrder(t *testing.T) {
+	h := newHarness(t, Config{})
+	var ids []string
+	for range 7 {
+		ids = append(ids, h.createID(api.OpText2Video, samples[api.OpText2Video]))
+	}
+	h.advance(10 * time.Second)
+	proc, queued := processingIDs(h, ids)
+	if !slices.Equal(proc, ids[:5]) || !slices.Equal(queued, ids[5:]) {
+		t.Fatalf("processing %v queueing %v, want the first five processing", proc, queued)
+	}
+	// Each later task starts only after an earlier one, never overtaking.
+	started := map[string]int{}
+	for sec := 0; len(started) < len(ids) && sec < 3600; sec++ {
+		proc, _ := processingIDs(h, ids)
+		if len(proc) > 5 {
+			t.Fatalf("%d tasks processing at once", len(proc))
+		}
+		for _, id := range proc {
+			if _, ok := started[id]; !ok {
+				started[id] = sec
+			}
+		}
+		h.advance(time.Second)
+	}
+	if started[ids[5]] > started[ids[6]] {
+		t.Errorf("task 7 started at %d s, before task 6 at %d s", started[ids[6]], started[ids[5]])
+	}
+}
+
+func TestConcurrencyLimitIsConfigurable(t *testing.T) {
+	h := newHarness(t, Config{MaxConcurrent: 1})
+	a := h.createID(api.OpReference2Image, samples[api.OpReference2Image])
+	b := h.createID(api.OpReference2Image, samples[api.OpReference2Image])
+	h.advance(10 * time.Second)
+	if sa, sb := h.get(a).State, h.get(b).State; sa != api.StateProcessing || sb != api.StateQueueing {
+		t.Errorf("states %s, %s; want processing, queueing", sa, sb)
+	}
+	h.until(b, api.StateSuccess, time.Hour)
+}
+
+func TestFailedTasksCarryAnErrCode(t *testing.T) {
+	h := newHarness(t, Config{FailRate: 1})
+	for _, op := range []api.Operation{api.OpText2Video, api.OpTrendingReplicate, api.OpMV} {
+		id := h.createID(op, samples[op])
+		r := h.until(id, api.StateFailed, 2*time.Hour)
+		if _, known := api.ReasonStatus[r.ErrCode]; !known {
+			t.Errorf("%s: err_code %q is not a service reason", op, r.ErrCode)
+		}
+		if r.Credits != 0 || len(r.Creations) != 0 {
+			t.Errorf("%s: failed task shows credits %d, creations %v", op, r.Credits, r.Creations)
+		}
+	}
+	// Synchronous operations fail at once.
+	m := h.create(api.OpAudioTTS, samples[api.OpAudioTTS])
+	if m["state"] != api.StateFailed || m["err_code"] == "" || m["file_url"] != "" {
+		t.Errorf("TTS with fail rate 1 = %v", m)
+	}
+}
+
+func TestFailRateIsAFraction(t *testing.T) {
+	h := newHarness(t, Config{FailRate: 0.3, Speed: 100})
+	var ids []string
+	for range 60 {
+		ids = append(ids, h.createID(api.OpReference2Image, samples[api.OpReference2Image]))
+	}
+	h.advance(time.Hour)
+	failed := 0
+	for _, id := range ids {
+		if h.get(id).State == api.StateFailed {
+			failed++
+		}
+	}
+	if failed < 8 || failed > 30 {
+		t.Errorf("%d of 60 failed at rate 0.3", failed)
+	}
+}
+
+func TestTrendingReplicateProgressRises(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.createID(api.OpTrendingReplicate, samples[api.OpTrendingReplicate])
+	last, rises := -1, 0
+	for i := 0; i < 3600; i++ {
+		r := h.get(id)
+		if r.Progress == nil {
+			t.Fatal("no progress")
+		}
+		p := int(*r.Progress)
+		if p < last {
+			t.Fatalf("progress fell from %d to %d", last, p)
+		}
+		if p > last {
+			rises++
+		}
+		last = p
+		if r.State == api.StateSuccess {
+			break
+		}
+		h.advance(5 * time.Second)
+	}
+	if last != 100 || rises < 5 {
+		t.Errorf("progress ended at %d after %d rises", last, rises)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	h := newHarness(t, Config{})
+	id := h.createID(api.OpText2Video, samples[api.OpText2Video])
+	status, _, raw := h.call(http.MethodPost, "/ent/v2/tasks/"+id+"/cancel", map[string]string{"id": id}, nil)
+	if status != 200 || string(raw) != "{}" {
+		t.Fatalf("cancel: HTTP %d %s", status, raw)
+	}
+	r := h.get(id)
+	if r.State != api.StateFailed || r.ErrCode != api.ReasonUserCancelled || r.Credits != 0 {
+		t.Errorf("cancelled task = %+v", r)
+	}
+	status, hdr, raw := h.call(http.MethodPost, "/ent/v2/tasks/"+id+"/cancel", nil, nil)
+	eb := rejection(t, status, hdr, raw, 400, api.ReasonBadRequest, "id")
+	if eb.Message != "task state is failed, can not cancel" {
+		t.Errorf("message %q", eb.Message)
+	}
+
+	// A queueing task can be cancelled; a processing one cannot.
+	var ids []string
+	for range 6 {
+		ids = append(ids, h.createID(api.OpText2Video, samples[api.OpText2Video]))
+	}
+	h.advance(10 * time.Second)
+	if err := h.client.Cancel(t.Context(), ids[5]); err != nil {
+		t.Errorf("cancel queueing: %v", err)
+	}
+	status, hdr, raw = h.call(http.MethodPost, "/ent/v2/tasks/"+ids[0]+"/cancel", nil, nil)
+	eb = rejection(t, status, hdr, raw, 400, api.ReasonBadRequest, "id")
+	if eb.Message != "task state is processing, can not cancel" {
+		t.Errorf("message %q", eb.Message)
+	}
+	// Multi-scene jobs cannot be cancelled.
+	job := h.createID(api.OpGeneralOneClick, samples[api.OpGeneralOneClick])
+	status, hdr, raw = h.call(http.MethodPost, "/ent/v2/tasks/"+job+"/cancel", nil, nil)
+	rejection(t, status, hdr, raw, 400, api.ReasonBadRequest, "id")
+}
+
+func TestOffPeakFinishesInTheWindowOrIsCancelled(t *testing.T) {
+	h := newHarness(t, Config{MaxConcurrent: 50})
+	off := sample(api.OpText2Video, map[string]any{"off_peak": true, "audio": false})
+	on := h.create(api.OpText2Video, sample(api.OpText2Video, map[string]any{"audio": false}))
+	var ids []string
+	for i := range 30 {
+		m := h.create(api.OpText2Video, off)
+		if i == 0 && m["credits"].(float64) >= on["credits"].(float64) {
+			t.Errorf("off-peak costs %v, on-peak %v", m["credits"], on["credits"])
+		}
+		ids = append(ids, m["task_id"].(string))
+	}
+	// A manual cancel of a waiting off-peak task works.
+	if err := h.client.Cancel(t.Context(), ids[0]); err != nil {
+		t.Errorf("cancel off-peak: %v", err)
+	}
+	h.advance(time.Hour)
+	if s := h.get(ids[1]).State; s != api.StateQueueing {
+		t.Errorf("off-peak task is %s after an hour, want still queueing", s)
+	}
+	h.advance(47*time.Hour - time.Second)
+	var done, waiting []string
+	for _, id := range ids[1:] {
+		switch r := h.get(id); r.State {
+		case api.StateSuccess:
+			done = append(done, id)
+		case api.StateQueueing:
+			waiting = append(waiting, id)
+		default:
+			t.Errorf("one second before the window closes, a task is %s (%s)", r.State, r.ErrCode)
+		}
+	}
+	h.advance(time.Second)
+	for _, id := range waiting {
+		if r := h.get(id); r.State != api.StateFailed || r.ErrCode != api.ReasonCanceled || r.Credits != 0 {
+			t.Errorf("at the window's end a waiting task is %+v, want failed Canceled with credits returned", r)
+		}
+	}
+	if len(done) == 0 || len(waiting) == 0 {
+		t.Errorf("%d done, %d cancelled: want some of each", len(done), len(waiting))
+	}
+}
+
+func TestDeterministicForASeedAndClock(t *testing.T) {
+	run := func() []string {
+		h := newHarness(t, Config{Seed: 7, FailRate: 0.5})
+		var out []string
+		var ids []string
+		for _, op := range []api.Operation{api.OpText2Video, api.OpReference2Image, api.OpTiming2Audio, api.OpMV, api.OpGeneralOneClick, api.OpAudioTTS} {
+			m := h.create(op, samples[op])
+			out = append(out, jsonText(m["task_id"]), jsonText(m["id"]), jsonText(m["seed"]), jsonText(m["credits"]), jsonText(m["state"]))
+			id := h.createID(op, samples[op])
+			ids = append(ids, id)
+		}
+		for range 20 {
+			h.advance(time.Minute)
+			for _, id := range ids {
+				r := h.get(id)
+				out = append(out, r.State+r.ErrCode)
+			}
+		}
+		return out
+	}
+	a, b := run(), run()
+	if !slices.Equal(a, b) {
+		t.Errorf("two runs differ:\n%v\n%v", a, b)
+	}
+}

@@ -1,0 +1,172 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+func TestFileName(t *testing.T) {
+	day := time.Date(2026, 3, 4, 23, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		id, url, want string
+		op            api.Operation
+	}{
+		{"812", "https://cdn/x/video.mp4?sig=1", "2026-03-04_img2video_812_1.mp4", api.OpImg2Video},
+		{"../../etc/passwd", "https://cdn/x", "2026-03-04_img2video_etcpasswd_1.mp4", api.OpImg2Video},
+		{"a b\x1b[31m", "https://cdn/x.PNG", "2026-03-04_reference2image_ab31m_1.png", api.OpReference2Image},
+		{"", "https://cdn/a.exe%2F..", "2026-03-04_audio-tts_task_1.wav", api.OpAudioTTS},
+	} {
+		if got := FileName(day, c.op, c.id, 0, c.url); got != c.want {
+			t.Errorf("FileName(%q, %q) = %q, want %q", c.id, c.url, got, c.want)
+		}
+	}
+}
+
+// files serves result files with Range support; a path listed in expired
+// answers 403 as a lapsed signature does.
+type files struct {
+	mu      sync.Mutex
+	content map[string][]byte
+	expired map[string]bool
+	cutAt   int // when positive, the first full response stops after this many bytes
+	ranges  []string
+}
+
+func (f *files) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	data, ok := f.content[r.URL.Path]
+	exp := f.expired[r.URL.Path]
+	cut := f.cutAt
+	f.cutAt = 0
+	f.ranges = append(f.ranges, r.Header.Get("Range"))
+	f.mu.Unlock()
+	if !ok || exp {
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	if cut > 0 && r.Header.Get("Range") == "" {
+		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+		w.Write(data[:cut])
+		if hj, ok := w.(http.Hijacker); ok {
+			conn, _, _ := hj.Hijack()
+			conn.Close()
+		}
+		return
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+func TestDownloadResumesAndRefreshesExpiredURL(t *testing.T) {
+	payload := bytes.Repeat([]byte("0123456789"), 100_000) // 1 MB
+	fs := &files{content: map[string][]byte{"/old/1.mp4": payload, "/new/1.mp4": payload}, expired: map[string]bool{}}
+	fileSrv := httptest.NewServer(fs)
+	defer fileSrv.Close()
+
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	id := ids[0]
+	// The service's result points at the file server; a re-read signs anew.
+	svc.mu.Lock()
+	svc.states[id] = []string{"success"}
+	svc.mu.Unlock()
+	res := &api.TaskResult{ID: id, State: api.StateSuccess, Creations: []api.Creation{{ID: "c", URL: fileSrv.URL + "/old/1.mp4"}}}
+	if _, err := store.ApplyResult(context.Background(), id, updateFrom(res, clk.Now())); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var events []Event
+	var mu sync.Mutex
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return dir },
+		Emit: func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() }}
+
+	// First attempt: the connection drops half way.
+	fs.cutAt = len(payload) / 2
+	if err := d.QueueResults(context.Background(), id, api.OpReference2Image, clk.Now(), res); err != nil {
+		t.Fatal(err)
+	}
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), id)
+	if len(dls) != 1 || dls[0].Status != history.DownloadFailed {
+		t.Fatalf("after a cut: %+v", dls)
+	}
+	part := filepath.Join(dir, "."+filepath.Base(dls[0].Path)+".part")
+	st, err := os.Stat(part)
+	if err != nil || st.Size() == 0 || st.Size() >= int64(len(payload)) {
+		t.Fatalf("partial file: %v %v", st, err)
+	}
+	partBytes := st.Size()
+	if _, err := os.Stat(dls[0].Path); err == nil {
+		t.Fatal("a partial download sits under the final name")
+	}
+
+	// Second attempt: the old URL has expired; the re-read gives a new one
+	// and the download resumes from the partial file.
+	fs.expired["/old/1.mp4"] = true
+	svc.mu.Lock()
+	svc.states[id] = []string{"success"}
+	svc.mu.Unlock()
+	svcNewURL(svc, fileSrv.URL+"/new/1.mp4")
+	if _, err := d.Store.QueueDownload(context.Background(), id, 0, history.KindURL, dls[0].Path); err != nil {
+		t.Fatal(err)
+	}
+	d.RunPending(context.Background())
+	dls, _ = store.Downloads(context.Background(), id)
+	if dls[0].Status != history.DownloadDone || dls[0].Bytes != int64(len(payload)) {
+		t.Fatalf("after resume: %+v", dls[0])
+	}
+	if last := fs.ranges[len(fs.ranges)-1]; last != fmt.Sprintf("bytes=%d-", partBytes) {
+		t.Errorf("resumed with Range %q", last)
+	}
+	got, err := os.ReadFile(dls[0].Path)
+	if err != nil || !bytes.Equal(got, payload) {
+		t.Fatalf("file differs (%d bytes, %v)", len(got), err)
+	}
+	if !strings.HasPrefix(filepath.Base(dls[0].Path), "2026-11-25_reference2image_"+id+"_1.") {
+		t.Errorf("saved as %s", dls[0].Path)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) == 0 || events[len(events)-1].Download.Status != history.DownloadDone {
+		t.Errorf("no done event: %+v", events)
+	}
+}
+
+func TestDownloadMarkedExpiredWhenNoFreshURL(t *testing.T) {
+	fs := &files{content: map[string][]byte{}, expired: map[string]bool{}}
+	fileSrv := httptest.NewServer(fs)
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	id := ids[0]
+	res := &api.TaskResult{ID: id, State: api.StateSuccess, Creations: []api.Creation{{ID: "c", URL: fileSrv.URL + "/gone.mp4"}}}
+	store.ApplyResult(context.Background(), id, updateFrom(res, clk.Now()))
+	// The service no longer knows the task: no fresh URL can be had.
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), id, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), id)
+	if dls[0].Status != history.DownloadExpired {
+		t.Errorf("status %s, want expired (%s)", dls[0].Status, dls[0].Error)
+	}
+}
+
+// svcNewURL makes the scripted service answer success with the given URL.
+func svcNewURL(svc *service, url string) {
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	svc.resultURL = url
+}

@@ -1,0 +1,35 @@
+package track
+
+import (
+	"context"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// Store is what tracking needs of the history; *history.Store satisfies it.
+type Store interface {
+	BeginSubmit(ctx context.Context, in history.Intent) (int64, error)
+	MarkSubmitted(ctx context.Context, localID int64, e history.SubmittedEcho) error
+	MarkRejected(ctx context.Context, localID int64, r history.Rejection) error
+	Resubmit(ctx context.Context, localID int64) ([]byte, error)
+	InFlight(ctx context.Context) ([]history.Task, error)
+	ApplyResult(ctx context.Context, taskID string, u history.Update) (bool, error)
+	SaveJob(ctx context.Context, j api.OneClickJob) (bool, error)
+	RecordVoice(ctx context.Context, v history.Voice) error
+	TouchVoice(ctx context.Context, voiceID string, at time.Time) error
+	QueueDownload(ctx context.Context, taskID string, index int, kind history.URLKind, path string) (int64, error)
+	UpdateDownload(ctx context.Context, id int64, p history.DownloadProgress) error
+	PendingDownloads(ctx context.Context) ([]history.Download, error)
+}
+
+// Clock tells the time; tests and benchmarks drive a fake one.
+type Clock interface{ Now() time.Time }
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// WallClock is the real time.
+var WallClock Clock = wallClock{}

@@ -1,0 +1,176 @@
+package track
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"clapper/api"
+	"clapper/api/catalog"
+	"clapper/history"
+)
+
+// Tracker submits tasks durably and records what synchronous operations
+// answer (voices from audio-clone, their use by audio-tts).
+type Tracker struct {
+	Client *api.Client
+	Store  Store
+	Clock  Clock
+	// CallbackURL, when set, is given to every creation that takes a
+	// callback_url and was not given one, so the service reports to the
+	// receiver instead of waiting for a poll.
+	CallbackURL string
+	// AfterIntent and AfterPost let tests stop the flow between its steps,
+	// as a crash would.
+	AfterIntent func(localID int64) error
+	AfterPost   func(localID int64, t *api.Task) error
+}
+
+// Submission is a request the service accepted.
+type Submission struct {
+	LocalID int64
+	Task    *api.Task
+}
+
+// ErrOutcomeUnknown means the request may have reached the service but no
+// answer came back: the intent stays in history as "outcome unknown".
+var ErrOutcomeUnknown = errors.New("the service may or may not have created the task")
+
+// Submit records the intent, POSTs the body and records the answer. The
+// body must already have passed catalog.Validate.
+func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]any) (*Submission, error) {
+	if t.CallbackURL != "" {
+		if _, ok := body["callback_url"]; !ok {
+			if _, takes := catalog.FieldOf(op, "callback_url"); takes {
+				body["callback_url"] = t.CallbackURL
+			}
+		}
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw})
+	if err != nil {
+		return nil, fmt.Errorf("record the request before sending it: %w", err)
+	}
+	return t.send(ctx, localID, op, raw)
+}
+
+// Resubmit sends a refused request again, from the body history kept.
+func (t *Tracker) Resubmit(ctx context.Context, localID int64, op api.Operation) (*Submission, error) {
+	raw, err := t.Store.Resubmit(ctx, localID)
+	if err != nil {
+		return nil, err
+	}
+	return t.send(ctx, localID, op, raw)
+}
+
+func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw []byte) (*Submission, error) {
+	if t.AfterIntent != nil {
+		if err := t.AfterIntent(localID); err != nil {
+			return nil, err
+		}
+	}
+	task, err := t.Client.Create(ctx, op, json.RawMessage(raw))
+	if err != nil {
+		return nil, t.recordFailure(localID, err)
+	}
+	if t.AfterPost != nil {
+		if err := t.AfterPost(localID, task); err != nil {
+			return nil, err
+		}
+	}
+	// The answer is recorded even if the caller gave up meanwhile: the task
+	// exists now, and losing its id is the one thing this must not do.
+	wctx := context.WithoutCancel(ctx)
+	echo := history.SubmittedEcho{
+		TaskID:    task.Identifier(),
+		State:     task.State,
+		Credits:   int64(task.Credits),
+		CreatedAt: parseTime(task.CreatedAt),
+		OffPeak:   task.OffPeak,
+		Raw:       task.Raw,
+	}
+	if err := t.Store.MarkSubmitted(wctx, localID, echo); err != nil {
+		return nil, fmt.Errorf("task %s was created but could not be recorded (%v); note its id", task.Identifier(), err)
+	}
+	if err := t.recordVoice(wctx, op, raw, task); err != nil {
+		return nil, err
+	}
+	return &Submission{LocalID: localID, Task: task}, nil
+}
+
+// recordFailure keeps a refusal (with its body, for a resubmission) or, when
+// the request may have reached the server, leaves the intent unresolved.
+func (t *Tracker) recordFailure(localID int64, err error) error {
+	ctx := context.Background()
+	if e, ok := api.AsError(err); ok {
+		rej := history.Rejection{Status: e.Status, Reason: e.Reason, Message: e.Message, TraceID: e.TraceID, Fields: e.Fields, Retryable: e.Temporary()}
+		if merr := t.Store.MarkRejected(ctx, localID, rej); merr != nil {
+			return fmt.Errorf("%w (and recording the refusal failed: %v)", err, merr)
+		}
+		return err
+	}
+	if api.NeverSent(err) {
+		rej := history.Rejection{Reason: "NotSent", Message: err.Error(), Retryable: true}
+		if merr := t.Store.MarkRejected(ctx, localID, rej); merr != nil {
+			return fmt.Errorf("%w (and recording it failed: %v)", err, merr)
+		}
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+}
+
+// recordVoice keeps voices cloned by audio-clone and their use by
+// audio-tts, which moves their deletion 168 hours on.
+func (t *Tracker) recordVoice(ctx context.Context, op api.Operation, raw []byte, task *api.Task) error {
+	if task.State == api.StateFailed {
+		return nil
+	}
+	switch op {
+	case api.OpAudioClone:
+		if task.VoiceID == "" {
+			return nil
+		}
+		v := history.Voice{VoiceID: task.VoiceID, CloneTaskID: task.Identifier(), CreatedAt: t.created(task), DemoAudio: task.DemoAudio}
+		if err := t.Store.RecordVoice(ctx, v); err != nil {
+			return fmt.Errorf("voice %s was cloned but not recorded: %w", task.VoiceID, err)
+		}
+	case api.OpAudioTTS:
+		var req struct {
+			VoiceID string `json:"voice_setting_voice_id"`
+		}
+		if json.Unmarshal(raw, &req) == nil && req.VoiceID != "" {
+			// Voices not cloned here (system voices) are simply not tracked.
+			if err := t.Store.TouchVoice(ctx, req.VoiceID, t.created(task)); err != nil && !errors.Is(err, history.ErrNotFound) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *Tracker) created(task *api.Task) time.Time {
+	if ts := parseTime(task.CreatedAt); !ts.IsZero() {
+		return ts
+	}
+	return t.now()
+}
+
+func (t *Tracker) now() time.Time {
+	if t.Clock == nil {
+		return time.Now()
+	}
+	return t.Clock.Now()
+}
+
+func parseTime(s string) time.Time {
+	ts, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return ts
+}

@@ -1,0 +1,471 @@
+package track
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// EventKind says what an Event reports.
+type EventKind int
+
+const (
+	// EventState: a task or job changed state (written to history first).
+	EventState EventKind = iota
+	// EventJobUpdated: a multi-scene job changed without its own state
+	// changing (a scene was edited or recomposed).
+	EventJobUpdated
+	// EventPollFailed: a read failed; the watcher backs off and retries.
+	EventPollFailed
+	// EventDownload: a result download progressed, finished or failed.
+	EventDownload
+)
+
+// Event is one thing the tracker learned, already recorded in history.
+type Event struct {
+	Kind      EventKind
+	TaskID    string
+	Operation api.Operation
+	From, To  string
+	Result    *api.TaskResult  // task reads
+	Job       *api.OneClickJob // multi-scene reads
+	Download  *history.Download
+	Err       error
+	At        time.Time
+}
+
+// WatcherOptions tune the watcher; zero values take the defaults.
+type WatcherOptions struct {
+	// RequestsPerSecond is the budget of all reads together (default 4);
+	// Burst is how many may go at once after a quiet spell (default 8).
+	RequestsPerSecond float64
+	Burst             int
+	Schedule          *Schedule
+	Clock             Clock
+}
+
+// Watcher reads every task in flight until it succeeds or fails.
+type Watcher struct {
+	client  *api.Client
+	store   Store
+	clock   Clock
+	sched   *Schedule
+	limiter *rate.Limiter
+	events  chan Event
+	wake    chan struct{}
+
+	mu    sync.Mutex
+	tasks map[string]*watched
+	queue taskHeap
+
+	// Requests counts reads sent, for the benchmark and the status line.
+	requests int
+}
+
+// watched is one task the watcher follows.
+type watched struct {
+	id         string
+	op         api.Operation
+	model      string
+	state      string
+	created    time.Time
+	stateSince time.Time // when this client first saw the current state
+	running    time.Time // when first seen processing; zero before
+	next       time.Time
+	failures   int
+	notFound   int
+	index      int // in the heap; -1 when not queued
+}
+
+// NewWatcher returns a watcher; call Load to pick up tasks left in flight
+// by an earlier run, then Run (or Step, under a fake clock).
+func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
+	if o.RequestsPerSecond <= 0 {
+		o.RequestsPerSecond = 4
+	}
+	if o.Burst <= 0 {
+		o.Burst = 8
+	}
+	if o.Schedule == nil {
+		o.Schedule = DefaultSchedule()
+	}
+	if o.Clock == nil {
+		o.Clock = WallClock
+	}
+	return &Watcher{
+		client: client, store: store, clock: o.Clock, sched: o.Schedule,
+		limiter: rate.NewLimiter(rate.Limit(o.RequestsPerSecond), o.Burst),
+		events:  make(chan Event, 1024),
+		wake:    make(chan struct{}, 1),
+		tasks:   map[string]*watched{},
+	}
+}
+
+// Events delivers one Event per change, after it is written to history.
+func (w *Watcher) Events() <-chan Event { return w.events }
+
+// Requests is how many reads the watcher has sent.
+func (w *Watcher) Requests() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.requests
+}
+
+// Watching is how many tasks are followed.
+func (w *Watcher) Watching() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.tasks)
+}
+
+// Load follows every task history holds in flight (also after a restart).
+func (w *Watcher) Load(ctx context.Context) error {
+	tasks, err := w.store.InFlight(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		created := t.ServiceCreatedAt
+		if created.IsZero() {
+			created = t.CreatedAt
+		}
+		w.Watch(t.TaskID, t.Operation, t.Model, t.State, created)
+	}
+	return nil
+}
+
+// Watch follows a task from its current state.
+func (w *Watcher) Watch(id string, op api.Operation, model, state string, created time.Time) {
+	if id == "" || api.IsTerminal(state) || op.IsSynchronous() {
+		return
+	}
+	now := w.clock.Now()
+	w.mu.Lock()
+	if _, ok := w.tasks[id]; !ok {
+		t := &watched{id: id, op: op, model: model, state: state, created: created, stateSince: now, index: -1}
+		if state == api.StateProcessing {
+			t.running = now
+		}
+		w.tasks[id] = t
+		t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+		heap.Push(&w.queue, t)
+	}
+	w.mu.Unlock()
+	w.poke()
+}
+
+func (w *Watcher) poke() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run reads due tasks until ctx ends, sleeping on the wall clock between.
+func (w *Watcher) Run(ctx context.Context) error {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		next := w.Step(ctx)
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(w.clock.Now()), time.Millisecond)
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.wake:
+		case <-timer.C:
+		}
+	}
+}
+
+// Step reads every task due by now (within the request budget) and returns
+// when the next one is due; zero when nothing is followed.
+func (w *Watcher) Step(ctx context.Context) time.Time {
+	for ctx.Err() == nil {
+		now := w.clock.Now()
+		w.mu.Lock()
+		if len(w.queue) == 0 {
+			w.mu.Unlock()
+			return time.Time{}
+		}
+		t := w.queue[0]
+		if t.next.After(now) {
+			w.mu.Unlock()
+			return t.next
+		}
+		r := w.limiter.ReserveN(now, 1)
+		if d := r.DelayFrom(now); d > 0 {
+			// Over budget: every due task waits for the bucket to refill.
+			r.CancelAt(now)
+			w.mu.Unlock()
+			return now.Add(d)
+		}
+		heap.Pop(&w.queue)
+		w.requests++
+		w.mu.Unlock()
+		w.poll(ctx, t, now)
+	}
+	return time.Time{}
+}
+
+func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
+	var (
+		state string
+		err   error
+		res   *api.TaskResult
+		job   *api.OneClickJob
+	)
+	if t.op.IsMultiScene() {
+		job, err = w.client.GetOneClick(ctx, t.id)
+		if err == nil {
+			state = jobState(job)
+		}
+	} else {
+		res, err = w.client.Get(ctx, t.id)
+		if err == nil {
+			state = res.State
+		}
+	}
+	if err != nil {
+		if e, ok := api.AsError(err); ok && e.Status == 404 && w.notFoundBefore(t) >= 2 {
+			// Three reads in a row say the service has no such task (an
+			// account switch, a reset sandbox): stop following it.
+			res = &api.TaskResult{ID: t.id, State: api.StateFailed, ErrCode: api.ReasonTaskNotFound}
+			if rerr := w.record(ctx, t, api.StateFailed, res, nil, now); rerr == nil {
+				return
+			}
+		}
+		w.failed(ctx, t, err)
+		return
+	}
+	if err := w.record(ctx, t, state, res, job, now); err != nil {
+		w.failed(ctx, t, err)
+	}
+}
+
+// Apply records a result that arrived without a read (a callback), as a
+// read would have.
+func (w *Watcher) Apply(ctx context.Context, res *api.TaskResult) error {
+	w.mu.Lock()
+	t, ok := w.tasks[res.ID]
+	if ok && t.index >= 0 {
+		heap.Remove(&w.queue, t.index)
+	}
+	w.mu.Unlock()
+	if !ok {
+		// Not followed (finished already, or from another client): history
+		// still learns it; ApplyResult ignores what it does not know.
+		_, err := w.store.ApplyResult(ctx, res.ID, updateFrom(res, w.clock.Now()))
+		if errors.Is(err, history.ErrNotFound) {
+			return nil
+		}
+		return err
+	}
+	err := w.record(ctx, t, res.State, res, nil, w.clock.Now())
+	w.poke()
+	return err
+}
+
+// record writes a read to history, tells the UI when something changed, and
+// schedules the next read unless the task is done.
+func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api.TaskResult, job *api.OneClickJob, now time.Time) error {
+	w.mu.Lock()
+	stale := w.tasks[t.id] != t || (job == nil && rank(state) < rank(t.state))
+	w.mu.Unlock()
+	if stale {
+		// A callback and a read crossed: the newer news already won.
+		return nil
+	}
+	var changed bool
+	var err error
+	if job != nil {
+		changed, err = w.store.SaveJob(ctx, *job)
+	} else {
+		changed, err = w.store.ApplyResult(ctx, t.id, updateFrom(res, now))
+	}
+	if err != nil {
+		return err
+	}
+	from := t.state
+	stateChanged := state != from
+	if changed || stateChanged {
+		kind := EventState
+		if !stateChanged {
+			kind = EventJobUpdated
+		}
+		w.emit(ctx, Event{Kind: kind, TaskID: t.id, Operation: t.op, From: from, To: state, Result: res, Job: job, At: now})
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t.failures, t.notFound = 0, 0
+	if stateChanged {
+		t.state, t.stateSince = state, now
+		if state == api.StateProcessing && t.running.IsZero() {
+			t.running = now
+		}
+	}
+	if api.IsTerminal(state) && (job == nil || !jobBusy(job)) {
+		if state == api.StateSuccess && !t.running.IsZero() {
+			w.sched.Observe(t.op, t.model, now.Sub(t.running))
+		}
+		delete(w.tasks, t.id)
+		w.freeSlotLocked(now)
+		return nil
+	}
+	t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+	if t.index < 0 {
+		heap.Push(&w.queue, t)
+	} else {
+		heap.Fix(&w.queue, t.index)
+	}
+	return nil
+}
+
+// freeSlotLocked: a task finished, so the service admits the oldest queued
+// one. Reading it now sees the start as soon as it happens.
+func (w *Watcher) freeSlotLocked(now time.Time) {
+	var oldest *watched
+	for _, t := range w.tasks {
+		if t.state == api.StateQueueing && (oldest == nil || t.created.Before(oldest.created) || (t.created.Equal(oldest.created) && t.id < oldest.id)) && t.next.After(now) {
+			oldest = t
+		}
+	}
+	if oldest != nil && oldest.index >= 0 {
+		oldest.next = now
+		heap.Fix(&w.queue, oldest.index)
+	}
+}
+
+// aheadLocked counts the followed tasks created before t that have not
+// finished: the queue in front of it.
+func (w *Watcher) aheadLocked(t *watched) int {
+	n := 0
+	for _, o := range w.tasks {
+		if o != t && o.created.Before(t.created) {
+			n++
+		}
+	}
+	return n
+}
+
+func (w *Watcher) notFoundBefore(t *watched) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return t.notFound
+}
+
+// rank orders states so that a late answer cannot move a task backwards.
+func rank(state string) int {
+	switch state {
+	case api.StateQueueing:
+		return 1
+	case api.StateProcessing:
+		return 2
+	case api.StateSuccess, api.StateFailed:
+		return 3
+	}
+	return 0
+}
+
+func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
+	now := w.clock.Now()
+	w.emit(ctx, Event{Kind: EventPollFailed, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t.failures++
+	wait := w.sched.backoff(t.failures)
+	if e, ok := api.AsError(err); ok {
+		if ra := api.ParseRetryAfter(e.RetryAfter, now); ra > wait {
+			wait = ra
+		}
+		if e.Status == 404 {
+			t.notFound++
+		}
+	}
+	t.next = now.Add(wait)
+	heap.Push(&w.queue, t)
+}
+
+func (w *Watcher) emit(ctx context.Context, e Event) {
+	select {
+	case w.events <- e:
+	case <-ctx.Done():
+	}
+}
+
+func updateFrom(r *api.TaskResult, now time.Time) history.Update {
+	u := history.Update{State: r.State, ErrCode: r.ErrCode, Credits: int64(r.Credits), Raw: r.Raw, ObservedAt: now}
+	if r.Progress != nil {
+		p := int64(*r.Progress)
+		u.Progress = &p
+	}
+	if len(r.Creations) > 0 {
+		u.Creations = history.CreationsFrom(r.Creations, now.Add(URLValidity(r)))
+	}
+	return u
+}
+
+// URLValidity is how long result URLs of a read stay valid: 24 hours, one
+// hour for trending-replicate (whose results report progress).
+func URLValidity(r *api.TaskResult) time.Duration {
+	if r.Progress != nil {
+		return time.Hour
+	}
+	return 24 * time.Hour
+}
+
+// jobState is a multi-scene job's state as the task list shows it.
+func jobState(j *api.OneClickJob) string {
+	if j.State == "" {
+		return api.StateCreated
+	}
+	return j.State
+}
+
+// jobBusy reports whether any scene or composition of a job is still being
+// made (after an edit or a recomposition the job itself may read success).
+func jobBusy(j *api.OneClickJob) bool {
+	for _, rec := range j.JobRecords {
+		if n := len(rec.Jobs); n > 0 && !api.IsTerminal(rec.Jobs[n-1].State) {
+			return true
+		}
+	}
+	return false
+}
+
+// taskHeap orders followed tasks by when they are due.
+type taskHeap []*watched
+
+func (h taskHeap) Len() int           { return len(h) }
+func (h taskHeap) Less(i, j int) bool { return h[i].next.Before(h[j].next) }
+func (h taskHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *taskHeap) Push(x any) {
+	t := x.(*watched)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *taskHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	t.index = -1
+	*h = old[:len(old)-1]
+	return t
+}
+
+// Publish delivers an event of another part of the tracker (downloads) on
+// the watcher's stream, so the UI listens to one channel.
+func (w *Watcher) Publish(e Event) { w.emit(context.Background(), e) }

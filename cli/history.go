@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+type historyOpts struct {
+	json       bool
+	states     []string
+	operations []string
+	models     []string
+	search     string
+	since      string
+	until      string
+	limit      int
+}
+
+func newHistoryCmd(app *App) *cobra.Command {
+	var o historyOpts
+	cmd := &cobra.Command{
+		Use:   "history",
+		Short: "List tasks from the history, newest first (requests of unknown outcome too)",
+		Example: "  clapper history\n  clapper history --state failed --since 2026-11-01\n" +
+			"  clapper history --operation img2video --search fox --json | jq -r .task_id",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return app.listHistory(cmd, o) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "Print one JSON object per line")
+	f.StringSliceVar(&o.states, "state", nil, "Only these states (created, queueing, processing, success, failed, unknown, rejected, abandoned)")
+	f.StringSliceVar(&o.operations, "operation", nil, "Only these operations")
+	f.StringSliceVar(&o.models, "model", nil, "Only these models")
+	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id, model or operation")
+	f.StringVar(&o.since, "since", "", "Created on or after this date (YYYY-MM-DD) or time (RFC 3339)")
+	f.StringVar(&o.until, "until", "", "Created before this date or time")
+	f.IntVar(&o.limit, "limit", 50, "How many tasks at most (0 for all)")
+	cmd.AddCommand(newResolveCmd(app), newAbandonCmd(app))
+	return cmd
+}
+
+// unknownState is how an intent of unknown outcome reads to users and scripts.
+const unknownState = "unknown"
+
+func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
+	f, err := o.filter()
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	store, err := app.openStore()
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	var tasks []history.Task
+	for {
+		if o.limit > 0 {
+			f.Limit = min(o.limit-len(tasks), 1000)
+		} else {
+			f.Limit = 1000
+		}
+		page, err := store.Tasks(cmd.Context(), f)
+		if err != nil {
+			return err
+		}
+		tasks = append(tasks, page.Tasks...)
+		if page.Next.IsZero() || (o.limit > 0 && len(tasks) >= o.limit) {
+			break
+		}
+		f.After = page.Next
+	}
+	if o.json {
+		return writeHistoryJSON(app.Out, tasks)
+	}
+	return writeHistoryTable(app.Out, tasks)
+}
+
+func (o historyOpts) filter() (history.Filter, error) {
+	f := history.Filter{Text: o.search, Models: o.models}
+	for _, s := range o.states {
+		if s == unknownState {
+			s = history.StateSubmitting
+		}
+		f.States = append(f.States, s)
+	}
+	for _, s := range o.operations {
+		op, err := api.ParseOperation(s)
+		if err != nil {
+			return f, fmt.Errorf("--operation: %w", err)
+		}
+		f.Operations = append(f.Operations, op)
+	}
+	var err error
+	if f.From, err = parseWhen(o.since); err != nil {
+		return f, fmt.Errorf("--since: %w", err)
+	}
+	if f.To, err = parseWhen(o.until); err != nil {
+		return f, fmt.Errorf("--until: %w", err)
+	}
+	return f, nil
+}
+
+// parseWhen reads a day (local midnight) or an RFC 3339 time.
+func parseWhen(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("want YYYY-MM-DD or an RFC 3339 time, got %q", s)
+	}
+	return t, nil
+}
+
+func displayState(t history.Task) string {
+	if t.State == history.StateSubmitting {
+		return unknownState
+	}
+	return t.State
+}
+
+type historyLine struct {
+	LocalID   int64   `json:"local_id"`
+	TaskID    string  `json:"task_id"`
+	Operation string  `json:"operation"`
+	Model     string  `json:"model"`
+	State     string  `json:"state"`
+	ErrCode   string  `json:"err_code,omitempty"`
+	Credits   int64   `json:"credits"`
+	Progress  *int64  `json:"progress,omitempty"`
+	OffPeak   bool    `json:"off_peak,omitempty"`
+	CreatedAt string  `json:"created_at"`
+	Prompt    string  `json:"prompt,omitempty"`
+	Rejection *reject `json:"rejection,omitempty"`
+}
+
+type reject struct {
+	Status    int      `json:"status,omitempty"`
+	Reason    string   `json:"reason"`
+	Message   string   `json:"message"`
+	TraceID   string   `json:"trace_id,omitempty"`
+	Fields    []string `json:"fields,omitempty"`
+	Retryable bool     `json:"retryable"`
+}
+
+func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, t := range tasks {
+		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
+			State: displayState(t), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
+			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt}
+		if r := t.Rejection; r != nil && t.State == history.StateRejected {
+			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
+		}
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeHistoryTable(w io.Writer, tasks []history.Task) error {
+	if len(tasks) == 0 {
+		_, err := fmt.Fprintln(w, "No tasks match. Create one with: clapper create OPERATION ... (see clapper models)")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\tPROMPT")
+	unknown := 0
+	for _, t := range tasks {
+		id := t.TaskID
+		if id == "" {
+			id = "-"
+		}
+		state := displayState(t)
+		if state == unknownState {
+			unknown++
+		}
+		if t.ErrCode != "" {
+			state += " " + t.ErrCode
+		} else if t.Rejection != nil && t.State == history.StateRejected {
+			state += " " + t.Rejection.Reason
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
+			t.Operation, orDash(t.Model), api.CleanText(state), t.Credits, clip(oneLine(api.CleanText(t.Prompt)), 40))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if unknown > 0 {
+		fmt.Fprintf(w, "\n%d request(s) of unknown outcome: clapper may have stopped after sending them. Look the task up and\n"+
+			"attach its id with: clapper history resolve # TASK_ID, or drop it with: clapper history abandon #\n", unknown)
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func newResolveCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "resolve # TASK_ID",
+		Short: "Attach the service's task id to a request of unknown outcome",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			localID, err := parseLocalID(args[0])
+			if err != nil {
+				return err
+			}
+			store, err := app.openStore()
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			if err := store.ResolveUnknown(cmd.Context(), localID, args[1]); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(app.Out, "request %d is task %s; it is followed again from now on\n", localID, args[1])
+			return err
+		},
+	}
+}
+
+func newAbandonCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "abandon #",
+		Short: "Give up on a refused request or one of unknown outcome (it stays listed as abandoned)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			localID, err := parseLocalID(args[0])
+			if err != nil {
+				return err
+			}
+			store, err := app.openStore()
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			return store.Abandon(cmd.Context(), localID)
+		},
+	}
+}
+
+// parseLocalID reads the # column of clapper history.
+func parseLocalID(s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &ExitError{Code: 2, Err: fmt.Errorf("#: want the number in the first column of clapper history, got %q", s)}
+	}
+	return id, nil
+}

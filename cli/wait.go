@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+)
+
+// wait follows a task with the same watcher the TUI uses (so every state
+// change is in history), then downloads its results.
+func (app *App) wait(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, model string, task *api.Task, o createOpts) error {
+	id := task.Identifier()
+	var final *track.Event
+	if !op.IsSynchronous() {
+		w := track.NewWatcher(client, store, app.watcher)
+		if app.Config.CallbackListen != "" {
+			srv, _, err := track.ListenCallbacks(app.Config.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
+			if err != nil {
+				return fmt.Errorf("callbacks: %w (task %s was created and is in history)", err, id)
+			}
+			defer srv.Close()
+		}
+		w.Watch(id, op, model, task.State, time.Now())
+		wctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go w.Run(wctx)
+		for final == nil {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("stopped waiting for task %s; it is in clapper history and followed by the next clapper run (or: clapper get %s)", id, id)
+			case ev := <-w.Events():
+				switch {
+				case ev.Kind == track.EventPollFailed && !o.json:
+					fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", id, ev.Err)
+				case ev.Kind == track.EventState && !o.json:
+					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), ev.To)
+				}
+				if ev.Kind == track.EventState && api.IsTerminal(ev.To) {
+					final = &ev
+				}
+			}
+		}
+		cancel()
+	}
+	raw, state := task.Raw, task.State
+	if final != nil {
+		state = final.To
+		if final.Job != nil {
+			raw = final.Job.Raw
+		} else {
+			raw = final.Result.Raw
+		}
+	}
+	if o.json {
+		if err := writeRaw(app.Out, raw); err != nil {
+			return err
+		}
+	} else if err := writeResult(app.Out, id, raw); err != nil {
+		return err
+	}
+	if state == api.StateFailed {
+		return fmt.Errorf("task %s failed", id)
+	}
+	if o.noDownload || final == nil || final.Result == nil || len(final.Result.Creations) == 0 {
+		return nil
+	}
+	return app.download(ctx, client, store, op, id, final.Result, o)
+}
+
+func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
+	dirFor := track.DefaultDirs(app.Config.DataDir)
+	if o.downloadDir != "" {
+		dirFor = func(api.Operation) string { return o.downloadDir }
+	}
+	d := &track.Downloader{Store: store, Client: client, DirFor: dirFor}
+	if err := d.QueueResults(ctx, id, op, time.Now(), res); err != nil {
+		return err
+	}
+	if err := d.RunPending(ctx); err != nil {
+		return err
+	}
+	dls, err := store.Downloads(ctx, id)
+	if err != nil {
+		return err
+	}
+	var failed int
+	for _, dl := range dls {
+		switch dl.Status {
+		case history.DownloadDone:
+			if !o.json {
+				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, humanBytes(dl.Bytes))
+			}
+		default:
+			failed++
+			fmt.Fprintf(app.Err, "  result %d not saved: %s %s\n", dl.Index+1, dl.Status, dl.Error)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d result file(s) could not be saved; their URLs are listed above", failed)
+	}
+	return nil
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func newResubmitCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "resubmit #",
+		Short: "Send a refused request again (# from clapper history), e.g. after QuotaExceeded",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			localID, err := parseLocalID(args[0])
+			if err != nil {
+				return err
+			}
+			client, closeFn, err := app.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			store, err := app.openStore()
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			t, err := store.Task(cmd.Context(), localID)
+			if err != nil {
+				return err
+			}
+			sub, err := (&track.Tracker{Client: client, Store: store}).Resubmit(cmd.Context(), localID, t.Operation)
+			if err != nil {
+				return submitError(err)
+			}
+			if asJSON {
+				return writeRaw(app.Out, sub.Task.Raw)
+			}
+			return writeCreated(app.Out, t.Operation, sub.Task)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer")
+	return cmd
+}

@@ -1,0 +1,70 @@
+package forms
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"clapper/api/catalog"
+)
+
+func TestFileToDataURI(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pngHeader := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	for _, c := range []struct {
+		path    string
+		media   catalog.Media
+		prefix  string
+		wantErr string
+	}{
+		{write("a.png", pngHeader), catalog.MediaImage, "data:image/png;base64,", ""},
+		{write("b.JPG", []byte("\xff\xd8\xff")), catalog.MediaImage, "data:image/jpeg;base64,", ""},
+		{write("song.m4a", []byte("....ftypM4A ")), catalog.MediaAudio, "data:audio/m4a;base64,", ""},
+		{write("clip.mov", []byte("....ftypqt  ")), catalog.MediaVideo, "data:video/quicktime;base64,", ""},
+		{write("noext", pngHeader), catalog.MediaImage, "data:image/png;base64,", ""},
+		{write("c.mp3", []byte("ID3")), catalog.MediaImage, "", "looks like audio/mpeg, not an image file"},
+		{filepath.Join(dir, "missing.png"), catalog.MediaImage, "", "no such file"},
+		{dir, catalog.MediaImage, "", "is a directory"},
+	} {
+		got, err := FileToDataURI(c.path, c.media)
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%s: err %v, want %q", c.path, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || !strings.HasPrefix(got, c.prefix) {
+			t.Errorf("%s: %q, %v", c.path, clip(got), err)
+			continue
+		}
+		data, _ := os.ReadFile(c.path)
+		if dec, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(got, c.prefix)); string(dec) != string(data) {
+			t.Errorf("%s: payload does not round-trip", c.path)
+		}
+	}
+}
+
+func TestIsLocalPath(t *testing.T) {
+	for in, want := range map[string]bool{"a.png": true, "./x/y.mp4": true, "/abs/z.wav": true,
+		"https://e.com/a.png": false, "data:image/png;base64,AA": false, "": false, "s3://bucket/k": false} {
+		if IsLocalPath(in) != want {
+			t.Errorf("IsLocalPath(%q) = %v", in, !want)
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40]
+	}
+	return s
+}

@@ -1,0 +1,194 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+const fixtureTasks = 100_000
+
+var (
+	fixtureOnce sync.Once
+	fixtureDir  string
+	fixturePath string
+	fixtureErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtureDir != "" {
+		os.RemoveAll(fixtureDir)
+	}
+	os.Exit(code)
+}
+
+// fixture is a history of 100,000 tasks spread over a year, built once per
+// test binary in one transaction with one prepared statement.
+func fixture(b *testing.B) string {
+	b.Helper()
+	fixtureOnce.Do(func() {
+		start := time.Now()
+		fixtureDir, fixtureErr = os.MkdirTemp("", "history-bench-")
+		if fixtureErr != nil {
+			return
+		}
+		fixturePath = filepath.Join(fixtureDir, "history.db")
+		fixtureErr = buildFixture(fixturePath, fixtureTasks)
+		b.Logf("fixture of %d tasks built in %v", fixtureTasks, time.Since(start).Round(time.Millisecond))
+	})
+	if fixtureErr != nil {
+		b.Fatal(fixtureErr)
+	}
+	return fixturePath
+}
+
+var (
+	benchWords = strings.Fields(`a the red blue green fox whale kite storm sea city night neon rain
+		slow fast camera pan zoom dancer portrait product bottle shoe forest desert snow sunrise
+		cinematic drone close-up wide smiling running flying glowing ancient future robot cat dog`)
+	benchOps    = []api.Operation{api.OpText2Video, api.OpImg2Video, api.OpReference2Video, api.OpReference2Image, api.OpAudioTTS}
+	benchModels = []string{"svcq1", "svcq2", "svcq2-pro", "svcq3", ""}
+	// Mostly finished, as a real history is.
+	benchStates = []string{api.StateSuccess, api.StateSuccess, api.StateSuccess, api.StateSuccess,
+		api.StateSuccess, api.StateSuccess, api.StateFailed, api.StateProcessing, api.StateQueueing, StateRejected}
+)
+
+func buildFixture(path string, n int) error {
+	s, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx := context.Background()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (task_id, operation, model, prompt, state,
+		credits, request, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := t0.AddDate(-1, 0, 0).UnixMilli()
+	step := int64(365*24*time.Hour/time.Millisecond) / int64(n)
+	var prompt strings.Builder
+	for i := range n {
+		prompt.Reset()
+		for w := range 8 + rng.IntN(10) {
+			if w > 0 {
+				prompt.WriteByte(' ')
+			}
+			prompt.WriteString(benchWords[rng.IntN(len(benchWords))])
+		}
+		state := benchStates[rng.IntN(len(benchStates))]
+		var taskID any = fmt.Sprintf("%016x", rng.Uint64())
+		if state == StateRejected {
+			taskID = nil
+		}
+		created := base + int64(i)*step
+		if _, err := stmt.ExecContext(ctx, taskID, benchOps[rng.IntN(len(benchOps))], benchModels[rng.IntN(len(benchModels))],
+			prompt.String(), state, rng.IntN(60), `{"prompt":"x"}`, created, created); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func openFixture(b *testing.B) *Store {
+	b.Helper()
+	s, err := Open(fixture(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func BenchmarkTasksPage(b *testing.B) {
+	s := openFixture(b)
+	ctx := context.Background()
+	// A cursor halfway down the list, to show a deep page costs as much as
+	// the first.
+	mid, err := s.Tasks(ctx, Filter{Limit: fixtureTasks / 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		f    Filter
+	}{
+		{"first", Filter{}},
+		{"deep", Filter{After: mid.Next}},
+		{"state", Filter{States: []string{api.StateFailed}}},
+		{"op+model", Filter{Operations: []api.Operation{api.OpImg2Video}, Models: []string{"svcq2"}}},
+		{"text", Filter{Text: "neon robot"}},
+		{"month", Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				p, err := s.Tasks(ctx, c.f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(p.Tasks) != DefaultPageSize {
+					b.Fatalf("page of %d", len(p.Tasks))
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCountsByState(b *testing.B) {
+	s := openFixture(b)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		f    Filter
+	}{
+		{"all", Filter{}},
+		{"operation", Filter{Operations: []api.Operation{api.OpImg2Video}}},
+		{"month", Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
+		{"text", Filter{Text: "neon robot"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				counts, err := s.CountsByState(ctx, c.f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(counts) == 0 {
+					b.Fatal("no counts")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkOpen(b *testing.B) {
+	path := fixture(b)
+	for b.Loop() {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The first query proves the store is usable, not just allocated.
+		if _, err := s.Tasks(context.Background(), Filter{Limit: 1}); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

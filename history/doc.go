@@ -1,0 +1,60 @@
+// Package history is clapper's SQLite record of every task, its state
+// changes, results and downloads, every cloned voice and every multi-scene
+// job, on modernc.org/sqlite (pure Go).
+//
+// # Connections
+//
+// One file in the user's data directory (directory 0700, file 0600) in WAL mode with
+// synchronous NORMAL, a busy timeout and foreign keys, all set through the
+// DSN's _pragma entries so that every pooled connection has them. Writes go
+// through a pool of exactly one connection whose transactions begin IMMEDIATE
+// (_txlock=immediate): writers in this process queue in Go, a writer never
+// has to upgrade a read lock mid-transaction (the classic SQLITE_BUSY of
+// deferred transactions), and a read-check-write inside one transaction is
+// race-free even against a second clapper process. Reads use a separate small
+// query_only pool, which WAL lets run while a write is in progress.
+//
+// # Migrations
+//
+// migrations/NNNN_name.sql are embedded and applied in order on Open, each in
+// its own transaction with its PRAGMA user_version bump; forward only. When
+// the file is current, Open's check is a single read of user_version, so
+// opening a large history costs no table scan. A file with a version newer
+// than the binary's is refused (*SchemaTooNewError) instead of being written
+// by code that cannot know its schema.
+//
+// # Schema choices
+//
+// Times are INTEGER unix milliseconds UTC: compact, fast to compare and
+// index, and immune to the text-ordering pitfalls of mixed time zones; NULL
+// is "unknown". Every task has a local INTEGER PRIMARY KEY from the moment
+// the user submits (state "submitting"), because the service's task id only
+// exists after the POST answered: a crash in between leaves a row that the
+// next start shows as an unknown outcome. The service id is a nullable UNIQUE
+// column. Local states (submitting, rejected, abandoned) share the state
+// column with the service's states, so one filter and one count cover both.
+//
+// Requests are kept with every data URI replaced by a placeholder carrying
+// its sha256 and size (StripMedia), so that list and detail queries never
+// drag megabytes of base64; the exact body needed to resubmit lives in
+// pending_bodies only until the service assigns an id. Raw bodies (echo,
+// results, events) are kept as received, for diagnosis.
+//
+// The task list is read newest first with keyset pagination on
+// (created_at, local id), served by an index on created_at (the rowid is in
+// every index) or on (filter column, created_at), so a page costs the same
+// at the first row and the 100,000th. BeginSubmit never lets created_at
+// decrease as the local id grows (a clock stepping back is clamped), so that
+// order is also the rowid order; free text goes through a trigram FTS5 index
+// over prompt, task id, model and operation (case-insensitive substring
+// match; words shorter than three characters fall back to LIKE), and a
+// search page walks that index newest first and stops after one page.
+// Counts by state come from task_counts, kept by triggers per (state,
+// operation, model), unless the filter has text or dates.
+//
+// A creation's URL expiry is stored beside the URL; re-reading a task
+// replaces a URL and its expiry only when the service handed out a different
+// URL. Voices store their expiry, moved by each use in speech synthesis.
+// Multi-scene jobs keep every version of every scene and composition, since
+// the edit history is what the user navigates.
+package history

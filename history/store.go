@@ -1,0 +1,226 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite" // the "sqlite" driver, and its *Error for BUSY
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Errors the methods wrap; test with errors.Is.
+var (
+	// ErrNotFound: no row has the given local id, task id, voice id or job id.
+	ErrNotFound = errors.New("history: not found")
+	// ErrConflict: the row is not in a state that allows the change (for
+	// example MarkSubmitted on a task that is no longer submitting), or the
+	// change would duplicate a unique id.
+	ErrConflict = errors.New("history: conflicts with the recorded state")
+)
+
+// busyTimeout is how long a statement waits for another process (a second
+// clapper, a sqlite3 shell) holding the write lock before failing.
+const busyTimeout = 5 * time.Second
+
+// readers is the size of the read pool. Reads never block the writer in WAL
+// mode; a few connections let the UI's list and detail queries overlap.
+const readers = 4
+
+// Store is the history database. It is safe for concurrent use.
+type Store struct {
+	// w has exactly one connection, so writes from this process queue in Go
+	// instead of meeting SQLITE_BUSY, and every write transaction begins
+	// IMMEDIATE (it takes the lock up front, never upgrades mid-way).
+	w *sql.DB
+	// r is query_only, so a read path can never write by mistake.
+	r   *sql.DB
+	now func() time.Time
+}
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithClock replaces time.Now for every time the store stamps itself
+// (created_at, updated_at, observed-at defaults, job fetch times).
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) { s.now = now }
+}
+
+// Open opens the history at path, creating its directory (0700) and the file
+// (0600) when missing, and migrates it to the schema this binary knows. A
+// database written by a newer clapper is refused with a *SchemaTooNewError.
+func Open(path string, opts ...Option) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	// Create the file ourselves: SQLite would create it with the umask's
+	// 0644, and the history holds prompts and signed URLs. SQLite gives the
+	// -wal and -shm files the mode of the database file.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+
+	s := &Store{now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.w, err = sql.Open("sqlite", dsn(abs, true)); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxIdleTime(0)
+	s.w.SetConnMaxLifetime(0)
+
+	if err := retryBusy(func() error { return migrate(context.Background(), s.w, len(migrations)) }); err != nil {
+		s.w.Close()
+		return nil, err
+	}
+	// The read pool opens after migrating so that its first connection sees
+	// the WAL mode and the schema the writer just set up.
+	if s.r, err = sql.Open("sqlite", dsn(abs, false)); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	s.r.SetMaxOpenConns(readers)
+	s.r.SetMaxIdleConns(readers)
+	return s, nil
+}
+
+// Close closes both connection pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// retryBusy retries fn while it fails with SQLITE_BUSY, up to busyTimeout.
+// The busy timeout covers waiting for locks, but not the case of two
+// connections switching a new file to WAL at once: SQLite answers one of them
+// BUSY at once rather than let both wait on each other. That happens when
+// two clappers start on a new history together; migrate is safe to repeat.
+func retryBusy(fn func() error) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err := fn()
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// dsn builds a file: URI so that any character of the path (?, #, %) is
+// escaped rather than taken for the start of the query.
+func dsn(abs string, write bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	if write {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Set("_txlock", "immediate")
+	} else {
+		// Reads take no lock beyond their snapshot; BEGIN IMMEDIATE here
+		// would make every read transaction wait for the writer.
+		q.Add("_pragma", "query_only(1)")
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows volume: file:///C:/...
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String()
+}
+
+// write runs fn in one IMMEDIATE transaction on the single writer.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// read runs fn in one read transaction, so that a task and its children come
+// from the same snapshot.
+func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// Times are stored as INTEGER unix milliseconds UTC; NULL is the zero time.
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func nullMS(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func fromNullMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMS(v.Int64)
+}
+
+// nullText stores an empty raw body as NULL rather than as an empty string
+// that would read back as invalid JSON.
+func nullText(b []byte) sql.NullString {
+	if len(b) == 0 {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: string(b), Valid: true}
+}
+
+func bytesOf(v sql.NullString) []byte {
+	if !v.Valid {
+		return nil
+	}
+	return []byte(v.String)
+}
+
+// parseServiceTime reads the service's ISO 8601 timestamps, which may lack a
+// zone (they are documented as UTC); the zero time when absent or unreadable.
+func parseServiceTime(s string) time.Time {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,215 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// t0 is the fake clock's start, a Tuesday, chosen away from day boundaries.
+var t0 = time.Date(2025, 3, 4, 10, 30, 0, 0, time.UTC)
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func (c *fakeClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+func newStore(t testing.TB) (*Store, *fakeClock) {
+	t.Helper()
+	clk := &fakeClock{t: t0}
+	s, err := Open(filepath.Join(t.TempDir(), "history.db"), WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, clk
+}
+
+func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permissions")
+	}
+	dir := filepath.Join(t.TempDir(), "data", "clapper")
+	path := filepath.Join(dir, "history.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A write makes SQLite create the -wal file, which must be as private.
+	if _, err := s.BeginSubmit(context.Background(), Intent{Operation: "text2video", Body: []byte(`{"prompt":"x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want os.FileMode
+	}{
+		{dir, 0o700},
+		{filepath.Dir(dir), 0o700},
+		{path, 0o600},
+		{path + "-wal", 0o600},
+	} {
+		fi, err := os.Stat(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != c.want {
+			t.Errorf("%s: mode %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestOpenSetsPragmas(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		db    *sql.DB
+		name  string
+		query string
+		want  string
+	}{
+		{s.w, "journal_mode", "PRAGMA journal_mode", "wal"},
+		{s.w, "synchronous", "PRAGMA synchronous", "1"}, // NORMAL
+		{s.w, "foreign_keys", "PRAGMA foreign_keys", "1"},
+		{s.w, "busy_timeout", "PRAGMA busy_timeout", "5000"},
+		{s.r, "reader journal_mode", "PRAGMA journal_mode", "wal"},
+		{s.r, "reader query_only", "PRAGMA query_only", "1"},
+		{s.r, "reader busy_timeout", "PRAGMA busy_timeout", "5000"},
+	} {
+		var got string
+		if err := c.db.QueryRowContext(ctx, c.query).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if s.w.Stats().MaxOpenConnections != 1 {
+		t.Errorf("writer pool allows %d connections, want 1", s.w.Stats().MaxOpenConnections)
+	}
+	if _, err := s.r.ExecContext(ctx, `DELETE FROM tasks`); err == nil {
+		t.Error("the read pool accepted a write")
+	}
+}
+
+// A write transaction must hold the write lock from BEGIN, before its first
+// write: another connection that wants to write fails at once (busy timeout
+// zero) instead of both reading and then dead-locking on the upgrade.
+func TestWriteTransactionsBeginImmediate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.ExecContext(ctx, "BEGIN IMMEDIATE"); err == nil {
+		other.ExecContext(ctx, "ROLLBACK")
+		t.Fatal("a second writer got the lock while a store transaction was open")
+	}
+	tx.Rollback()
+	if _, err := other.ExecContext(ctx, "BEGIN IMMEDIATE; ROLLBACK"); err != nil {
+		t.Fatalf("lock not released: %v", err)
+	}
+}
+
+func TestOpenPathWithURICharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "we?ird#dir%20")
+	path := filepath.Join(dir, "h.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BeginSubmit(context.Background(), Intent{Operation: "text2video", Body: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at the given path: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("expected only %s beside it, found %d entries", dir, len(entries))
+	}
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	ctx := context.Background()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.BeginSubmit(ctx, Intent{Operation: "text2video", Model: "svcq1", Body: []byte(`{"prompt":"a fox"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	task, err := s.Task(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.Prompt != "a fox" || task.Model != "svcq1" {
+		t.Errorf("after reopen: %+v", task)
+	}
+}
+
+func TestCloseThenUse(t *testing.T) {
+	s, _ := newStore(t)
+	s.Close()
+	if _, err := s.Tasks(context.Background(), Filter{}); err == nil {
+		t.Error("query on a closed store succeeded")
+	}
+}
+
+func TestErrorsWrap(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if _, err := s.Task(ctx, 42); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Task(42): %v, want ErrNotFound", err)
+	}
+	if _, err := s.TaskByID(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("TaskByID: %v, want ErrNotFound", err)
+	}
+}

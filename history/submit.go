@@ -1,0 +1,302 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"clapper/api"
+)
+
+// Intent is a creation request about to be POSTed.
+type Intent struct {
+	Operation api.Operation
+	Model     string // empty takes the body's "model"
+	Body      []byte // the exact JSON to be sent, data URIs included
+}
+
+// SubmittedEcho is the service's answer to a creation request.
+type SubmittedEcho struct {
+	TaskID    string
+	State     string // empty means created
+	Credits   int64
+	CreatedAt time.Time // the echo's created_at; zero when absent
+	OffPeak   *bool     // as echoed; nil keeps what the request asked
+	Raw       []byte
+}
+
+// Rejection is a creation request the service refused.
+type Rejection struct {
+	Status    int // HTTP status
+	Reason    string
+	Message   string
+	TraceID   string
+	Fields    []string
+	Retryable bool // the same body may succeed later (429, 5xx)
+}
+
+// BeginSubmit records the intent before the POST, in one transaction: the
+// task row (state submitting, request stripped of data URIs), the media refs,
+// the full body for a resubmission and the first event.
+func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err error) {
+	v, stripped, refs, err := stripMedia(in.Body)
+	if err != nil {
+		return 0, err
+	}
+	req, _ := v.(map[string]any)
+	model := in.Model
+	if model == "" {
+		model, _ = req["model"].(string)
+	}
+	payload, _ := req["payload"].(string)
+	offPeak, _ := req["off_peak"].(bool)
+	now := s.now()
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		// created_at never decreases with the local id, even when the clock
+		// steps back, so that newest-first by (created_at, id) is also
+		// newest-first by id: the order the search index can walk and stop.
+		var last int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(created_at), 0) FROM tasks`).Scan(&last); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		created := now
+		if last > now.UnixMilli() {
+			created = fromMS(last)
+		}
+		var deadline sql.NullInt64
+		if offPeak {
+			deadline = nullMS(created.Add(OffPeakWindow))
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (operation, model, prompt, state, request,
+				payload, off_peak, off_peak_deadline, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			in.Operation, model, promptOf(req), StateSubmitting, string(stripped),
+			payload, offPeak, deadline, ms(created), ms(now)).Scan(&localID)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_bodies (task, body) VALUES (?, ?)`,
+			localID, in.Body); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		for _, r := range refs {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO media_refs (task, path, content_type, sha256, bytes)
+				VALUES (?, ?, ?, ?, ?)`, localID, r.Path, r.ContentType, r.SHA256, r.Bytes); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		return insertEvent(ctx, tx, localID, "", StateSubmitting, now, nil)
+	})
+	return localID, err
+}
+
+// MarkSubmitted records the service's answer: the task id, its state and
+// echo. The full body is dropped: from now on the task is tracked by its id.
+func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEcho) error {
+	state := e.State
+	if state == "" {
+		state = api.StateCreated
+	}
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+			return err
+		}
+		if err := checkTaskIDFree(ctx, tx, e.TaskID); err != nil {
+			return err
+		}
+		var offPeak sql.NullBool
+		if e.OffPeak != nil {
+			offPeak = sql.NullBool{Bool: *e.OffPeak, Valid: true}
+		}
+		// The off-peak window runs from the service's creation time when it
+		// told us, else from our own.
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET task_id = ?, state = ?, credits = ?,
+				echo = ?, service_created_at = ?, off_peak = coalesce(?, off_peak), updated_at = ?
+			WHERE id = ?`, e.TaskID, state, e.Credits, nullText(e.Raw), nullMS(e.CreatedAt),
+			offPeak, ms(now), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET off_peak_deadline =
+				CASE WHEN off_peak THEN coalesce(service_created_at, created_at) + ? END
+			WHERE id = ?`, OffPeakWindow.Milliseconds(), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if err := dropPending(ctx, tx, localID); err != nil {
+			return err
+		}
+		return insertEvent(ctx, tx, localID, StateSubmitting, state, now, e.Raw)
+	})
+}
+
+// MarkRejected records a refusal. The full body stays, so the user can
+// resubmit it (Resubmit) or give up (Abandon).
+func (s *Store) MarkRejected(ctx context.Context, localID int64, r Rejection) error {
+	var fields []byte
+	if r.Fields != nil {
+		var err error
+		if fields, err = json.Marshal(r.Fields); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+	}
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, reject_status = ?,
+				reject_reason = ?, reject_message = ?, reject_trace_id = ?, reject_fields = ?,
+				reject_retryable = ?, updated_at = ?
+			WHERE id = ?`, StateRejected, r.Status, r.Reason, r.Message, r.TraceID,
+			nullText(fields), r.Retryable, ms(now), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return insertEvent(ctx, tx, localID, StateSubmitting, StateRejected, now, nil)
+	})
+}
+
+// PendingBody is the full body of a task that has no task id yet.
+func (s *Store) PendingBody(ctx context.Context, localID int64) ([]byte, error) {
+	var body []byte
+	err := s.r.QueryRowContext(ctx, `SELECT body FROM pending_bodies WHERE task = ?`, localID).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: no pending body for task %d", ErrNotFound, localID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return body, nil
+}
+
+// Resubmit moves a rejected task back to submitting and returns its body, in
+// one transaction: the caller POSTs it next, and a crash during that POST
+// leaves an unknown outcome rather than a rejection that silently went out
+// again.
+func (s *Store) Resubmit(ctx context.Context, localID int64) ([]byte, error) {
+	var body []byte
+	now := s.now()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := lockState(ctx, tx, localID, StateRejected); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, `SELECT body FROM pending_bodies WHERE task = ?`, localID).Scan(&body)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no pending body for task %d", ErrNotFound, localID)
+		}
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?`,
+			StateSubmitting, ms(now), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return insertEvent(ctx, tx, localID, StateRejected, StateSubmitting, now, nil)
+	})
+	return body, err
+}
+
+// UnknownOutcomes are the intents still submitting, oldest first: at start-up,
+// requests whose POST may or may not have reached the service. They are for
+// the user to resolve (ResolveUnknown) or drop (Abandon), never to resubmit
+// silently.
+func (s *Store) UnknownOutcomes(ctx context.Context) ([]Task, error) {
+	return collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t
+		WHERE t.state = ? ORDER BY t.created_at, t.id`, StateSubmitting))
+}
+
+// ResolveUnknown attaches the task id the user found for an unknown outcome;
+// the task continues as created and the tracker's next poll corrects it.
+func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string) error {
+	if taskID == "" {
+		return fmt.Errorf("history: ResolveUnknown needs a task id")
+	}
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+			return err
+		}
+		if err := checkTaskIDFree(ctx, tx, taskID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET task_id = ?, state = ?, updated_at = ? WHERE id = ?`,
+			taskID, api.StateCreated, ms(now), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if err := dropPending(ctx, tx, localID); err != nil {
+			return err
+		}
+		return insertEvent(ctx, tx, localID, StateSubmitting, api.StateCreated, now, nil)
+	})
+}
+
+// Abandon gives up on an unknown outcome or a rejection; the row stays as
+// history, the full body goes.
+func (s *Store) Abandon(ctx context.Context, localID int64) error {
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		from, err := lockState(ctx, tx, localID, StateSubmitting, StateRejected)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?`,
+			StateAbandoned, ms(now), localID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if err := dropPending(ctx, tx, localID); err != nil {
+			return err
+		}
+		return insertEvent(ctx, tx, localID, from, StateAbandoned, now, nil)
+	})
+}
+
+// InFlight are the tasks the tracker must follow: with a task id and not yet
+// in a final state, oldest first.
+func (s *Store) InFlight(ctx context.Context) ([]Task, error) {
+	return collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t
+		WHERE t.state IN (?, ?, ?) AND t.task_id IS NOT NULL ORDER BY t.created_at, t.id`,
+		api.StateCreated, api.StateQueueing, api.StateProcessing))
+}
+
+// lockState reads the task's state inside the write transaction (which holds
+// the write lock, so nothing changes it before the update) and checks that it
+// is one of allowed.
+func lockState(ctx context.Context, tx *sql.Tx, localID int64, allowed ...string) (string, error) {
+	var state string
+	err := tx.QueryRowContext(ctx, `SELECT state FROM tasks WHERE id = ?`, localID).Scan(&state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("%w: task %d", ErrNotFound, localID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("history: %w", err)
+	}
+	if !slices.Contains(allowed, state) {
+		return "", fmt.Errorf("%w: task %d is %s, not %v", ErrConflict, localID, state, allowed)
+	}
+	return state, nil
+}
+
+func checkTaskIDFree(ctx context.Context, tx *sql.Tx, taskID string) error {
+	if taskID == "" {
+		return fmt.Errorf("history: the service answered without a task id")
+	}
+	var other int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&other)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("history: %w", err)
+	}
+	return fmt.Errorf("%w: task id %q already belongs to task %d", ErrConflict, taskID, other)
+}
+
+func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM pending_bodies WHERE task = ?`, localID); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,425 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"clapper/api"
+)
+
+// Local states a task holds before (or instead of) a service state. They never
+// collide with the service's created/queueing/processing/success/failed.
+const (
+	// StateSubmitting: the intent is recorded and the POST may have been
+	// sent; without a task id the outcome is unknown.
+	StateSubmitting = "submitting"
+	// StateRejected: the service refused the request; the body is kept for
+	// a resubmission.
+	StateRejected = "rejected"
+	// StateAbandoned: the user gave up on a rejected or unknown submission.
+	StateAbandoned = "abandoned"
+)
+
+// OffPeakWindow is how long the service has to finish an off-peak task.
+const OffPeakWindow = 48 * time.Hour
+
+// Task is one row of the history. List queries (Tasks, InFlight,
+// UnknownOutcomes) fill the summary fields only; Task and TaskByID also fill
+// the fields marked "detail".
+type Task struct {
+	LocalID   int64
+	TaskID    string // empty until the service assigned one
+	Operation api.Operation
+	Model     string
+	Prompt    string // prompt, story, text or timing prompts: for display and search
+	State     string // a service state or one of the local states above
+	ErrCode   string
+	Credits   int64
+	Progress  *int64 // percent, when the service reported it
+
+	OffPeak         bool
+	OffPeakDeadline time.Time // creation + 48 h; zero unless OffPeak
+
+	CreatedAt        time.Time // when the intent was recorded: the list's order
+	UpdatedAt        time.Time
+	ServiceCreatedAt time.Time // created_at of the echo; zero until known
+
+	// Rejection is the last refusal of this task's submission. It stays
+	// after a successful resubmission, as history.
+	Rejection *Rejection
+
+	Request   []byte     // detail: the request with data URIs stripped
+	Media     []MediaRef // detail: what the stripped data URIs were
+	Payload   string     // detail: the request's pass-through payload
+	Echo      []byte     // detail: the creation answer as received
+	Result    []byte     // detail: the latest task result as received
+	Pending   bool       // detail: the full body is kept for a resubmission
+	Creations []Creation // detail: by index
+	Events    []Event    // detail: state changes, oldest first
+}
+
+// Event is one state change of a task.
+type Event struct {
+	From string // "" for the first event
+	To   string
+	At   time.Time
+	Raw  []byte // the body that reported the change, when there was one
+}
+
+// Creation is one result item with the expiry of each of its signed URLs.
+type Creation struct {
+	Index                int
+	ID                   string
+	URL                  string
+	URLExpiresAt         time.Time
+	CoverURL             string
+	CoverExpiresAt       time.Time
+	WatermarkedURL       string
+	WatermarkedExpiresAt time.Time
+	UpdatedAt            time.Time // when the store last received it
+}
+
+// CreationsFrom numbers the result items in order and gives every URL the
+// same expiry, which is how the service signs them (24 h after the read; 1 h
+// for trending-replicate).
+func CreationsFrom(cs []api.Creation, expiresAt time.Time) []Creation {
+	out := make([]Creation, len(cs))
+	for i, c := range cs {
+		out[i] = Creation{
+			Index: i, ID: c.ID,
+			URL: c.URL, URLExpiresAt: expiresAt,
+			CoverURL: c.CoverURL, CoverExpiresAt: expiresAt,
+			WatermarkedURL: c.WatermarkedURL, WatermarkedExpiresAt: expiresAt,
+		}
+	}
+	return out
+}
+
+// taskCols are the summary columns, in scanTask's order. The bulky request,
+// payload, echo and result columns stay out of every list query.
+const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.err_code,
+	t.credits, t.progress, t.off_peak, t.off_peak_deadline, t.created_at, t.updated_at,
+	t.service_created_at, t.reject_status, t.reject_reason, t.reject_message,
+	t.reject_trace_id, t.reject_fields, t.reject_retryable`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanTask(sc scanner, extra ...any) (Task, error) {
+	var (
+		t                                   Task
+		taskID                              sql.NullString
+		progress                            sql.NullInt64
+		deadline, created, updated, service sql.NullInt64
+		rStatus                             sql.NullInt64
+		rReason, rMessage, rTrace, rFields  sql.NullString
+		rRetry                              sql.NullBool
+	)
+	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
+		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
+		&service, &rStatus, &rReason, &rMessage,
+		&rTrace, &rFields, &rRetry}
+	if err := sc.Scan(append(dest, extra...)...); err != nil {
+		return Task{}, err
+	}
+	t.TaskID = taskID.String
+	if progress.Valid {
+		t.Progress = &progress.Int64
+	}
+	t.OffPeakDeadline = fromNullMS(deadline)
+	t.CreatedAt = fromNullMS(created)
+	t.UpdatedAt = fromNullMS(updated)
+	t.ServiceCreatedAt = fromNullMS(service)
+	if rStatus.Valid {
+		t.Rejection = &Rejection{
+			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,
+			TraceID: rTrace.String, Retryable: rRetry.Bool,
+		}
+		if rFields.Valid {
+			if err := json.Unmarshal([]byte(rFields.String), &t.Rejection.Fields); err != nil {
+				return Task{}, fmt.Errorf("history: task %d: rejection fields: %w", t.LocalID, err)
+			}
+		}
+	}
+	return t, nil
+}
+
+func collectTasks(rows *sql.Rows, err error) ([]Task, error) {
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []Task
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+// Task is one task with its detail, by local id.
+func (s *Store) Task(ctx context.Context, localID int64) (Task, error) {
+	return s.taskWhere(ctx, "t.id = ?", localID)
+}
+
+// TaskByID is one task with its detail, by the service's task id.
+func (s *Store) TaskByID(ctx context.Context, taskID string) (Task, error) {
+	return s.taskWhere(ctx, "t.task_id = ?", taskID)
+}
+
+func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, error) {
+	var t Task
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var (
+			req, echo, result sql.NullString
+			payload           string
+			pending           bool
+		)
+		row := tx.QueryRowContext(ctx, `SELECT `+taskCols+`, t.request, t.payload, t.echo, t.result,
+			EXISTS (SELECT 1 FROM pending_bodies p WHERE p.task = t.id)
+			FROM tasks t WHERE `+where, arg)
+		var err error
+		t, err = scanTask(row, &req, &payload, &echo, &result, &pending)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: task %v", ErrNotFound, arg)
+		}
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		t.Request, t.Echo, t.Result = bytesOf(req), bytesOf(echo), bytesOf(result)
+		t.Payload, t.Pending = payload, pending
+		if t.Media, err = mediaRefs(ctx, tx, t.LocalID); err != nil {
+			return err
+		}
+		if t.Creations, err = creations(ctx, tx, t.LocalID); err != nil {
+			return err
+		}
+		t.Events, err = events(ctx, tx, t.LocalID)
+		return err
+	})
+	return t, err
+}
+
+func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]MediaRef, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT path, content_type, sha256, bytes
+		FROM media_refs WHERE task = ? ORDER BY path`, localID)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []MediaRef
+	for rows.Next() {
+		var m MediaRef
+		if err := rows.Scan(&m.Path, &m.ContentType, &m.SHA256, &m.Bytes); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]Creation, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT idx, creation_id, url, url_expires_at,
+		cover_url, cover_expires_at, watermarked_url, watermarked_expires_at, updated_at
+		FROM creations WHERE task = ? ORDER BY idx`, localID)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []Creation
+	for rows.Next() {
+		var (
+			c                     Creation
+			urlExp, covExp, wmExp sql.NullInt64
+			updated               int64
+		)
+		if err := rows.Scan(&c.Index, &c.ID, &c.URL, &urlExp, &c.CoverURL, &covExp,
+			&c.WatermarkedURL, &wmExp, &updated); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		c.URLExpiresAt, c.CoverExpiresAt, c.WatermarkedExpiresAt = fromNullMS(urlExp), fromNullMS(covExp), fromNullMS(wmExp)
+		c.UpdatedAt = fromMS(updated)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func events(ctx context.Context, tx *sql.Tx, localID int64) ([]Event, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT from_state, to_state, at, raw
+		FROM task_events WHERE task = ? ORDER BY id`, localID)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var (
+			e   Event
+			at  int64
+			raw sql.NullString
+		)
+		if err := rows.Scan(&e.From, &e.To, &at, &raw); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		e.At, e.Raw = fromMS(at), bytesOf(raw)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Update is what one task result (a poll answer or a callback) says.
+type Update struct {
+	State      string
+	ErrCode    string
+	Credits    int64
+	Progress   *int64 // nil keeps the last reported progress
+	Creations  []Creation
+	Raw        []byte
+	ObservedAt time.Time // when the result was received; zero means now
+}
+
+// ApplyResult records a task result in one transaction: the task row, an
+// event when the state changed, and the creations (a re-read URL that
+// differs from the stored one replaces it with its new expiry).
+//
+// Results can arrive out of order (a slow poll answer after a callback), so
+// an update whose state lies before the recorded one in the lifecycle, or that
+// would leave a final state, is stale: nothing is written and changed is
+// false. changed reports whether the state changed, so the caller sends one
+// UI message per change, after the write.
+func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (changed bool, err error) {
+	if u.State == "" {
+		return false, fmt.Errorf("history: result for task %q has no state", taskID)
+	}
+	at := u.ObservedAt
+	if at.IsZero() {
+		at = s.now()
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var (
+			id    int64
+			state string
+		)
+		err := tx.QueryRowContext(ctx, `SELECT id, state FROM tasks WHERE task_id = ?`, taskID).Scan(&id, &state)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+		}
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if stale(state, u.State) {
+			return nil
+		}
+		var progress sql.NullInt64
+		if u.Progress != nil {
+			progress = sql.NullInt64{Int64: *u.Progress, Valid: true}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, err_code = ?, credits = ?,
+			progress = coalesce(?, progress), result = coalesce(?, result), updated_at = ?
+			WHERE id = ?`, u.State, u.ErrCode, u.Credits, progress, nullText(u.Raw), ms(at), id); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if u.State != state {
+			changed = true
+			if err := insertEvent(ctx, tx, id, state, u.State, at, u.Raw); err != nil {
+				return err
+			}
+		}
+		return upsertCreations(ctx, tx, id, u.Creations, at)
+	})
+	return changed, err
+}
+
+// lifecycle ranks the service states. A state the spec does not name (the
+// off-peak cancellation state is "not shown") ranks as final: nothing the
+// service sends later can be assumed to supersede it.
+func lifecycle(state string) int {
+	switch state {
+	case StateSubmitting:
+		return 0
+	case api.StateCreated:
+		return 1
+	case api.StateQueueing:
+		return 2
+	case api.StateProcessing:
+		return 3
+	}
+	return 4
+}
+
+func stale(current, next string) bool {
+	rc, rn := lifecycle(current), lifecycle(next)
+	return rn < rc || (rc == 4 && next != current)
+}
+
+func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string, at time.Time, raw []byte) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO task_events (task, from_state, to_state, at, raw)
+		VALUES (?, ?, ?, ?, ?)`, localID, from, to, ms(at), nullText(raw)); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// upsertCreations keeps the stored expiry of a URL the service handed out
+// again unchanged: the signature, and so the deadline, is the old one.
+func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []Creation, at time.Time) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO creations (task, idx, creation_id,
+			url, url_expires_at, cover_url, cover_expires_at,
+			watermarked_url, watermarked_expires_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (task, idx) DO UPDATE SET
+			creation_id = excluded.creation_id,
+			url = excluded.url,
+			url_expires_at = CASE WHEN url = excluded.url THEN url_expires_at ELSE excluded.url_expires_at END,
+			cover_url = excluded.cover_url,
+			cover_expires_at = CASE WHEN cover_url = excluded.cover_url THEN cover_expires_at ELSE excluded.cover_expires_at END,
+			watermarked_url = excluded.watermarked_url,
+			watermarked_expires_at = CASE WHEN watermarked_url = excluded.watermarked_url
+				THEN watermarked_expires_at ELSE excluded.watermarked_expires_at END,
+			updated_at = excluded.updated_at`)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer stmt.Close()
+	for _, c := range cs {
+		if _, err := stmt.ExecContext(ctx, localID, c.Index, c.ID,
+			c.URL, nullMS(c.URLExpiresAt), c.CoverURL, nullMS(c.CoverExpiresAt),
+			c.WatermarkedURL, nullMS(c.WatermarkedExpiresAt), ms(at)); err != nil {
+			return fmt.Errorf("history: creation %d: %w", c.Index, err)
+		}
+	}
+	return nil
+}
+
+// promptOf picks the text a person would recognise a request by.
+func promptOf(req map[string]any) string {
+	for _, k := range []string{"prompt", "story", "text"} {
+		if s, _ := req[k].(string); strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	var parts []string
+	if tps, ok := req["timing_prompts"].([]any); ok {
+		for _, tp := range tps {
+			if m, ok := tp.(map[string]any); ok {
+				if s, _ := m["prompt"].(string); s != "" {
+					parts = append(parts, s)
+				}
+			}
+		}
+	}
+	return strings.Join(parts, " | ")
+}

@@ -1,0 +1,163 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+func submitted(t *testing.T, s *Store, taskID, body string) int64 {
+	t.Helper()
+	id := mustBegin(t, s, body)
+	if err := s.MarkSubmitted(context.Background(), id, SubmittedEcho{TaskID: taskID}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestApplyResultSequence(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-1", `{"prompt":"p"}`)
+	exp := t0.Add(24 * time.Hour)
+	steps := []struct {
+		name    string
+		u       Update
+		changed bool
+		state   string
+		events  int
+	}{
+		{"queueing", Update{State: api.StateQueueing, Raw: []byte(`{"state":"queueing"}`)}, true, api.StateQueueing, 3},
+		{"same state, progress", Update{State: api.StateQueueing, Progress: ptr[int64](10)}, false, api.StateQueueing, 3},
+		{"processing", Update{State: api.StateProcessing, Progress: ptr[int64](50)}, true, api.StateProcessing, 4},
+		{"stale queueing after processing", Update{State: api.StateQueueing, Progress: ptr[int64](5)}, false, api.StateProcessing, 4},
+		{"success with creations", Update{State: api.StateSuccess, Credits: 40, Raw: []byte(`{"state":"success"}`),
+			Creations: []Creation{
+				{Index: 0, ID: "c0", URL: "https://r/0", URLExpiresAt: exp, CoverURL: "https://r/0c", CoverExpiresAt: exp},
+				{Index: 1, ID: "c1", URL: "https://r/1", URLExpiresAt: exp},
+			}}, true, api.StateSuccess, 5},
+		{"duplicate success callback", Update{State: api.StateSuccess, Credits: 40}, false, api.StateSuccess, 5},
+		{"failed after success is stale", Update{State: api.StateFailed, ErrCode: "E1"}, false, api.StateSuccess, 5},
+	}
+	for _, st := range steps {
+		clk.Advance(time.Second)
+		changed, err := s.ApplyResult(ctx, "tk-1", st.u)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		task, err := s.TaskByID(ctx, "tk-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed != st.changed || task.State != st.state || len(task.Events) != st.events {
+			t.Errorf("%s: changed %v state %s events %d; want %v %s %d", st.name, changed, task.State,
+				len(task.Events), st.changed, st.state, len(task.Events))
+		}
+	}
+	task, _ := s.TaskByID(ctx, "tk-1")
+	if task.Credits != 40 || task.ErrCode != "" || task.Progress == nil || *task.Progress != 50 {
+		t.Errorf("final task: credits %d err %q progress %v", task.Credits, task.ErrCode, task.Progress)
+	}
+	if string(task.Result) != `{"state":"success"}` {
+		t.Errorf("result %s: a body-less update must not erase the last body", task.Result)
+	}
+	want := []string{">submitting", "submitting>created", "created>queueing", "queueing>processing", "processing>success"}
+	if got := states(task.Events); !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	if string(task.Events[2].Raw) != `{"state":"queueing"}` || !task.Events[2].At.Equal(t0.Add(time.Second)) {
+		t.Errorf("event raw/at: %+v", task.Events[2])
+	}
+	if len(task.Creations) != 2 || task.Creations[0].CoverURL != "https://r/0c" ||
+		!task.Creations[0].CoverExpiresAt.Equal(exp) || !task.Creations[1].URLExpiresAt.Equal(exp) ||
+		!task.Creations[1].WatermarkedExpiresAt.IsZero() {
+		t.Errorf("creations %+v", task.Creations)
+	}
+}
+
+func TestApplyResultFailedAndObservedAt(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-f", `{}`)
+	at := t0.Add(-time.Hour) // received earlier than the store's clock says now
+	changed, err := s.ApplyResult(ctx, "tk-f", Update{State: api.StateFailed, ErrCode: "ContentBlocked", ObservedAt: at})
+	if err != nil || !changed {
+		t.Fatalf("changed %v err %v", changed, err)
+	}
+	task, _ := s.TaskByID(ctx, "tk-f")
+	if task.ErrCode != "ContentBlocked" || !task.UpdatedAt.Equal(at) || !task.Events[len(task.Events)-1].At.Equal(at) {
+		t.Errorf("task %+v", task)
+	}
+	if _, err := s.ApplyResult(ctx, "nope", Update{State: api.StateSuccess}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown task id: %v", err)
+	}
+	if _, err := s.ApplyResult(ctx, "tk-f", Update{}); err == nil {
+		t.Error("accepted a result without a state")
+	}
+}
+
+// An unknown state (the spec does not name the off-peak cancellation state)
+// is recorded and treated as final.
+func TestApplyResultUnknownStateIsFinal(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-x", `{}`)
+	if changed, err := s.ApplyResult(ctx, "tk-x", Update{State: "cancelled"}); err != nil || !changed {
+		t.Fatalf("%v %v", changed, err)
+	}
+	if changed, _ := s.ApplyResult(ctx, "tk-x", Update{State: api.StateProcessing}); changed {
+		t.Error("left an unknown (final) state")
+	}
+	inflight, _ := s.InFlight(ctx)
+	if len(inflight) != 0 {
+		t.Errorf("in flight: %+v", inflight)
+	}
+}
+
+// A URL handed out again keeps its first expiry; a new URL brings its own.
+func TestCreationExpiryRefreshedOnlyForNewURL(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-1", `{}`)
+	first := t0.Add(time.Hour)
+	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
+		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=1", CoverURL: "https://r/c?sig=1"}}, first)}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(30 * time.Minute)
+	second := clk.Now().Add(time.Hour)
+	// Re-read: the video URL is re-signed, the cover URL is the same.
+	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
+		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1"}}, second)}); err != nil {
+		t.Fatal(err)
+	}
+	task, _ := s.TaskByID(ctx, "tk-1")
+	c := task.Creations[0]
+	if c.URL != "https://r/a?sig=2" || !c.URLExpiresAt.Equal(second) {
+		t.Errorf("re-signed url %s expires %v, want %v", c.URL, c.URLExpiresAt, second)
+	}
+	if !c.CoverExpiresAt.Equal(first) {
+		t.Errorf("unchanged cover url expiry moved to %v, want %v", c.CoverExpiresAt, first)
+	}
+	if !c.UpdatedAt.Equal(clk.Now()) {
+		t.Errorf("updated %v", c.UpdatedAt)
+	}
+}
+
+func TestCreationsFrom(t *testing.T) {
+	exp := t0.Add(time.Hour)
+	got := CreationsFrom([]api.Creation{{ID: "a", URL: "u", WatermarkedURL: "w"}, {ID: "b", URL: "v"}}, exp)
+	want := []Creation{
+		{Index: 0, ID: "a", URL: "u", URLExpiresAt: exp, CoverExpiresAt: exp, WatermarkedURL: "w", WatermarkedExpiresAt: exp},
+		{Index: 1, ID: "b", URL: "v", URLExpiresAt: exp, CoverExpiresAt: exp, WatermarkedExpiresAt: exp},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v", got)
+	}
+}
