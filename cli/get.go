@@ -25,7 +25,7 @@ func newGetCmd(app *App) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			raw, err := fetch(cmd.Context(), client, args[0])
+			raw, err := fetch(cmd.Context(), client, args[0], app.knownMultiScene(cmd.Context(), args[0]))
 			if err != nil {
 				return describeAPIError(err)
 			}
@@ -39,9 +39,14 @@ func newGetCmd(app *App) *cobra.Command {
 	return cmd
 }
 
-// fetch reads a task result, falling back to the multi-scene job path for
-// ids the task path does not know.
-func fetch(ctx context.Context, c *api.Client, id string) ([]byte, error) {
+// fetch reads a task result, or the job record of a multi-scene job (known
+// from history, or tried when the task path does not know the id).
+func fetch(ctx context.Context, c *api.Client, id string, multiScene bool) ([]byte, error) {
+	if multiScene {
+		if job, err := c.GetOneClick(ctx, id); err == nil {
+			return job.Raw, nil
+		}
+	}
 	res, err := c.Get(ctx, id)
 	if err == nil {
 		return res.Raw, nil
@@ -150,4 +155,15 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 	}
 	_, err := fmt.Fprintln(w, b.String())
 	return err
+}
+
+// knownMultiScene reports whether history holds id as a multi-scene job.
+func (app *App) knownMultiScene(ctx context.Context, id string) bool {
+	store, err := app.openStore()
+	if err != nil {
+		return false
+	}
+	defer store.Close()
+	t, err := store.TaskByID(ctx, id)
+	return err == nil && t.Operation.IsMultiScene()
 }

@@ -91,7 +91,8 @@ func NewRoot(app *App) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if app.RunTUI == nil {
-				return errors.New("the terminal UI is not part of this build yet; use the subcommands (clapper --help)")
+				_, err := fmt.Fprint(app.Out, tuiPending)
+				return err
 			}
 			return app.RunTUI(app.Config)
 		},
@@ -157,3 +158,15 @@ func defaultDataDir() (string, error) {
 func defaultDataDirHint() string {
 	return "$XDG_DATA_HOME/clapper or ~/.local/share/clapper"
 }
+
+// tuiPending is shown by a bare `clapper` until the terminal UI lands.
+const tuiPending = `The terminal UI is not part of this build yet. The command line does everything meanwhile:
+
+  clapper models                      what each operation and model accepts
+  clapper create text2video --set model=svcq3-turbo --set prompt='a red fox in snow' --wait
+  clapper history                     your tasks, newest first
+  clapper voices                      cloned voices and when they expire
+  clapper --help                      every command
+
+Without an API key these run on the embedded sandbox: results are simulated.
+`

@@ -67,10 +67,18 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	if state == api.StateFailed {
 		return fmt.Errorf("task %s failed", id)
 	}
-	if o.noDownload || final == nil || final.Result == nil || len(final.Result.Creations) == 0 {
+	if o.noDownload || final == nil {
 		return nil
 	}
-	return app.download(ctx, client, store, op, id, final.Result, o)
+	res := final.Result
+	if j := final.Job; j != nil && j.SignedURL != "" {
+		// The composed video: its signed URL lasts under 3 minutes, so now.
+		res = &api.TaskResult{ID: id, State: state, Creations: []api.Creation{{URL: j.SignedURL}}}
+	}
+	if res == nil || len(res.Creations) == 0 {
+		return nil
+	}
+	return app.download(ctx, client, store, op, id, res, o)
 }
 
 func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {

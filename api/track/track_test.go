@@ -17,25 +17,9 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/api/sandbox"
 	"clapper/history"
 )
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
 
 var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
@@ -105,11 +89,11 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T, svc http.Handler) (*api.Client, *history.Store, *fakeClock) {
+func setup(t *testing.T, svc http.Handler) (*api.Client, *history.Store, *sandbox.FakeClock) {
 	t.Helper()
 	srv := httptest.NewServer(svc)
 	t.Cleanup(srv.Close)
-	clk := &fakeClock{t: t0}
+	clk := sandbox.NewFakeClock(t0)
 	store, err := history.Open(filepath.Join(t.TempDir(), "h.db"), history.WithClock(clk.Now))
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +259,7 @@ func TestCallbackURLAddedWhereTaken(t *testing.T) {
 }
 
 // watch submits n tasks and returns a watcher following them.
-func watch(t *testing.T, svc *service, c *api.Client, store *history.Store, clk *fakeClock, o WatcherOptions, n int) (*Watcher, []string) {
+func watch(t *testing.T, svc *service, c *api.Client, store *history.Store, clk *sandbox.FakeClock, o WatcherOptions, n int) (*Watcher, []string) {
 	t.Helper()
 	tr := &Tracker{Client: c, Store: store, Clock: clk}
 	o.Clock = clk
@@ -308,7 +292,7 @@ func drain(w *Watcher) []Event {
 
 // run steps the watcher on the fake clock until nothing is followed or the
 // deadline passes, and returns the events in order.
-func run(t *testing.T, w *Watcher, clk *fakeClock, until time.Time) []Event {
+func run(t *testing.T, w *Watcher, clk *sandbox.FakeClock, until time.Time) []Event {
 	t.Helper()
 	var events []Event
 	for i := 0; i < 10000; i++ {
