@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -215,22 +216,13 @@ func newResolveCmd(app *App) *cobra.Command {
 		Use:   "resolve # TASK_ID",
 		Short: "Attach the service's task id to a request of unknown outcome",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			localID, err := parseLocalID(args[0])
-			if err != nil {
+		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
+			if err := store.ResolveUnknown(ctx, localID, args[1]); err != nil {
 				return err
 			}
-			store, err := app.openStore()
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			if err := store.ResolveUnknown(cmd.Context(), localID, args[1]); err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(app.Out, "request %d is task %s; it is followed again from now on\n", localID, args[1])
+			_, err := fmt.Fprintf(app.Out, "request %d is task %s; it is followed again from now on\n", localID, args[1])
 			return err
-		},
+		}),
 	}
 }
 
@@ -239,18 +231,26 @@ func newAbandonCmd(app *App) *cobra.Command {
 		Use:   "abandon #",
 		Short: "Give up on a refused request or one of unknown outcome (it stays listed as abandoned)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			localID, err := parseLocalID(args[0])
-			if err != nil {
-				return err
-			}
-			store, err := app.openStore()
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return store.Abandon(cmd.Context(), localID)
-		},
+		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
+			return store.Abandon(ctx, localID)
+		}),
+	}
+}
+
+// onLocalTask runs fn on the history for the task numbered by the first
+// argument (the # column of clapper history).
+func (app *App) onLocalTask(fn func(ctx context.Context, store *history.Store, localID int64, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		localID, err := parseLocalID(args[0])
+		if err != nil {
+			return err
+		}
+		store, err := app.openStore()
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return fn(cmd.Context(), store, localID, args)
 	}
 }
 

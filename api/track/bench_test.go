@@ -85,7 +85,7 @@ func simulate(tb testing.TB, n int) (adaptive, fixed pollingResult) {
 			w.Watch(id, api.OpText2Video, "svcq3-turbo", sub.Task.State, now)
 		}
 		wake := w.Step(ctx)
-		for _, e := range drainAll(w) {
+		for _, e := range drain(w) {
 			if e.Kind == EventState {
 				seen[e.TaskID+"/"+e.To] = e.At
 			}
@@ -135,18 +135,6 @@ func laterStates(state string) []string {
 		return []string{state}
 	}
 	return order[i:]
-}
-
-func drainAll(w *Watcher) []Event {
-	var out []Event
-	for {
-		select {
-		case e := <-w.Events():
-			out = append(out, e)
-		default:
-			return out
-		}
-	}
 }
 
 // serverTimeline reads when the sandbox moved each task to each state.

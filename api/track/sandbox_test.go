@@ -156,7 +156,7 @@ func TestDownloadAfterExpiryFromSandbox(t *testing.T) {
 	var res *api.TaskResult
 	for res == nil {
 		next := w.Step(ctx)
-		for _, e := range drainAll(w) {
+		for _, e := range drain(w) {
 			if e.To == api.StateSuccess {
 				res = e.Result
 			}
