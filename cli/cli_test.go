@@ -343,3 +343,50 @@ func TestAPIKeyWithoutBaseURL(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestWatchFollowsWhatHistoryHoldsInFlight(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/text2video": {`{"task_id":"a1","state":"created"}`, `{"task_id":"a2","state":"created"}`}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/a1.mp4" {
+			io.WriteString(w, "video bytes")
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	svc.answers["GET /ent/v2/tasks/a1/creations"] = []string{`{"id":"a1","state":"processing"}`, `{"id":"a1","state":"success","creations":[{"id":"c","url":"` + srv.URL + `/files/a1.mp4"}]}`}
+	svc.answers["GET /ent/v2/tasks/a2/creations"] = []string{`{"id":"a2","state":"failed","err_code":"CreationPolicyViolation"}`}
+	data, dl := t.TempDir(), t.TempDir()
+	exec := func(args ...string) run {
+		var out, errb bytes.Buffer
+		root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader(""), watcher: fastWatcher})
+		root.SetArgs(append(args, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data))
+		err := root.Execute()
+		code := 0
+		if err != nil {
+			code = ExitCode(err)
+			errb.WriteString(err.Error())
+		}
+		return run{out.String(), errb.String(), code}
+	}
+	for i := 0; i < 2; i++ {
+		if r := exec("create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p"); r.code != 0 {
+			t.Fatal(r.err)
+		}
+	}
+	r := exec("watch", "--download-dir", dl)
+	for _, want := range []string{"following 2 task(s)", "a1: processing", "a1: success", "a2: failed (CreationPolicyViolation: The generated result was withheld"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("watch output lacks %q:\n%s", want, r.out)
+		}
+	}
+	if r.code != 1 || !strings.Contains(r.err, "1 task(s) failed") {
+		t.Errorf("exit %d: %s", r.code, r.err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dl, "*_text2video_a1_1.mp4")); len(files) != 1 {
+		t.Errorf("downloads: %v", files)
+	}
+	if r := exec("watch"); !strings.Contains(r.out, "No task is in flight.") {
+		t.Errorf("second watch: %+v", r)
+	}
+}

@@ -107,7 +107,7 @@ func NewRoot(app *App) *cobra.Command {
 	pf.DurationVar(&app.Config.Timeout, "timeout", 60*time.Second, "Bound on each request to the service")
 	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status callbacks, e.g. 127.0.0.1:8787 (env "+EnvCallbackListen+")")
 	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to --callback-listen (env "+EnvCallbackURL+")")
-	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newSandboxCmd(app))
+	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newWatchCmd(app), newSandboxCmd(app))
 	return root
 }
 

@@ -312,14 +312,20 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 	return nil
 }
 
-// finalName keeps the queued name unless the server's content type says the
-// extension is wrong; an existing file of that name is never overwritten.
+// mediaExt is the usual extension of each result content type; the
+// system's mime table would offer rarities (.jfif for JPEG).
+var mediaExt = map[string]string{
+	"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp",
+	"video/mp4": "mp4", "video/quicktime": "mov", "video/webm": "webm",
+	"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/aac": "aac",
+}
+
+// finalName keeps the queued name unless the server's content type says
+// the extension is wrong; an existing file of that name is never overwritten.
 func finalName(root *os.Root, name, contentType string) string {
 	if ct, _, err := mime.ParseMediaType(contentType); err == nil {
-		if exts, _ := mime.ExtensionsByType(ct); len(exts) > 0 && !contains(exts, path.Ext(name)) {
-			if e := strings.TrimPrefix(exts[0], "."); plainExt.MatchString(e) {
-				name = strings.TrimSuffix(name, path.Ext(name)) + "." + e
-			}
+		if e := mediaExt[ct]; e != "" && strings.TrimPrefix(path.Ext(name), ".") != e {
+			name = strings.TrimSuffix(name, path.Ext(name)) + "." + e
 		}
 	}
 	base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
@@ -330,15 +336,6 @@ func finalName(root *os.Root, name, contentType string) string {
 		}
 		candidate = fmt.Sprintf("%s (%d)%s", base, i, ext)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (d *Downloader) update(ctx context.Context, dl history.Download, p history.DownloadProgress) {

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/api/track"
+)
+
+func newWatchCmd(app *App) *cobra.Command {
+	var o createOpts
+	cmd := &cobra.Command{
+		Use:   "watch",
+		Short: "Follow every task history holds in flight until each succeeds or fails, downloading results",
+		Long: "Picks up every task that history holds as created, queueing or processing (from this run or\n" +
+			"any earlier one), follows it with the adaptive watcher, prints each state change, and downloads\n" +
+			"results as tasks succeed. Requests of unknown outcome are listed first: they are never resent.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return app.watchAll(cmd.Context(), o) },
+	}
+	cmd.Flags().BoolVar(&o.noDownload, "no-download", false, "Do not download results")
+	cmd.Flags().StringVar(&o.downloadDir, "download-dir", "", "Save results here (default ~/Videos, ~/Pictures or ~/Music /clapper, else DATA_DIR/downloads)")
+	return cmd
+}
+
+func (app *App) watchAll(ctx context.Context, o createOpts) error {
+	store, err := app.openStore()
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	unknown, err := store.UnknownOutcomes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range unknown {
+		fmt.Fprintf(app.Err, "request #%d (%s %s, %s) has an unknown outcome: resolve it with clapper history resolve %d TASK_ID, or abandon it\n",
+			t.LocalID, t.Operation, orDash(t.Model), t.CreatedAt.Local().Format("2006-01-02 15:04"), t.LocalID)
+	}
+	client, closeFn, err := app.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	w := track.NewWatcher(client, store, app.watcher)
+	if err := w.Load(ctx); err != nil {
+		return err
+	}
+	if w.Watching() == 0 {
+		_, err := fmt.Fprintln(app.Out, "No task is in flight.")
+		return err
+	}
+	fmt.Fprintf(app.Out, "following %d task(s); Ctrl-C stops (they are picked up again next time)\n", w.Watching())
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.Run(wctx)
+	var failed int
+	for left := w.Watching(); left > 0; {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev := <-w.Events():
+			switch ev.Kind {
+			case track.EventPollFailed:
+				fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", ev.TaskID, ev.Err)
+			case track.EventState:
+				line := fmt.Sprintf("%s  %s %s: %s", time.Now().Format("15:04:05"), ev.Operation, ev.TaskID, ev.To)
+				if ev.Result != nil && ev.Result.ErrCode != "" {
+					line += " (" + api.CleanText(ev.Result.ErrCode) + ": " + api.Explain(ev.Result.ErrCode, 0) + ")"
+				}
+				fmt.Fprintln(app.Out, line)
+				if ev.To == api.StateFailed {
+					failed++
+				}
+				if api.IsTerminal(ev.To) {
+					left--
+				}
+				if ev.To == api.StateSuccess && !o.noDownload && ev.Result != nil && len(ev.Result.Creations) > 0 {
+					if err := app.download(ctx, client, store, ev.Operation, ev.TaskID, ev.Result, o); err != nil {
+						fmt.Fprintln(app.Err, "  "+err.Error())
+					}
+				}
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d task(s) failed", failed)
+	}
+	return nil
+}
