@@ -22,7 +22,7 @@
 //     frame's within 0.8-1.25.
 //   - reference2image svcq2: aspect_ratio auto means "as the first image", so
 //     it needs an image.
-//   - audio-clone: prompt_text and prompt_audio_url go together.
+//   - audio-clone: prompt_text needs its prompt_audio_url (the clip alone is fine).
 //   - timing2audio: from and to within [0, duration] (the default 10 when unset).
 //   - mv: lip_sync does not support 540p; lip_ref_url at most 2:1 and under
 //     4096 px on its longest side.
@@ -57,8 +57,9 @@
 //   - Fields a model does not take are refused (FieldUnwanted) naming the
 //     models that do, except a flag sent as false: it asks for nothing the
 //     model lacks ("svcq4-preview shows no bgm" refuses bgm true only).
-//   - lip-sync: audio_url and text may both be sent, but one is required;
-//     speed must be positive and volume not negative.
+//   - lip-sync: audio_url and text are both optional and may both be sent
+//     (the table marks neither required; the service decides what a request
+//     with neither means); speed must be positive and volume not negative.
 //   - timing2audio events must start before they end.
 //   - seed must not be negative; payload, prompts and text count characters
 //     (runes), not bytes.

@@ -138,15 +138,12 @@ func autoRatioNeedsImage(s *Spec, b body) []FieldError {
 }
 
 // audio-clone prompt_text: "text of the sample audio ... used together with
-// prompt_audio_url".
+// prompt_audio_url": the text needs its clip (the clip alone is allowed).
 func promptTextWithSample(s *Spec, b body) []FieldError {
 	_, text := b.get("prompt_text")
 	_, sample := b.get("prompt_audio_url")
-	switch {
-	case text && !sample:
+	if text && !sample {
 		return []FieldError{{"prompt_audio_url", api.ReasonFieldLacking, "prompt_audio_url: required when prompt_text is given (the text of that clip)"}}
-	case sample && !text:
-		return []FieldError{{"prompt_text", api.ReasonFieldLacking, "prompt_text: required with prompt_audio_url; give the clip's exact words"}}
 	}
 	return nil
 }
@@ -184,17 +181,6 @@ func timingWithinDuration(s *Spec, b body) []FieldError {
 		}
 	}
 	return errs
-}
-
-// lip-sync: audio_url and text are both optional and their exclusion is not
-// shown; with neither there is nothing to sync, so one is required.
-func audioOrText(s *Spec, b body) []FieldError {
-	_, audio := b.get("audio_url")
-	_, text := b.get("text")
-	if !audio && !text {
-		return []FieldError{{"audio_url", api.ReasonFieldLacking, "audio_url: give audio_url or text; lip-sync needs something to speak"}}
-	}
-	return nil
 }
 
 // mv lip_sync: "720p or 1080p recommended, 540p unsupported".

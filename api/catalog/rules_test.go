@@ -179,6 +179,7 @@ func TestRules(t *testing.T) {
 		{name: "clone preview 1001", op: "audio-clone", req: `{"audio_url":"https://e.com/v.mp3","voice_id":"Abcdefg1"}`, set: []any{"text", strings.Repeat("a", 1001)}, field: "text"},
 		{name: "clone sample text without clip", op: "audio-clone", req: `{"audio_url":"https://e.com/v.mp3","voice_id":"Abcdefg1","prompt_text":"Hello."}`, field: "prompt_audio_url"},
 		{name: "clone sample text unpunctuated", op: "audio-clone", req: `{"audio_url":"https://e.com/v.mp3","voice_id":"Abcdefg1","prompt_audio_url":"https://e.com/s.mp3","prompt_text":"Hello"}`, field: "prompt_text"},
+		{name: "clone sample clip alone", op: "audio-clone", req: `{"audio_url":"https://e.com/v.mp3","voice_id":"Abcdefg1","prompt_audio_url":"https://e.com/s.mp3"}`},
 		{name: "clone sample ok", op: "audio-clone", req: `{"audio_url":"https://e.com/v.mp3","voice_id":"Abcdefg1","prompt_audio_url":"https://e.com/s.mp3","prompt_text":"Hello."}`},
 
 		// audio-tts.
@@ -224,7 +225,7 @@ func TestRules(t *testing.T) {
 
 		// lip-sync.
 		{name: "lip text", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hello #1.5# world"}`},
-		{name: "lip nothing to say", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4"}`, field: "audio_url"},
+		{name: "lip video only (neither field is required)", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4"}`},
 		{name: "lip pause at end", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hello #1#"}`, field: "text"},
 		{name: "lip hash kept as text", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"we are #1 fans"}`},
 		{name: "lip no video", op: "lip-sync", req: `{"text":"hello"}`, field: "video_url"},

@@ -453,15 +453,14 @@ func buildTiming2Audio(s *Spec) {
 func buildLipSync(s *Spec) {
 	s.Fields = []Field{
 		{Name: "video_url", Kind: KindMedia, Media: MediaVideo, Required: true, MaxDecoded: maxVideoBytes, Help: "source video"},
-		{Name: "audio_url", Kind: KindMedia, Media: MediaAudio, MaxDecoded: maxAudioBytes, Help: "audio to sync (or give text)"},
-		{Name: "text", Kind: KindText, Pauses: PausesLipSync, Help: "text to speak (or give audio_url); #1.5# pauses 1.5 s"},
+		{Name: "audio_url", Kind: KindMedia, Media: MediaAudio, MaxDecoded: maxAudioBytes, Help: "audio to sync"},
+		{Name: "text", Kind: KindText, Pauses: PausesLipSync, Help: "text to speak; #1.5# pauses 1.5 s"},
 		{Name: "speed", Kind: KindNumber, Default: 1.0, Range: &Range{Min: 0.01}, Help: "speech speed for text"},
 		{Name: "voice_id", Kind: KindVoiceID, Help: "voice for text"},
 		{Name: "ref_photo_url", Kind: KindMedia, Media: MediaImage, Help: "reference photo"},
 		{Name: "volume", Kind: KindInt, Range: &Range{Min: 0}, Help: "volume"},
 		callbackField(),
 	}
-	s.rules = []rule{audioOrText}
 }
 
 // POST /ent/v2/template-story.
