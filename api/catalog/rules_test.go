@@ -92,6 +92,9 @@ func TestRules(t *testing.T) {
 		{name: "images as a single string", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":"https://e.com/a.png"}`},
 		{name: "images single string counted", op: "start-end2video", req: `{"model":"svcq3-pro","images":"https://e.com/a.png"}`, field: "images"},
 
+		{name: "default of another model's field tolerated", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":["https://e.com/a.png"],"movement_amplitude":"auto"}`},
+		{name: "non-default of another model's field refused", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":["https://e.com/a.png"],"movement_amplitude":"large"}`, field: "movement_amplitude"},
+
 		// Shared optional video fields.
 		{name: "payload at limit", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p"}`, set: []any{"payload", strings.Repeat("x", 1048576)}},
 		{name: "payload over limit", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p"}`, set: []any{"payload", strings.Repeat("x", 1048577)}, field: "payload"},
