@@ -156,7 +156,7 @@ var explanations = map[string]string{
 	ReasonQuotaExceeded:             "Too many tasks are running for this account; the request was kept and can be resubmitted once others finish.",
 	ReasonTooManyRequests:           "Too many requests in a short time; clapper slows down and retries reads.",
 	ReasonSystemThrottling:          "The service is busy; try again shortly.",
-	ReasonCanceled:                  "The request was cancelled before it finished.",
+	ReasonCanceled:                  "Cancelled by the service: an off-peak task not generated within 48 hours is cancelled and its credits returned.",
 	ReasonInternalServiceFailure:    "The service failed internally; try again, and quote the trace id if it persists.",
 }
 
