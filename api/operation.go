@@ -6,7 +6,10 @@
 // live in api/catalog; this package only knows shapes.
 package api
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Operation names a creation path by its last segment, as users and the CLI
 // spell it (clapper create img2video ...).
@@ -47,7 +50,11 @@ func ParseOperation(s string) (Operation, error) {
 			return op, nil
 		}
 	}
-	return "", fmt.Errorf("unknown operation %q; known: %v", s, Operations())
+	names := make([]string, 0, 14)
+	for _, op := range Operations() {
+		names = append(names, string(op))
+	}
+	return "", fmt.Errorf("unknown operation %q; choose one of %s", s, strings.Join(names, ", "))
 }
 
 // Path is the creation path of the operation under the base URL.

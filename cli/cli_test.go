@@ -390,3 +390,22 @@ func TestWatchFollowsWhatHistoryHoldsInFlight(t *testing.T) {
 		t.Errorf("second watch: %+v", r)
 	}
 }
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"create"}, "create needs an OPERATION (reference2video, img2video"},
+		{[]string{"get"}, "get needs a TASK_ID"},
+		{[]string{"history", "resolve", "1"}, "see clapper history resolve --help"},
+		{[]string{"history", "--state", "done"}, `"done" is not a state`},
+		{[]string{"models", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"resubmit", "x"}, "want the number in the first column"},
+	} {
+		r := runCLIData(t, t.TempDir(), c.args...)
+		if r.code != 2 || !strings.Contains(r.err, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.err, c.want)
+		}
+	}
+}

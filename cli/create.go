@@ -40,7 +40,7 @@ func newCreateCmd(app *App) *cobra.Command {
 			"  clapper create img2video --set model=svcq1 --set images=./first-frame.png --wait\n" +
 			"  clapper create reference2video -f request.json --set 'subjects:=[{\"name\":\"cat\",\"images\":[\"cat.png\"]}]' --dry-run\n" +
 			"  clapper create timing2audio --set model=audio1.0 --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'",
-		Args:      cobra.ExactArgs(1),
+		Args:      exactArgs(1, "an OPERATION ("+strings.Join(operationNames(), ", ")+")"),
 		ValidArgs: operationNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			op, err := api.ParseOperation(args[0])

@@ -18,7 +18,7 @@ func newGetCmd(app *App) *cobra.Command {
 		Use:     "get TASK_ID",
 		Short:   "Show a task's state and results (multi-scene jobs too)",
 		Example: "  clapper get 812345678901234567\n  clapper get 812345678901234567 --json | jq -r '.creations[].url'",
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1, "a TASK_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			client, closeFn, err := app.connect(cmd.Context())
 			if err != nil {

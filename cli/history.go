@@ -89,8 +89,12 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 func (o historyOpts) filter() (history.Filter, error) {
 	f := history.Filter{Text: o.search, Models: o.models}
 	for _, s := range o.states {
-		if s == unknownState {
+		switch s {
+		case unknownState:
 			s = history.StateSubmitting
+		case api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, history.StateRejected, history.StateAbandoned:
+		default:
+			return f, fmt.Errorf("--state: %q is not a state; choose from created, queueing, processing, success, failed, unknown, rejected, abandoned", s)
 		}
 		f.States = append(f.States, s)
 	}
@@ -215,7 +219,7 @@ func newResolveCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "resolve # TASK_ID",
 		Short: "Attach the service's task id to a request of unknown outcome",
-		Args:  cobra.ExactArgs(2),
+		Args:  exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
 			if err := store.ResolveUnknown(ctx, localID, args[1]); err != nil {
 				return err
@@ -230,7 +234,7 @@ func newAbandonCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "abandon #",
 		Short: "Give up on a refused request or one of unknown outcome (it stays listed as abandoned)",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
 			return store.Abandon(ctx, localID)
 		}),

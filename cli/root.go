@@ -97,6 +97,7 @@ func NewRoot(app *App) *cobra.Command {
 			return app.RunTUI(app.Config)
 		},
 	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: 2, Err: err} })
 	root.SetOut(app.Out)
 	root.SetErr(app.Err)
 	root.SetIn(app.In)
@@ -170,3 +171,14 @@ const tuiPending = `The terminal UI is not part of this build yet. The command l
 
 Without an API key these run on the embedded sandbox: results are simulated.
 `
+
+// exactArgs wants n arguments and names them when they are missing, as a
+// usage error (exit 2).
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return &ExitError{Code: 2, Err: fmt.Errorf("%s needs %s (got %d argument(s)); see %s --help", cmd.Name(), names, len(args), cmd.CommandPath())}
+		}
+		return nil
+	}
+}

@@ -130,7 +130,7 @@ func newResubmitCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "resubmit #",
 		Short: "Send a refused request again (# from clapper history), e.g. after QuotaExceeded",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			localID, err := parseLocalID(args[0])
 			if err != nil {
