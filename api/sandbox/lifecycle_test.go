@@ -291,3 +291,31 @@ func TestDeterministicForASeedAndClock(t *testing.T) {
 		t.Errorf("two runs differ:\n%v\n%v", a, b)
 	}
 }
+
+// Cancelling a task that holds back the queue lets the tasks behind it that
+// are already due start at once, not at some later unrelated event.
+func TestCancelReleasesTheQueue(t *testing.T) {
+	for seed := int64(1); seed < 200; seed++ {
+		h := newHarness(t, Config{Seed: seed})
+		a := h.createID(api.OpText2Video, samples[api.OpText2Video])
+		b := h.createID(api.OpText2Video, samples[api.OpText2Video])
+		var ua, ub unit
+		h.srv.withState(func(st *state, _ time.Time) error { ua, ub = *st.byID[a], *st.byID[b]; return nil })
+		if !ub.EligibleAt.Before(ua.EligibleAt) {
+			continue // a does not hold b back with this seed
+		}
+		// b is due but waits behind a, which is not ready yet.
+		h.clock.Set(ub.EligibleAt.Add(time.Millisecond))
+		if s := h.get(b).State; s != api.StateQueueing {
+			t.Fatalf("seed %d: b is %s while a holds it back", seed, s)
+		}
+		if err := h.client.Cancel(t.Context(), a); err != nil {
+			t.Fatal(err)
+		}
+		if s := h.get(b).State; s != api.StateProcessing {
+			t.Errorf("seed %d: after a was cancelled b is %s, want processing", seed, s)
+		}
+		return
+	}
+	t.Fatal("no seed made a task hold another back")
+}

@@ -36,6 +36,9 @@ func (s *Server) cancelTask(rp *reply, id string) {
 			return nil, apiError(api.ReasonBadRequest, "task state is "+u.State+", can not cancel", "id")
 		}
 		st.fail(u, now, api.ReasonUserCancelled, "cancelled by the user; credits returned")
+		// The cancelled task may have held back later ones already due to
+		// start (the queue is strict): admit them now, not at the next event.
+		st.admit(now, s.cfg.MaxConcurrent)
 		st.prune()
 		return struct{}{}, nil
 	})
