@@ -25,7 +25,9 @@ const (
 	callbackAccessK = "vidu"
 )
 
-// CallbackSignature computes the service's signature of a callback request:
+// CallbackSignature computes the service's signature of a callback request
+// (path as sent on the wire, still escaped, so receivers in any language can
+// check it against the raw request line):
 // base64(HMAC-SHA256(token, METHOD\npath\nrawquery\nvidu\nDate\nDate:<d>\nx-request-nonce:<n>\n)).
 func CallbackSignature(token, method, path, rawQuery, date, nonce string) string {
 	s := method + "\n" + path + "\n" + rawQuery + "\n" + callbackAccessK + "\n" + date + "\n" +
@@ -46,7 +48,7 @@ func SignCallback(req *http.Request, token string, now time.Time) {
 	req.Header.Set(HeaderSignedHeaders, signedHeaders)
 	req.Header.Set(HeaderAlgorithm, signatureAlgo)
 	req.Header.Set(HeaderAccessKey, callbackAccessK)
-	req.Header.Set(HeaderSignature, CallbackSignature(token, req.Method, req.URL.Path, req.URL.RawQuery, date, nonce))
+	req.Header.Set(HeaderSignature, CallbackSignature(token, req.Method, req.URL.EscapedPath(), req.URL.RawQuery, date, nonce))
 }
 
 // ErrBadSignature is any callback that is unsigned, forged or stale.
@@ -63,7 +65,7 @@ func VerifyCallback(req *http.Request, token string, now time.Time, maxSkew time
 	if h.Get(HeaderAlgorithm) != signatureAlgo || h.Get(HeaderAccessKey) != callbackAccessK {
 		return fmt.Errorf("%w: unexpected algorithm or access key", ErrBadSignature)
 	}
-	want := CallbackSignature(token, req.Method, req.URL.Path, req.URL.RawQuery, date, nonce)
+	want := CallbackSignature(token, req.Method, req.URL.EscapedPath(), req.URL.RawQuery, date, nonce)
 	if !hmac.Equal([]byte(sig), []byte(want)) {
 		return fmt.Errorf("%w: signature mismatch", ErrBadSignature)
 	}

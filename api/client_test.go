@@ -311,6 +311,14 @@ func TestCallbackSignatureRoundTrip(t *testing.T) {
 	if req.Header.Get(HeaderSignature) != want || req.Header.Get("Date") != "Mon, 14 Apr 2025 15:41:33 GMT" {
 		t.Errorf("headers %v", req.Header)
 	}
+	escaped := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:9/a%20b/p%2Fq?x=1", nil)
+	SignCallback(escaped, "tok", now)
+	if want := CallbackSignature("tok", "POST", "/a%20b/p%2Fq", "x=1", escaped.Header.Get("Date"), escaped.Header.Get(HeaderNonce)); escaped.Header.Get(HeaderSignature) != want {
+		t.Error("an escaped path is not signed as sent")
+	}
+	if err := VerifyCallback(escaped, "tok", now, time.Minute); err != nil {
+		t.Errorf("escaped path: %v", err)
+	}
 	unsigned := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:9/hook", nil)
 	if err := VerifyCallback(unsigned, "tok", now, time.Minute); !errors.Is(err, ErrBadSignature) {
 		t.Error("unsigned callback accepted")

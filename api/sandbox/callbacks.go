@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"clapper/api"
@@ -54,31 +55,44 @@ func (s *Server) deliverDue() {
 	if err != nil {
 		s.logf("sandbox: callbacks: %v", err)
 	}
+	// Each delivery goes out on its own: one slow receiver must not delay
+	// the callbacks of every other task.
+	var wg sync.WaitGroup
 	for _, o := range batch {
-		ok := s.send(o)
-		settled := false
-		err := s.withState(func(st *state, _ time.Time) error {
-			kept := st.Deliveries[:0]
-			for _, d := range st.Deliveries {
-				if d.ID != o.id || (!ok && d.Attempts < d.Max) {
-					kept = append(kept, d)
-				}
-			}
-			st.Deliveries, st.dirty = kept, true
-			delete(s.inflight, o.id)
-			settled = true
-			return nil
-		})
-		if err != nil {
-			s.logf("sandbox: callbacks: %v", err)
-		}
-		if !settled {
-			s.mu.Lock()
-			delete(s.inflight, o.id)
-			s.mu.Unlock()
-		}
-		s.idle.Broadcast()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.deliver(o)
+		}()
 	}
+	wg.Wait()
+}
+
+// deliver sends one callback and settles its delivery record.
+func (s *Server) deliver(o outgoing) {
+	ok := s.send(o)
+	settled := false
+	err := s.withState(func(st *state, _ time.Time) error {
+		kept := st.Deliveries[:0]
+		for _, d := range st.Deliveries {
+			if d.ID != o.id || (!ok && d.Attempts < d.Max) {
+				kept = append(kept, d)
+			}
+		}
+		st.Deliveries, st.dirty = kept, true
+		delete(s.inflight, o.id)
+		settled = true
+		return nil
+	})
+	if err != nil {
+		s.logf("sandbox: callbacks: %v", err)
+	}
+	if !settled {
+		s.mu.Lock()
+		delete(s.inflight, o.id)
+		s.mu.Unlock()
+	}
+	s.idle.Broadcast()
 }
 
 // send posts one callback, signed with the token that created the task;

@@ -159,3 +159,32 @@ func TestOnlyLoopbackTargetsAreCalledBack(t *testing.T) {
 		t.Errorf("result callback_url = %q, want echoed", r.CallbackURL)
 	}
 }
+
+// A receiver that hangs delays no other task's callbacks.
+func TestSlowReceiverDelaysNoOtherCallback(t *testing.T) {
+	h := newHarness(t, Config{})
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+	}))
+	defer slow.Close()
+	fast := newReceiver(t, h.clock, http.StatusOK)
+	h.createID(api.OpText2Video, sample(api.OpText2Video, map[string]any{"callback_url": slow.URL + "/cb"}))
+	h.createID(api.OpText2Video, sample(api.OpText2Video, map[string]any{"callback_url": fast.srv.URL + "/cb"}))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.advance(20 * time.Second) // both start processing; Advance waits for its callbacks
+	}()
+	deadline := time.After(5 * time.Second)
+	for len(fast.states()) == 0 {
+		select {
+		case <-deadline:
+			close(release)
+			t.Fatal("the fast receiver got nothing while the slow one hung")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	close(release)
+	<-done
+}
