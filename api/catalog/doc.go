@@ -62,8 +62,12 @@
 //     (the table marks neither required; the service decides what a request
 //     with neither means); speed must be positive and volume not negative.
 //   - timing2audio events must start before they end.
-//   - seed must not be negative; payload, prompts and text count characters
+//   - seed must not be negative and at most 2^53-1, the largest integer every
+//     JSON client reads exactly; payload, prompts and text count characters
 //     (runes), not bytes.
+//   - lip-sync takes payload: its table omits it but its response echoes it.
+//   - A field no table of the operation names is refused (FieldUnwanted, a
+//     reason the service's own error table has), which also catches typos.
 //   - TTS voice_setting_emotion takes the service's seven emotions (service notes).
 //   - voice ids used by TTS, lip-sync and img2video need not follow the clone
 //     syntax (system voices), but cannot contain spaces or control characters.

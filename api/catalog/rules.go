@@ -237,9 +237,11 @@ func ValidateEdit(req map[string]any) Errors { return EditSpec().Validate(req) }
 // ValidateCompose checks the body of a multi-scene /compose call.
 func ValidateCompose(req map[string]any) Errors { return ComposeSpec().Validate(req) }
 
-// WithDefaults returns a copy of the body with the spec's defaults applied
-// for the model it names: what the service uses for every field left unset.
-// An invalid model leaves the body unchanged.
+// WithDefaults returns a copy of a valid body with the spec's defaults
+// applied for the model it names (what the service uses for every field
+// left unset) and every value in the Go type of its kind (int64 for whole
+// numbers, float64 for numbers, a list for a single media string). An
+// invalid model leaves the body unchanged.
 func WithDefaults(op api.Operation, req map[string]any) map[string]any {
 	out := make(map[string]any, len(req)+8)
 	for k, v := range req {
@@ -251,11 +253,37 @@ func WithDefaults(op api.Operation, req map[string]any) map[string]any {
 		return out
 	}
 	for _, f := range s.Fields {
-		if _, set := body(out).get(f.Name); !set && f.Default != nil {
+		v, set := body(out).get(f.Name)
+		switch {
+		case !set && f.Default != nil:
 			out[f.Name] = f.Default
+		case !set:
+			delete(out, f.Name) // null, "" and [] mean unset
+		default:
+			out[f.Name] = asKind(f, v)
 		}
 	}
 	return out
+}
+
+// asKind gives a valid value the Go type of its kind, so an echo built from
+// it carries the spec's types: 5.0 becomes 5, a single image string a list.
+func asKind(f Field, v any) any {
+	switch f.Kind {
+	case KindInt:
+		if n, ok := number(v); ok {
+			return int64(n)
+		}
+	case KindNumber:
+		if n, ok := number(v); ok {
+			return n
+		}
+	case KindMediaList, KindStringList:
+		if s, ok := v.(string); ok {
+			return []any{s}
+		}
+	}
+	return v
 }
 
 // FieldNames lists every field any model of the operation takes, in spec order.

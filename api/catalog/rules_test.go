@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -105,6 +104,9 @@ func TestRules(t *testing.T) {
 		{name: "meta_data not JSON", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","meta_data":"{Label"}`, field: "meta_data"},
 		{name: "callback not a URL", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","callback_url":"localhost:9"}`, field: "callback_url"},
 		{name: "seed 0", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":0}`},
+		{name: "seed 2^53-1", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740991}`},
+		{name: "seed 2^53", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740992}`, field: "seed"},
+		{name: "lip payload", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hi","payload":"x"}`},
 		{name: "seed negative", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":-1}`, field: "seed"},
 		{name: "prompt required", op: "text2video", req: `{"model":"svcq3-pro"}`, field: "prompt"},
 		{name: "model missing", op: "text2video", req: `{"prompt":"p"}`, field: "model"},
@@ -309,8 +311,14 @@ func TestErrorsRenderAsServiceRejection(t *testing.T) {
 }
 
 func TestWithDefaultsKeepsGivenValues(t *testing.T) {
-	got := WithDefaults(api.OpReference2Video, decode(t, `{"model":"svcq2","duration":8,"images":["x"],"prompt":"p"}`))
-	if got["duration"] != json.Number("8") || got["resolution"] != "720p" || got["bgm"] != false || got["wm_position"] != 3 {
+	got := WithDefaults(api.OpReference2Video, decode(t, `{"model":"svcq2","duration":8.0,"images":"x","prompt":"p","payload":null}`))
+	if _, ok := got["payload"]; ok {
+		t.Error("a null payload is echoed")
+	}
+	if imgs, ok := got["images"].([]any); !ok || len(imgs) != 1 {
+		t.Errorf("images %#v, want a list of one", got["images"])
+	}
+	if got["duration"] != int64(8) || got["resolution"] != "720p" || got["bgm"] != false || got["wm_position"] != 3 {
 		t.Errorf("WithDefaults = %v", got)
 	}
 	if _, ok := got["off_peak"]; !ok {

@@ -91,8 +91,11 @@ func callbackField() Field {
 	return Field{Name: "callback_url", Kind: KindURL, Help: "URL receiving status callbacks"}
 }
 
+// maxSeed is the largest integer every JSON client reads exactly (2^53-1).
+const maxSeed = 1<<53 - 1
+
 func seedField() Field {
-	return Field{Name: "seed", Kind: KindInt, Range: &Range{Min: 0}, Help: "0 or unset = random; any other value is used as given"}
+	return Field{Name: "seed", Kind: KindInt, Range: rng(0, maxSeed), Help: "0 or unset = random; any other value is used as given"}
 }
 
 // sharedVideoFields: "Shared optional video request fields". wmDefault
@@ -459,6 +462,7 @@ func buildLipSync(s *Spec) {
 		{Name: "voice_id", Kind: KindVoiceID, Help: "voice for text"},
 		{Name: "ref_photo_url", Kind: KindMedia, Media: MediaImage, Help: "reference photo"},
 		{Name: "volume", Kind: KindInt, Range: &Range{Min: 0}, Help: "volume"},
+		payloadField(),
 		callbackField(),
 	}
 }
