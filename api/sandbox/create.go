@@ -214,6 +214,7 @@ func (s *Server) newTask(st *state, now time.Time, c *creation) (any, *api.Error
 	u.QueueAt = now.Add(s.scale(between(500*time.Millisecond, 2*time.Second, d.created)))
 	u.EligibleAt = u.QueueAt.Add(s.scale(between(time.Second, 4*time.Second, d.queue)))
 	u.ProcDur = s.scale(scaleDur(processing(c.op, c.params, c.songSecs), 0.8+0.5*d.jitter))
+	u.PlanDur = u.ProcDur
 	if d.fail < s.cfg.FailRate {
 		codes := failCodes(c.op, c.params)
 		u.Fail = codes[int(d.pick*float64(len(codes)))]

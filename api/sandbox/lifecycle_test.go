@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -318,4 +319,29 @@ func TestCancelReleasesTheQueue(t *testing.T) {
 		return
 	}
 	t.Fatal("no seed made a task hold another back")
+}
+
+func TestOldFinishedTasksAreForgottenPastTheBound(t *testing.T) {
+	st := &state{byID: map[string]*unit{}}
+	for i := 0; i < maxUnits+10; i++ {
+		st.add(&unit{ID: fmt.Sprint(i), Kind: kindTask, State: api.StateSuccess})
+	}
+	st.add(&unit{ID: "running", Kind: kindTask, State: api.StateProcessing})
+	if len(st.Units) != maxUnits || st.byID["0"] != nil || st.byID["10"] != nil || st.byID["11"] == nil || st.byID["running"] == nil {
+		t.Errorf("%d units kept; oldest kept %s", len(st.Units), st.Units[0].ID)
+	}
+}
+
+// A failed trending-replicate task keeps the progress it had reached.
+func TestFailedTaskKeepsItsProgress(t *testing.T) {
+	h := newHarness(t, Config{FailRate: 1})
+	id := h.createID(api.OpTrendingReplicate, samples[api.OpTrendingReplicate])
+	h.advance(time.Hour)
+	r := h.get(id)
+	var u unit
+	h.srv.withState(func(st *state, _ time.Time) error { u = *st.byID[id]; return nil })
+	want := int(100 * float64(u.ProcDur) / float64(u.PlanDur))
+	if r.State != api.StateFailed || r.Progress == nil || int(*r.Progress) != min(want, 99) || want >= 100 {
+		t.Errorf("failed task: state %s progress %v, want %d", r.State, r.Progress, want)
+	}
 }

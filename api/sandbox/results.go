@@ -183,10 +183,14 @@ func progress(u *unit, now time.Time) int {
 	if u.State == api.StateFailed {
 		end = u.UpdatedAt
 	}
-	if u.StartedAt.IsZero() || u.ProcDur <= 0 {
+	whole := u.PlanDur
+	if whole <= 0 {
+		whole = u.ProcDur // state written before PlanDur existed
+	}
+	if u.StartedAt.IsZero() || whole <= 0 {
 		return 0
 	}
-	p := int(100 * float64(end.Sub(u.StartedAt)) / float64(u.ProcDur))
+	p := int(100 * float64(end.Sub(u.StartedAt)) / float64(whole))
 	return min(99, max(0, p))
 }
 

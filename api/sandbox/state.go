@@ -59,6 +59,9 @@ type unit struct {
 	EndAt      time.Time     `json:"end_at,omitzero"`
 	Deadline   time.Time     `json:"deadline,omitzero"` // off-peak window end
 	ProcDur    time.Duration `json:"proc_dur,omitempty"`
+	// PlanDur is the whole generation time; a failing task stops short of
+	// it (ProcDur), and its progress shows how far it got.
+	PlanDur time.Duration `json:"plan_dur,omitempty"`
 	Fail       string        `json:"fail,omitempty"` // planned err_code; "" = success
 
 	Needs    []string   `json:"needs,omitempty"`    // compose: the scene versions composed
@@ -160,4 +163,29 @@ func (st *state) add(u *unit) {
 	}
 	st.nextKnown = false
 	st.dirty = true
+	st.trim()
+}
+
+// maxUnits bounds what the sandbox remembers, so a long load test grows
+// neither memory nor the state file without end: past it, the oldest
+// finished tasks are forgotten (reading them then answers TaskNotFound).
+// Multi-scene jobs and their parts are kept whole.
+const maxUnits = 20000
+
+func (st *state) trim() {
+	drop := len(st.Units) - maxUnits
+	if drop <= 0 {
+		return
+	}
+	kept := st.Units[:0]
+	for _, u := range st.Units {
+		if drop > 0 && u.Kind == kindTask && u.terminal() {
+			delete(st.byID, u.ID)
+			drop--
+			continue
+		}
+		kept = append(kept, u)
+	}
+	clear(st.Units[len(kept):])
+	st.Units = kept
 }
