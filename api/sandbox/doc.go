@@ -38,7 +38,10 @@
 //   - Field errors come from catalog.Validate with its reason (FieldInvalid,
 //     FieldLacking, ...); the message is the service's template ("invalid
 //     field: duration", "field is missing or empty: prompt") followed by
-//     the catalog's explanation in parentheses.
+//     the catalog's explanation in parentheses. A field no table of the
+//     operation names is refused as FieldUnwanted (a reason of the
+//     service's own table), except one sent at the default it has for the
+//     operation's other models.
 //   - Every response carries x-md-trace-id, a random 32-hex id, repeated in
 //     metadata.trace_id of error bodies. Successful bodies never carry code.
 //   - Media inputs: URLs are accepted as given and never fetched; data URIs
@@ -186,6 +189,9 @@
 //     and CLI commands share tasks. A task's plan is absolute in time, so it
 //     goes on progressing while no process runs. A file that cannot be read
 //     is moved to FILE.corrupt-<unix time> and the sandbox starts afresh.
+//   - At most 20,000 units are remembered: past that the oldest finished
+//     tasks are forgotten (reading one answers TaskNotFound), so a long load
+//     test grows neither memory nor the state file without end.
 //   - Every random choice of a unit comes from (seed, sequence number): the
 //     same seed and clock give the same ids, seeds, plans and outcomes. A
 //     state file keeps the seed it was made with; Seed 0 picks one at random.
