@@ -62,7 +62,7 @@ type unit struct {
 	// PlanDur is the whole generation time; a failing task stops short of
 	// it (ProcDur), and its progress shows how far it got.
 	PlanDur time.Duration `json:"plan_dur,omitempty"`
-	Fail       string        `json:"fail,omitempty"` // planned err_code; "" = success
+	Fail    string        `json:"fail,omitempty"` // planned err_code; "" = success
 
 	Needs    []string   `json:"needs,omitempty"`    // compose: the scene versions composed
 	Scenes   [][]string `json:"scenes,omitempty"`   // job: per scene, its versions oldest first
