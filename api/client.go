@@ -66,6 +66,16 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// With returns a copy of the client with options applied (a watcher's own
+// retry policy, say), sharing its transport.
+func (c *Client) With(opts ...Option) *Client {
+	cp := *c
+	for _, o := range opts {
+		o(&cp)
+	}
+	return &cp
+}
+
 // BaseURL is the service address the client talks to.
 func (c *Client) BaseURL() string { return c.baseURL }
 
@@ -90,7 +100,7 @@ func (c *Client) Create(ctx context.Context, op Operation, body any) (*Task, err
 		return nil, fmt.Errorf("%s: decode creation answer: %w", op, err)
 	}
 	if t.Identifier() == "" {
-		return nil, fmt.Errorf("%s: the service answered without a task id: %s", op, truncate(resp, 200))
+		return nil, fmt.Errorf("%s: the service answered without a task id: %s", op, truncate(c.scrub(resp), 200))
 	}
 	t.Raw = resp
 	return &t, nil
@@ -158,7 +168,7 @@ func (c *Client) postID(ctx context.Context, path string, body any) (string, err
 	}
 	var r IDResponse
 	if err := json.Unmarshal(resp, &r); err != nil || r.ID == "" {
-		return "", fmt.Errorf("%s: the service answered without an id: %s", path, truncate(resp, 200))
+		return "", fmt.Errorf("%s: the service answered without an id: %s", path, truncate(c.scrub(resp), 200))
 	}
 	return r.ID, nil
 }
@@ -217,7 +227,7 @@ func (c *Client) once(ctx context.Context, method, path string, body []byte) ([]
 		return nil, 0, &NetworkError{Method: method, Path: path, Err: err, Sent: true}
 	}
 	if res.StatusCode/100 != 2 {
-		e := decodeError(res.StatusCode, res.Header, data)
+		e := decodeError(res.StatusCode, res.Header, c.scrub(data))
 		return nil, ParseRetryAfter(e.RetryAfter, time.Now()), e
 	}
 	return data, 0, nil
@@ -266,6 +276,15 @@ func (c *Client) redact(err error) error {
 		return err
 	}
 	return &redactedError{msg: strings.ReplaceAll(err.Error(), c.apiKey, "[redacted]"), err: err}
+}
+
+// scrub removes the API key from a body before any of it reaches an error,
+// and so history or the screen: a server may echo the header it rejected.
+func (c *Client) scrub(b []byte) []byte {
+	if c.apiKey == "" || !bytes.Contains(b, []byte(c.apiKey)) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(c.apiKey), []byte("[redacted]"))
 }
 
 type redactedError struct {

@@ -216,8 +216,12 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "secret-key-123") {
 		t.Fatalf("key leaked or no error: %v", err)
 	}
-	if _, ok := AsError(err); !ok {
-		t.Error("redaction lost the typed error")
+	e, ok := AsError(err)
+	if !ok {
+		t.Fatal("redaction lost the typed error")
+	}
+	if strings.Contains(e.Message, "secret-key-123") {
+		t.Errorf("the key survives in the error's message field: %q", e.Message)
 	}
 	if _, err := NewClient("https://user:secret-key-123@host", "secret-key-123"); err == nil || strings.Contains(err.Error(), "secret-key-123") {
 		t.Errorf("credentials in base URL: %v", err)

@@ -154,7 +154,7 @@ var explanations = map[string]string{
 	ReasonNotFound:                  "The path or resource does not exist.",
 	ReasonConflict:                  "The request conflicts with the current state (for example a voice id already in use).",
 	ReasonQuotaExceeded:             "Too many tasks are running for this account; the request was kept and can be resubmitted once others finish.",
-	ReasonTooManyRequests:           "Too many requests in a short time; clapper slows down and retries reads.",
+	ReasonTooManyRequests:           "Too many requests in a short time; wait a moment before sending more.",
 	ReasonSystemThrottling:          "The service is busy; try again shortly.",
 	ReasonCanceled:                  "Cancelled by the service: an off-peak task not generated within 48 hours is cancelled and its credits returned.",
 	ReasonInternalServiceFailure:    "The service failed internally; try again, and quote the trace id if it persists.",

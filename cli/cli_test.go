@@ -402,6 +402,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"history", "--state", "done"}, `"done" is not a state`},
 		{[]string{"models", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"resubmit", "x"}, "want the number in the first column"},
+		{[]string{"histroy"}, `unknown command "histroy"`},
+		{[]string{"history", "abandon", "7"}, "no request #7 in history"},
+		{[]string{"get", "1", "--api-key", "k"}, "no service address"},
 	} {
 		r := runCLIData(t, t.TempDir(), c.args...)
 		if r.code != 2 || !strings.Contains(r.err, c.want) {

@@ -93,13 +93,26 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 	}
 	defer store.Close()
 	tr := &track.Tracker{Client: client, Store: store}
+	var w *track.Watcher
 	if o.wait {
-		// Only a process that stays to listen may ask for callbacks.
-		tr.CallbackURL = app.Config.CallbackURL
+		// Listen before sending: a receiver that cannot start must not
+		// leave a task that asks for callbacks nobody takes.
+		w = track.NewWatcher(client, store, app.watcher)
+		stop, err := app.listenCallbacks(client, w)
+		if err != nil {
+			return err
+		}
+		if stop != nil {
+			defer stop()
+			tr.CallbackURL = app.Config.CallbackURL
+		}
 	}
 	sub, err := tr.Submit(ctx, op, body)
 	if err != nil {
 		return submitError(err)
+	}
+	if sub.Warning != nil {
+		fmt.Fprintf(app.Err, "clapper: warning: %v\n", sub.Warning)
 	}
 	if !o.wait {
 		if o.json {
@@ -107,20 +120,23 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		}
 		return writeCreated(app.Out, op, sub.Task)
 	}
-	if !o.json {
-		writeCreated(app.Err, op, sub.Task)
-	}
 	model, _ := body["model"].(string)
-	return app.wait(ctx, client, store, op, model, sub.Task, o)
+	return app.wait(ctx, client, store, w, op, model, sub.Task, o)
 }
 
 // submitError explains a failed submission and what history kept of it.
 func submitError(err error) error {
+	var se *track.SubmitError
+	n := "#"
+	if errors.As(err, &se) {
+		n = fmt.Sprint(se.LocalID)
+	}
 	switch {
 	case errors.Is(err, track.ErrOutcomeUnknown):
-		return fmt.Errorf("%w\n  The request is kept in clapper history as \"unknown\": check whether the task exists before sending it again", err)
+		return fmt.Errorf("%w\n  The request is kept in clapper history as #%s, outcome unknown: check whether the task exists, then\n"+
+			"  attach it with: clapper history resolve %s TASK_ID, or give up with: clapper history abandon %s", err, n, n, n)
 	case isRetryable(err):
-		return fmt.Errorf("%w\n  The request is kept in history; send it again with: clapper resubmit # (# from clapper history)", describeAPIError(err))
+		return fmt.Errorf("%w\n  The request is kept in history; send it again with: clapper resubmit %s", describeAPIError(err), n)
 	}
 	return describeAPIError(err)
 }
@@ -221,7 +237,11 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 	if state == "" {
 		state = api.StateCreated
 	}
-	line := fmt.Sprintf("%s task %s: %s", op, api.CleanText(t.Identifier()), api.CleanText(state))
+	label := "task"
+	if op != "" {
+		label = string(op) + " task"
+	}
+	line := fmt.Sprintf("%s %s: %s", label, api.CleanText(t.Identifier()), api.CleanText(state))
 	if t.Credits > 0 {
 		line += fmt.Sprintf(", %d credits", t.Credits)
 	}

@@ -32,7 +32,7 @@ func newGetCmd(app *App) *cobra.Command {
 			if asJSON {
 				return writeRaw(app.Out, raw)
 			}
-			return writeResult(app.Out, args[0], raw)
+			return writeResult(app.Out, "", args[0], raw)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received")
@@ -61,7 +61,7 @@ func fetch(ctx context.Context, c *api.Client, id string, multiScene bool) ([]by
 
 // writeResult renders whichever shape the body has: a task result, a
 // creation echo or a multi-scene job record.
-func writeResult(w io.Writer, id string, raw []byte) error {
+func writeResult(w io.Writer, op api.Operation, id string, raw []byte) error {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &probe); err != nil {
 		return fmt.Errorf("the service answered something that is not a JSON object: %s", clip(string(raw), 120))
@@ -78,7 +78,7 @@ func writeResult(w io.Writer, id string, raw []byte) error {
 		if err := json.Unmarshal(raw, &t); err != nil {
 			return fmt.Errorf("decode task: %w", err)
 		}
-		return writeCreated(w, api.Operation(orDash(t.Model)), &t)
+		return writeCreated(w, op, &t)
 	}
 	var r api.TaskResult
 	if err := json.Unmarshal(raw, &r); err != nil {

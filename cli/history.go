@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -197,8 +198,11 @@ func writeHistoryTable(w io.Writer, tasks []history.Task) error {
 		}
 		if t.ErrCode != "" {
 			state += " " + t.ErrCode
-		} else if t.Rejection != nil && t.State == history.StateRejected {
-			state += " " + t.Rejection.Reason
+		} else if r := t.Rejection; r != nil && t.State == history.StateRejected {
+			state += " " + r.Reason
+			if r.TraceID != "" {
+				state += " (trace " + r.TraceID + ")"
+			}
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
 			t.Operation, orDash(t.Model), api.CleanText(state), t.Credits, clip(oneLine(api.CleanText(t.Prompt)), 40))
@@ -222,7 +226,7 @@ func newResolveCmd(app *App) *cobra.Command {
 		Args:  exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
 			if err := store.ResolveUnknown(ctx, localID, args[1]); err != nil {
-				return err
+				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
 			}
 			_, err := fmt.Fprintf(app.Out, "request %d is task %s; it is followed again from now on\n", localID, args[1])
 			return err
@@ -236,7 +240,11 @@ func newAbandonCmd(app *App) *cobra.Command {
 		Short: "Give up on a refused request or one of unknown outcome (it stays listed as abandoned)",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
-			return store.Abandon(ctx, localID)
+			if err := store.Abandon(ctx, localID); err != nil {
+				return explainConflict(ctx, store, localID, err, "abandoned", "refused requests and requests of unknown outcome")
+			}
+			_, err := fmt.Fprintf(app.Out, "request %d abandoned; it stays listed in clapper history\n", localID)
+			return err
 		}),
 	}
 }
@@ -265,4 +273,23 @@ func parseLocalID(s string) (int64, error) {
 		return 0, &ExitError{Code: 2, Err: fmt.Errorf("#: want the number in the first column of clapper history, got %q", s)}
 	}
 	return id, nil
+}
+
+// explainConflict turns history's refusal to change a request in the wrong
+// state into words that say what the request is and what can be done.
+func explainConflict(ctx context.Context, store *history.Store, localID int64, err error, action, which string) error {
+	switch {
+	case errors.Is(err, history.ErrNotFound):
+		return &ExitError{Code: 2, Err: fmt.Errorf("no request #%d in history (see clapper history)", localID)}
+	case errors.Is(err, history.ErrConflict):
+		state := "in another state"
+		if t, terr := store.Task(ctx, localID); terr == nil {
+			state = displayState(t)
+			if t.TaskID != "" {
+				state += " (task " + t.TaskID + ")"
+			}
+		}
+		return fmt.Errorf("request #%d is %s; only %s can be %s", localID, state, which, action)
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -49,12 +50,19 @@ type ExitError struct {
 func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// exitInterrupted is the status of a command stopped by Ctrl-C (128+SIGINT).
+const exitInterrupted = 130
+
 // ExitCode maps an error to the process status: 2 for bad input (nothing
 // was sent), 1 for everything else.
 func ExitCode(err error) int {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
+	}
+	// cobra reports a mistyped subcommand as a plain error.
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		return 2
 	}
 	return 1
 }
@@ -137,10 +145,10 @@ func (c *Config) resolve() error {
 		c.CallbackURL = os.Getenv(EnvCallbackURL)
 	}
 	if (c.CallbackListen == "") != (c.CallbackURL == "") {
-		return errors.New("callbacks need both --callback-listen (where clapper listens) and --callback-url (the public URL the service calls)")
+		return usageError("callbacks need both --callback-listen (where clapper listens) and --callback-url (the public URL the service calls)")
 	}
 	if c.APIKey != "" && c.BaseURL == "" {
-		return fmt.Errorf("an API key is set but no service address: give --base-url or %s", EnvBaseURL)
+		return usageError("an API key is set but no service address: give --base-url or %s", EnvBaseURL)
 	}
 	return nil
 }
@@ -181,4 +189,8 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
 }

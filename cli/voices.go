@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clapper/api"
 	"clapper/history"
 )
 
@@ -77,7 +78,7 @@ func writeVoices(w io.Writer, voices []history.Voice, now time.Time) error {
 		if !v.LastUsedAt.IsZero() {
 			used = v.LastUsedAt.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.VoiceID, v.CreatedAt.Local().Format("2006-01-02 15:04"), used, expiry(v, now))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", api.CleanText(v.VoiceID), v.CreatedAt.Local().Format("2006-01-02 15:04"), used, expiry(v, now))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

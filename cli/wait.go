@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,19 +13,27 @@ import (
 	"clapper/history"
 )
 
+// listenCallbacks starts the callback receiver when one is configured; stop
+// is nil when none is.
+func (app *App) listenCallbacks(client *api.Client, w *track.Watcher) (stop func(), err error) {
+	if app.Config.CallbackListen == "" {
+		return nil, nil
+	}
+	srv, _, err := track.ListenCallbacks(app.Config.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
+	if err != nil {
+		return nil, fmt.Errorf("callbacks: %w", err)
+	}
+	return func() { srv.Close() }, nil
+}
+
 // wait follows a task with the same watcher the TUI uses (so every state
 // change is in history), then downloads its results.
-func (app *App) wait(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, model string, task *api.Task, o createOpts) error {
+func (app *App) wait(ctx context.Context, client *api.Client, store *history.Store, w *track.Watcher, op api.Operation, model string, task *api.Task, o createOpts) error {
 	id := task.Identifier()
 	var final *track.Event
-	if !op.IsSynchronous() {
-		w := track.NewWatcher(client, store, app.watcher)
-		if app.Config.CallbackListen != "" {
-			srv, _, err := track.ListenCallbacks(app.Config.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
-			if err != nil {
-				return fmt.Errorf("callbacks: %w (task %s was created and is in history)", err, id)
-			}
-			defer srv.Close()
+	if !op.IsSynchronous() && !api.IsTerminal(task.State) {
+		if !o.json {
+			writeCreated(app.Err, op, task)
 		}
 		w.Watch(id, op, model, task.State, time.Now())
 		wctx, cancel := context.WithCancel(ctx)
@@ -33,11 +42,13 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 		for final == nil {
 			select {
 			case <-ctx.Done():
-				return fmt.Errorf("stopped waiting for task %s; it is in clapper history and followed by the next clapper run (or: clapper get %s)", id, id)
+				return &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped waiting for task %s; it is in clapper history (clapper watch follows it, clapper get %s reads it)", id, id)}
 			case ev := <-w.Events():
 				switch {
 				case ev.Kind == track.EventPollFailed && !o.json:
 					fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", id, ev.Err)
+				case ev.Kind == track.EventLost:
+					return fmt.Errorf("the service does not know task %s (%v); history keeps it as it was", id, ev.Err)
 				case ev.Kind == track.EventState && !o.json:
 					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), ev.To)
 				}
@@ -61,7 +72,7 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 		if err := writeRaw(app.Out, raw); err != nil {
 			return err
 		}
-	} else if err := writeResult(app.Out, id, raw); err != nil {
+	} else if err := writeResult(app.Out, op, id, raw); err != nil {
 		return err
 	}
 	if state == api.StateFailed {
@@ -148,10 +159,13 @@ func newResubmitCmd(app *App) *cobra.Command {
 			defer store.Close()
 			t, err := store.Task(cmd.Context(), localID)
 			if err != nil {
-				return err
+				return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 			}
 			sub, err := (&track.Tracker{Client: client, Store: store}).Resubmit(cmd.Context(), localID, t.Operation)
 			if err != nil {
+				if errors.Is(err, history.ErrConflict) || errors.Is(err, history.ErrNotFound) {
+					return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
+				}
 				return submitError(err)
 			}
 			if asJSON {

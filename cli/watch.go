@@ -47,6 +47,13 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 	}
 	defer closeFn()
 	w := track.NewWatcher(client, store, app.watcher)
+	stop, err := app.listenCallbacks(client, w)
+	if err != nil {
+		return err
+	}
+	if stop != nil {
+		defer stop()
+	}
 	if err := w.Load(ctx); err != nil {
 		return err
 	}
@@ -62,9 +69,12 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 	for left := w.Watching(); left > 0; {
 		select {
 		case <-ctx.Done():
-			return nil
+			return &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped; %d task(s) still in flight are picked up by the next clapper watch", left)}
 		case ev := <-w.Events():
 			switch ev.Kind {
+			case track.EventLost:
+				left--
+				fmt.Fprintf(app.Err, "  the service does not know task %s (%v); history keeps it as it was\n", ev.TaskID, ev.Err)
 			case track.EventPollFailed:
 				fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", ev.TaskID, ev.Err)
 			case track.EventState:

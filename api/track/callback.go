@@ -60,22 +60,23 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	k := res.ID + "\x00" + res.State
 	rc.mu.Lock()
 	dup := rc.seen[k]
+	if rc.seen == nil {
+		rc.seen = map[string]bool{}
+	}
+	rc.seen[k] = true // claimed now, so a redelivery racing this one is a duplicate
 	rc.mu.Unlock()
 	if dup {
 		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if err := rc.Watcher.Apply(r.Context(), &res); err != nil {
+		rc.mu.Lock()
+		delete(rc.seen, k)
+		rc.mu.Unlock()
 		// Not recorded: a 5xx makes the service deliver it again.
 		http.Error(w, "could not record the result", http.StatusInternalServerError)
 		return
 	}
-	rc.mu.Lock()
-	if rc.seen == nil {
-		rc.seen = map[string]bool{}
-	}
-	rc.seen[k] = true
-	rc.mu.Unlock()
 	w.WriteHeader(http.StatusOK)
 }
 

@@ -194,18 +194,48 @@ func (d *Downloader) release(id int64) {
 	d.mu.Unlock()
 }
 
+// defaultHTTP bounds the wait for a server's answer; a download itself may
+// take as long as the file needs.
+var defaultHTTP = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	ResponseHeaderTimeout: 30 * time.Second,
+	IdleConnTimeout:       90 * time.Second,
+}}
+
 // errExpired is a URL the server no longer honours.
 var errExpired = errors.New("the result URL has expired")
+
+// attempts bounds how often one file is tried in a run: a dropped
+// connection resumes where it stopped.
+const attempts = 3
 
 func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	if !dl.ExpiresAt.IsZero() && !d.now().Before(dl.ExpiresAt) {
 		dl, _ = d.refresh(ctx, dl)
 	}
-	err := d.fetch(ctx, dl)
-	if errors.Is(err, errExpired) {
-		var rerr error
-		if dl, rerr = d.refresh(ctx, dl); rerr == nil {
-			err = d.fetch(ctx, dl)
+	var err error
+	refreshed := false
+	for try := 1; try <= attempts; try++ {
+		err = d.fetch(ctx, dl)
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		if errors.Is(err, errExpired) {
+			if refreshed {
+				break
+			}
+			refreshed = true
+			var rerr error
+			if dl, rerr = d.refresh(ctx, dl); rerr != nil {
+				break
+			}
+			continue
+		}
+		if try < attempts {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Duration(try) * retryPause):
+			}
 		}
 	}
 	switch {
@@ -220,6 +250,9 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 		d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadFailed, Bytes: dl.Bytes, Total: dl.Total, Error: err.Error()})
 	}
 }
+
+// retryPause spaces the attempts at one file (tests shorten it).
+var retryPause = time.Second
 
 // refresh re-reads the task, which records freshly signed URLs, and returns
 // the download with its new URL.
@@ -263,7 +296,7 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 	}
 	hc := d.HTTP
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = defaultHTTP
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
@@ -276,13 +309,18 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 		flags |= os.O_TRUNC
 		have = 0
 	case http.StatusPartialContent:
+		// Append only where the server resumes exactly where the part ends.
+		if !strings.HasPrefix(resp.Header.Get("Content-Range"), fmt.Sprintf("bytes %d-", have)) {
+			_ = root.Remove(part)
+			return fmt.Errorf("download: the server resumed at the wrong place (%s)", resp.Header.Get("Content-Range"))
+		}
 		flags |= os.O_APPEND
 	case http.StatusForbidden, http.StatusGone, http.StatusNotFound:
 		return errExpired
 	case http.StatusRequestedRangeNotSatisfiable:
-		// The part file is already whole (or stale): start over.
+		// The part is whole or stale; the next attempt starts over.
 		_ = root.Remove(part)
-		return fmt.Errorf("download restarted: %s", resp.Status)
+		return fmt.Errorf("download: %s; starting over", resp.Status)
 	default:
 		return fmt.Errorf("download: %s", resp.Status)
 	}

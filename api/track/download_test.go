@@ -47,15 +47,15 @@ type files struct {
 func (f *files) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	data, ok := f.content[r.URL.Path]
-	exp := f.expired[r.URL.Path]
+	if !ok || f.expired[r.URL.Path] {
+		f.mu.Unlock()
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
 	cut := f.cutAt
 	f.cutAt = 0
 	f.ranges = append(f.ranges, r.Header.Get("Range"))
 	f.mu.Unlock()
-	if !ok || exp {
-		w.WriteHeader(http.StatusForbidden)
-		return
-	}
 	if cut > 0 && r.Header.Get("Range") == "" {
 		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
 		w.Write(data[:cut])
@@ -69,8 +69,9 @@ func (f *files) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestDownloadResumesAndRefreshesExpiredURL(t *testing.T) {
+	retryPause = time.Millisecond
 	payload := bytes.Repeat([]byte("0123456789"), 100_000) // 1 MB
-	fs := &files{content: map[string][]byte{"/old/1.mp4": payload, "/new/1.mp4": payload}, expired: map[string]bool{}}
+	fs := &files{content: map[string][]byte{"/old/1.mp4": payload, "/new/1.mp4": payload}, expired: map[string]bool{"/old/1.mp4": true}}
 	fileSrv := httptest.NewServer(fs)
 	defer fileSrv.Close()
 
@@ -78,61 +79,41 @@ func TestDownloadResumesAndRefreshesExpiredURL(t *testing.T) {
 	c, store, clk := setup(t, svc)
 	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
 	id := ids[0]
-	// The service's result points at the file server; a re-read signs anew.
-	svc.mu.Lock()
-	svc.states[id] = []string{"success"}
-	svc.mu.Unlock()
 	res := &api.TaskResult{ID: id, State: api.StateSuccess, Creations: []api.Creation{{ID: "c", URL: fileSrv.URL + "/old/1.mp4"}}}
 	if _, err := store.ApplyResult(context.Background(), id, updateFrom(res, clk.Now())); err != nil {
 		t.Fatal(err)
 	}
+	// The old URL has lapsed; a re-read of the task signs a new one, whose
+	// first transfer drops half way.
+	svc.states[id] = []string{"success"}
+	svcNewURL(svc, fileSrv.URL+"/new/1.mp4")
+	fs.cutAt = len(payload) / 2
 	dir := t.TempDir()
 	var events []Event
 	var mu sync.Mutex
 	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return dir },
 		Emit: func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() }}
-
-	// First attempt: the connection drops half way.
-	fs.cutAt = len(payload) / 2
 	if err := d.QueueResults(context.Background(), id, api.OpReference2Image, clk.Now(), res); err != nil {
 		t.Fatal(err)
 	}
 	d.RunPending(context.Background())
 	dls, _ := store.Downloads(context.Background(), id)
-	if len(dls) != 1 || dls[0].Status != history.DownloadFailed {
-		t.Fatalf("after a cut: %+v", dls)
-	}
-	part := filepath.Join(dir, "."+filepath.Base(dls[0].Path)+".part")
-	st, err := os.Stat(part)
-	if err != nil || st.Size() == 0 || st.Size() >= int64(len(payload)) {
-		t.Fatalf("partial file: %v %v", st, err)
-	}
-	partBytes := st.Size()
-	if _, err := os.Stat(dls[0].Path); err == nil {
-		t.Fatal("a partial download sits under the final name")
-	}
-
-	// Second attempt: the old URL has expired; the re-read gives a new one
-	// and the download resumes from the partial file.
-	fs.expired["/old/1.mp4"] = true
-	svc.mu.Lock()
-	svc.states[id] = []string{"success"}
-	svc.mu.Unlock()
-	svcNewURL(svc, fileSrv.URL+"/new/1.mp4")
-	if _, err := d.Store.QueueDownload(context.Background(), id, 0, history.KindURL, dls[0].Path); err != nil {
-		t.Fatal(err)
-	}
-	d.RunPending(context.Background())
-	dls, _ = store.Downloads(context.Background(), id)
-	if dls[0].Status != history.DownloadDone || dls[0].Bytes != int64(len(payload)) {
-		t.Fatalf("after resume: %+v", dls[0])
-	}
-	if last := fs.ranges[len(fs.ranges)-1]; last != fmt.Sprintf("bytes=%d-", partBytes) {
-		t.Errorf("resumed with Range %q", last)
+	if len(dls) != 1 || dls[0].Status != history.DownloadDone || dls[0].Bytes != int64(len(payload)) {
+		t.Fatalf("downloads: %+v", dls)
 	}
 	got, err := os.ReadFile(dls[0].Path)
 	if err != nil || !bytes.Equal(got, payload) {
 		t.Fatalf("file differs (%d bytes, %v)", len(got), err)
+	}
+	resumed := false
+	for _, r := range fs.ranges {
+		resumed = resumed || (strings.HasPrefix(r, "bytes=") && r != "bytes=0-")
+	}
+	if !resumed {
+		t.Errorf("the dropped transfer was not resumed with a Range request: %q", fs.ranges)
+	}
+	if parts, _ := filepath.Glob(filepath.Join(dir, ".*.part")); len(parts) != 0 {
+		t.Errorf("partial files left: %v", parts)
 	}
 	if !strings.HasPrefix(filepath.Base(dls[0].Path), "2026-11-25_reference2image_"+id+"_1.") {
 		t.Errorf("saved as %s", dls[0].Path)
@@ -141,6 +122,41 @@ func TestDownloadResumesAndRefreshesExpiredURL(t *testing.T) {
 	defer mu.Unlock()
 	if len(events) == 0 || events[len(events)-1].Download.Status != history.DownloadDone {
 		t.Errorf("no done event: %+v", events)
+	}
+}
+
+// A server that answers a resume from the wrong offset does not corrupt
+// the file: the part is dropped and the download starts over.
+func TestDownloadRejectsMisplacedResume(t *testing.T) {
+	retryPause = time.Millisecond
+	payload := []byte("the whole result file")
+	var calls int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.Header.Get("Range") != "" {
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", len(payload)-1, len(payload)))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(payload)
+			return
+		}
+		w.Write(payload)
+	}))
+	defer srv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	res := &api.TaskResult{ID: ids[0], State: api.StateSuccess, Creations: []api.Creation{{ID: "c", URL: srv.URL + "/f.mp4"}}}
+	store.ApplyResult(context.Background(), ids[0], updateFrom(res, clk.Now()))
+	dir := t.TempDir()
+	name := FileName(clk.Now(), api.OpImg2Video, ids[0], 0, res.Creations[0].URL)
+	os.WriteFile(filepath.Join(dir, "."+name+".part"), []byte("the "), 0o644) // left by a crash
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return dir }}
+	d.QueueResults(context.Background(), ids[0], api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), ids[0])
+	got, _ := os.ReadFile(dls[0].Path)
+	if dls[0].Status != history.DownloadDone || !bytes.Equal(got, payload) {
+		t.Errorf("status %s, file %q", dls[0].Status, got)
 	}
 }
 

@@ -32,7 +32,21 @@ type Tracker struct {
 type Submission struct {
 	LocalID int64
 	Task    *api.Task
+	// Warning is something that went wrong after the task was created and
+	// recorded (a cloned voice that could not be noted): worth telling, not
+	// a failure of the submission.
+	Warning error
 }
+
+// SubmitError is a submission that produced no recorded task, with the
+// history row it left (# in clapper history), so the user can act on it.
+type SubmitError struct {
+	LocalID int64
+	Err     error
+}
+
+func (e *SubmitError) Error() string { return e.Err.Error() }
+func (e *SubmitError) Unwrap() error { return e.Err }
 
 // ErrOutcomeUnknown means the request may have reached the service but no
 // answer came back: the intent stays in history as "outcome unknown".
@@ -76,7 +90,7 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 	}
 	task, err := t.Client.Create(ctx, op, json.RawMessage(raw))
 	if err != nil {
-		return nil, t.recordFailure(localID, err)
+		return nil, &SubmitError{LocalID: localID, Err: t.recordFailure(localID, err)}
 	}
 	if t.AfterPost != nil {
 		if err := t.AfterPost(localID, task); err != nil {
@@ -94,20 +108,27 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 		OffPeak:   task.OffPeak,
 		Raw:       task.Raw,
 	}
-	if err := t.Store.MarkSubmitted(wctx, localID, echo); err != nil {
-		return nil, fmt.Errorf("task %s was created but could not be recorded (%v); note its id", task.Identifier(), err)
+	var merr error
+	for attempt := 0; attempt < 3; attempt++ {
+		if merr = t.Store.MarkSubmitted(wctx, localID, echo); merr == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond << attempt) // a busy or briefly full disk
 	}
-	if err := t.recordVoice(wctx, op, raw, task); err != nil {
-		return nil, err
+	if merr != nil {
+		return nil, &SubmitError{LocalID: localID, Err: fmt.Errorf("task %s was created but could not be recorded (%v); attach it with: clapper history resolve %d %s",
+			task.Identifier(), merr, localID, task.Identifier())}
 	}
-	return &Submission{LocalID: localID, Task: task}, nil
+	return &Submission{LocalID: localID, Task: task, Warning: t.recordVoice(wctx, op, raw, task)}, nil
 }
 
 // recordFailure keeps a refusal (with its body, for a resubmission) or, when
 // the request may have reached the server, leaves the intent unresolved.
 func (t *Tracker) recordFailure(localID int64, err error) error {
 	ctx := context.Background()
-	if e, ok := api.AsError(err); ok {
+	if e, ok := api.AsError(err); ok && e.Status < 500 {
+		// A 4xx or 429 refused the request: nothing was created. A 5xx is
+		// not so sure (the task may exist), so it stays unknown below.
 		rej := history.Rejection{Status: e.Status, Reason: e.Reason, Message: e.Message, TraceID: e.TraceID, Fields: e.Fields, Retryable: e.Temporary()}
 		if merr := t.Store.MarkRejected(ctx, localID, rej); merr != nil {
 			return fmt.Errorf("%w (and recording the refusal failed: %v)", err, merr)

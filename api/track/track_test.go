@@ -391,14 +391,78 @@ func TestWatcherBacksOffAndHonoursRetryAfter(t *testing.T) {
 	}
 }
 
-func TestWatcherGivesUpOnUnknownTask(t *testing.T) {
+func TestWatcherStopsFollowingAnUnknownTask(t *testing.T) {
 	svc := newService()
 	c, store, clk := setup(t, svc)
 	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
-	run(t, w, clk, t0.Add(time.Hour)) // no scripted states: every read is 404
-	task, _ := store.TaskByID(context.Background(), ids[0])
-	if task.State != api.StateFailed || task.ErrCode != api.ReasonTaskNotFound || w.Watching() != 0 {
-		t.Errorf("task %+v, watching %d", task, w.Watching())
+	events := run(t, w, clk, t0.Add(time.Hour)) // no scripted states: every read is 404
+	last := events[len(events)-1]
+	if last.Kind != EventLost || last.TaskID != ids[0] || w.Watching() != 0 {
+		t.Errorf("last event %+v, watching %d", last, w.Watching())
+	}
+	// History keeps the task as it was: the next run tries again.
+	if task, _ := store.TaskByID(context.Background(), ids[0]); task.State != api.StateCreated {
+		t.Errorf("history changed a task it knows nothing new about: %s", task.State)
+	}
+}
+
+// A state the spec does not name (say, of a cancelled off-peak task) ends
+// the following, as history treats it as final.
+func TestUnknownStateIsFinal(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.states[ids[0]] = []string{"queueing", "cancelled"}
+	events := run(t, w, clk, t0.Add(time.Hour))
+	if last := events[len(events)-1]; last.To != "cancelled" || w.Watching() != 0 {
+		t.Errorf("last %+v, watching %d", last, w.Watching())
+	}
+}
+
+// A read that answers after a callback brought newer news neither reports
+// a change nor stops the following.
+func TestStaleReadKeepsFollowing(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	id := ids[0]
+	if err := w.Apply(context.Background(), &api.TaskResult{ID: id, State: api.StateProcessing}); err != nil {
+		t.Fatal(err)
+	}
+	drain(w)
+	svc.states[id] = []string{"queueing", "queueing", "success"}
+	events := run(t, w, clk, t0.Add(time.Hour))
+	var got []string
+	for _, e := range events {
+		got = append(got, e.To)
+	}
+	if strings.Join(got, " ") != "success" || w.Watching() != 0 {
+		t.Errorf("events %v, watching %d", got, w.Watching())
+	}
+}
+
+// A 429 with Retry-After holds every read, not only the one that got it.
+func TestRetryAfterPausesAllReads(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 2)
+	svc.status[ids[0]] = 429
+	svc.header["Retry-After"] = "60"
+	svc.states[ids[1]] = []string{"processing"}
+	w.mu.Lock()
+	second := w.tasks[ids[1]]
+	second.next = t0.Add(20 * time.Second) // due after the 429
+	heap.Fix(&w.queue, second.index)
+	w.mu.Unlock()
+	clk.Set(t0.Add(10 * time.Second))
+	w.Step(context.Background())
+	clk.Set(t0.Add(30 * time.Second))
+	next := w.Step(context.Background())
+	if svc.reads[ids[1]] != 0 {
+		t.Errorf("the other task was read %d time(s) during the pause", svc.reads[ids[1]])
+	}
+	if next.Before(t0.Add(69 * time.Second)) {
+		t.Errorf("reads resume at %v, before the 60 s asked", next.Sub(t0))
 	}
 }
 
@@ -432,5 +496,25 @@ func TestFinishedTaskFreesSlotForOldestQueued(t *testing.T) {
 	}
 	if strings.Join(seen, " ") != ids[0]+":success "+ids[1]+":processing" {
 		t.Errorf("events %v", seen)
+	}
+}
+
+// A 5xx on a creation may come after the service created the task: the
+// request is kept as of unknown outcome, never offered for a blind resend.
+func TestServerErrorOnCreateIsOutcomeUnknown(t *testing.T) {
+	svc := newService()
+	svc.create = func(w http.ResponseWriter) bool {
+		w.WriteHeader(502)
+		return true
+	}
+	c, store, clk := setup(t, svc)
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	_, err := tr.Submit(context.Background(), api.OpText2Video, body())
+	var se *SubmitError
+	if !errors.Is(err, ErrOutcomeUnknown) || !errors.As(err, &se) || se.LocalID == 0 {
+		t.Fatalf("err = %v", err)
+	}
+	if unknown, _ := store.UnknownOutcomes(context.Background()); len(unknown) != 1 || unknown[0].LocalID != se.LocalID {
+		t.Errorf("unknown outcomes %+v", unknown)
 	}
 }

@@ -26,6 +26,10 @@ const (
 	EventPollFailed
 	// EventDownload: a result download progressed, finished or failed.
 	EventDownload
+	// EventLost: the service answered three reads in a row that it does not
+	// know the task (another account, a reset sandbox). The watcher stops
+	// following it for this run; history keeps it as it was.
+	EventLost
 )
 
 // Event is one thing the tracker learned, already recorded in history.
@@ -61,9 +65,16 @@ type Watcher struct {
 	events  chan Event
 	wake    chan struct{}
 
+	// recording serializes record, so that a read and a callback about one
+	// task cannot both report the same change.
+	recording sync.Mutex
+
 	mu    sync.Mutex
 	tasks map[string]*watched
 	queue taskHeap
+	// pausedUntil holds every read after a 429 with Retry-After: the
+	// service asked the whole client to wait, not one task.
+	pausedUntil time.Time
 
 	// Requests counts reads sent, for the benchmark and the status line.
 	requests int
@@ -100,7 +111,10 @@ func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
 		o.Clock = WallClock
 	}
 	return &Watcher{
-		client: client, store: store, clock: o.Clock, sched: o.Schedule,
+		// One attempt per read: the watcher schedules its own retries, inside
+		// the budget, instead of the client retrying outside it.
+		client: client.With(api.WithRetry(api.RetryPolicy{Attempts: 1})),
+		store:  store, clock: o.Clock, sched: o.Schedule,
 		limiter: rate.NewLimiter(rate.Limit(o.RequestsPerSecond), o.Burst),
 		events:  make(chan Event, 1024),
 		wake:    make(chan struct{}, 1),
@@ -143,7 +157,7 @@ func (w *Watcher) Load(ctx context.Context) error {
 
 // Watch follows a task from its current state.
 func (w *Watcher) Watch(id string, op api.Operation, model, state string, created time.Time) {
-	if id == "" || api.IsTerminal(state) || op.IsSynchronous() {
+	if id == "" || settled(state) || op.IsSynchronous() {
 		return
 	}
 	now := w.clock.Now()
@@ -199,9 +213,13 @@ func (w *Watcher) Step(ctx context.Context) time.Time {
 			return time.Time{}
 		}
 		t := w.queue[0]
-		if t.next.After(now) {
+		if next := t.next; next.After(now) {
 			w.mu.Unlock()
-			return t.next
+			return next
+		}
+		if paused := w.pausedUntil; paused.After(now) {
+			w.mu.Unlock()
+			return paused
 		}
 		r := w.limiter.ReserveN(now, 1)
 		if d := r.DelayFrom(now); d > 0 {
@@ -238,12 +256,8 @@ func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
 	}
 	if err != nil {
 		if e, ok := api.AsError(err); ok && e.Status == 404 && w.notFoundBefore(t) >= 2 {
-			// Three reads in a row say the service has no such task (an
-			// account switch, a reset sandbox): stop following it.
-			res = &api.TaskResult{ID: t.id, State: api.StateFailed, ErrCode: api.ReasonTaskNotFound}
-			if rerr := w.record(ctx, t, api.StateFailed, res, nil, now); rerr == nil {
-				return
-			}
+			w.lose(ctx, t, err, now)
+			return
 		}
 		w.failed(ctx, t, err)
 		return
@@ -277,13 +291,20 @@ func (w *Watcher) Apply(ctx context.Context, res *api.TaskResult) error {
 }
 
 // record writes a read to history, tells the UI when something changed, and
-// schedules the next read unless the task is done.
+// schedules the next read unless the task is done. It always leaves a task
+// it still follows in the queue, whatever happens.
 func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api.TaskResult, job *api.OneClickJob, now time.Time) error {
+	w.recording.Lock()
+	defer w.recording.Unlock()
 	w.mu.Lock()
-	stale := w.tasks[t.id] != t || (job == nil && rank(state) < rank(t.state))
+	current, prev := w.tasks[t.id] == t, t.state
 	w.mu.Unlock()
-	if stale {
-		// A callback and a read crossed: the newer news already won.
+	if !current {
+		return nil // finished or dropped while this read was under way
+	}
+	if job == nil && rank(state) < rank(prev) {
+		// A late read after newer news (a callback): keep following.
+		w.reschedule(t, now)
 		return nil
 	}
 	var changed bool
@@ -294,16 +315,16 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 		changed, err = w.store.ApplyResult(ctx, t.id, updateFrom(res, now))
 	}
 	if err != nil {
+		w.reschedule(t, now)
 		return err
 	}
-	from := t.state
-	stateChanged := state != from
+	stateChanged := state != prev
 	if changed || stateChanged {
 		kind := EventState
 		if !stateChanged {
 			kind = EventJobUpdated
 		}
-		w.emit(ctx, Event{Kind: kind, TaskID: t.id, Operation: t.op, From: from, To: state, Result: res, Job: job, At: now})
+		w.emit(ctx, Event{Kind: kind, TaskID: t.id, Operation: t.op, From: prev, To: state, Result: res, Job: job, At: now})
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -314,21 +335,54 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 			t.running = now
 		}
 	}
-	if api.IsTerminal(state) && (job == nil || !jobBusy(job)) {
+	if settled(state) && (job == nil || !jobBusy(job)) {
 		if state == api.StateSuccess && !t.running.IsZero() {
 			w.sched.Observe(t.op, t.model, now.Sub(t.running))
 		}
-		delete(w.tasks, t.id)
+		w.dropLocked(t)
 		w.freeSlotLocked(now)
 		return nil
 	}
+	w.scheduleLocked(t, now)
+	return nil
+}
+
+// reschedule puts a followed task back on its schedule.
+func (w *Watcher) reschedule(t *watched, now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tasks[t.id] == t {
+		w.scheduleLocked(t, now)
+	}
+}
+
+func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
 	t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
 	if t.index < 0 {
 		heap.Push(&w.queue, t)
 	} else {
 		heap.Fix(&w.queue, t.index)
 	}
-	return nil
+}
+
+func (w *Watcher) dropLocked(t *watched) {
+	delete(w.tasks, t.id)
+	if t.index >= 0 {
+		heap.Remove(&w.queue, t.index)
+	}
+}
+
+// lose stops following a task the service says it does not know.
+func (w *Watcher) lose(ctx context.Context, t *watched, err error, now time.Time) {
+	w.mu.Lock()
+	current := w.tasks[t.id] == t
+	if current {
+		w.dropLocked(t)
+	}
+	w.mu.Unlock()
+	if current {
+		w.emit(ctx, Event{Kind: EventLost, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now})
+	}
 }
 
 // freeSlotLocked: a task finished, so the service admits the oldest queued
@@ -365,35 +419,49 @@ func (w *Watcher) notFoundBefore(t *watched) int {
 }
 
 // rank orders states so that a late answer cannot move a task backwards.
+// A state the spec does not name counts as final, as history treats it.
 func rank(state string) int {
 	switch state {
+	case api.StateCreated, "":
+		return 0
 	case api.StateQueueing:
 		return 1
 	case api.StateProcessing:
 		return 2
-	case api.StateSuccess, api.StateFailed:
-		return 3
 	}
-	return 0
+	return 3
 }
+
+// settled reports whether a task in this state will change no more.
+func settled(state string) bool { return rank(state) == 3 }
 
 func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	now := w.clock.Now()
 	w.emit(ctx, Event{Kind: EventPollFailed, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now})
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.tasks[t.id] != t {
+		return // a callback finished it meanwhile
+	}
 	t.failures++
 	wait := w.sched.backoff(t.failures)
 	if e, ok := api.AsError(err); ok {
-		if ra := api.ParseRetryAfter(e.RetryAfter, now); ra > wait {
-			wait = ra
+		if ra := api.ParseRetryAfter(e.RetryAfter, now); ra > 0 {
+			wait = max(wait, ra)
+			if until := now.Add(ra); until.After(w.pausedUntil) {
+				w.pausedUntil = until
+			}
 		}
 		if e.Status == 404 {
 			t.notFound++
 		}
 	}
 	t.next = now.Add(wait)
-	heap.Push(&w.queue, t)
+	if t.index < 0 {
+		heap.Push(&w.queue, t)
+	} else {
+		heap.Fix(&w.queue, t.index)
+	}
 }
 
 func (w *Watcher) emit(ctx context.Context, e Event) {
