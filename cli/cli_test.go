@@ -412,3 +412,31 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestSpeechWaitSavesTheAudio(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/speech.wav" {
+			w.Header().Set("Content-Type", "audio/wav")
+			io.WriteString(w, "RIFF....WAVE")
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	svc.answers["POST /ent/v2/audio-tts"] = []string{`{"task_id":"s1","state":"success","file_url":"` + srv.URL + `/files/speech.wav","credits":1}`}
+	dl := t.TempDir()
+	var out, errb bytes.Buffer
+	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader("")})
+	root.SetArgs([]string{"create", "audio-tts", "--set", "text=hello", "--set", "voice_setting_voice_id=v1", "--wait",
+		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if strings.Count(out.String(), "audio-tts task s1: success") != 1 {
+		t.Errorf("output %q", out.String())
+	}
+	if files, _ := filepath.Glob(filepath.Join(dl, "*_audio-tts_s1_1.wav")); len(files) != 1 {
+		t.Errorf("saved %v; stderr %s", files, errb.String())
+	}
+}

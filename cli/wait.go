@@ -78,7 +78,14 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	if state == api.StateFailed {
 		return fmt.Errorf("task %s failed", id)
 	}
-	if o.noDownload || final == nil {
+	if o.noDownload {
+		return nil
+	}
+	if final == nil {
+		// A synchronous operation: its answer is the result.
+		if res := track.SyncResult(task); res != nil {
+			return app.download(ctx, client, store, op, id, res, o)
+		}
 		return nil
 	}
 	res := final.Result

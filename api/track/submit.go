@@ -119,7 +119,39 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 		return nil, &SubmitError{LocalID: localID, Err: fmt.Errorf("task %s was created but could not be recorded (%v); attach it with: clapper history resolve %d %s",
 			task.Identifier(), merr, localID, task.Identifier())}
 	}
-	return &Submission{LocalID: localID, Task: task, Warning: t.recordVoice(wctx, op, raw, task)}, nil
+	warning := t.recordVoice(wctx, op, raw, task)
+	if err := t.recordSyncResult(wctx, op, task); err != nil && warning == nil {
+		warning = err
+	}
+	return &Submission{LocalID: localID, Task: task, Warning: warning}, nil
+}
+
+// recordSyncResult keeps the audio a synchronous operation answered with
+// (speech, a voice preview) as the task's result, so it is listed, expires
+// and downloads like any other.
+func (t *Tracker) recordSyncResult(ctx context.Context, op api.Operation, task *api.Task) error {
+	res := SyncResult(task)
+	if !op.IsSynchronous() || res == nil {
+		return nil
+	}
+	if _, err := t.Store.ApplyResult(ctx, res.ID, updateFrom(res, t.now())); err != nil {
+		return fmt.Errorf("the audio of task %s was made but not recorded: %w", res.ID, err)
+	}
+	return nil
+}
+
+// SyncResult is the result a synchronous operation answered with, shaped
+// as a task result; nil when it carries no file.
+func SyncResult(task *api.Task) *api.TaskResult {
+	url := task.FileURL
+	if url == "" {
+		url = task.DemoAudio
+	}
+	if task.State != api.StateSuccess || url == "" {
+		return nil
+	}
+	return &api.TaskResult{ID: task.Identifier(), State: task.State, Credits: task.Credits, Raw: task.Raw,
+		Creations: []api.Creation{{ID: task.Identifier(), URL: url}}}
 }
 
 // recordFailure keeps a refusal (with its body, for a resubmission) or, when
