@@ -71,19 +71,12 @@ type run struct {
 	code     int
 }
 
-func runCLI(t *testing.T, svc *fakeService, stdin string, args ...string) run {
-	t.Helper()
+// execute runs one clapper command in-process and returns what it printed
+// and its exit status.
+func execute(stdin string, args ...string) run {
 	var out, errb bytes.Buffer
-	app := &App{Out: &out, Err: &errb, In: strings.NewReader(stdin), watcher: fastWatcher}
-	root := NewRoot(app)
-	full := append([]string{}, args...)
-	if svc != nil {
-		srv := httptest.NewServer(svc)
-		t.Cleanup(srv.Close)
-		full = append(full, "--base-url", srv.URL, "--api-key", "k-123")
-	}
-	full = append(full, "--data-dir", t.TempDir())
-	root.SetArgs(full)
+	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader(stdin), watcher: fastWatcher})
+	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	code := 0
 	if err != nil {
@@ -91,6 +84,18 @@ func runCLI(t *testing.T, svc *fakeService, stdin string, args ...string) run {
 		errb.WriteString(err.Error())
 	}
 	return run{out.String(), errb.String(), code}
+}
+
+// runCLI runs a command against svc (if any) with a fresh data dir.
+func runCLI(t *testing.T, svc *fakeService, stdin string, args ...string) run {
+	t.Helper()
+	full := append([]string{}, args...)
+	if svc != nil {
+		srv := httptest.NewServer(svc)
+		t.Cleanup(srv.Close)
+		full = append(full, "--base-url", srv.URL, "--api-key", "k-123")
+	}
+	return execute(stdin, append(full, "--data-dir", t.TempDir())...)
 }
 
 func TestModelsListsEveryReference2VideoModelWithDefaults(t *testing.T) {
@@ -288,22 +293,18 @@ func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 	defer srv.Close()
 	svc.answers["GET /ent/v2/tasks/w1/creations"] = []string{`{"id":"w1","state":"queueing","credits":8}`, `{"id":"w1","state":"processing","credits":8}`,
 		`{"id":"w1","state":"success","credits":8,"creations":[{"id":"c","url":"` + srv.URL + `/files/1.png"}]}`}
-	dl := t.TempDir()
-	var out, errb bytes.Buffer
-	app := &App{Out: &out, Err: &errb, In: strings.NewReader(""), watcher: fastWatcher}
-	root := NewRoot(app)
-	data := t.TempDir()
-	root.SetArgs([]string{"create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait",
-		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data})
-	if err := root.Execute(); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
+	dl, data := t.TempDir(), t.TempDir()
+	r := execute("", "create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait",
+		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)
+	if r.code != 0 {
+		t.Fatal(r.err)
 	}
-	if !strings.Contains(out.String(), "task w1: success") {
-		t.Errorf("output %q", out.String())
+	if !strings.Contains(r.out, "task w1: success") {
+		t.Errorf("output %q", r.out)
 	}
 	for _, want := range []string{": queueing", ": processing", ": success", "saved " + dl} {
-		if !strings.Contains(errb.String(), want) {
-			t.Errorf("progress lacks %q:\n%s", want, errb.String())
+		if !strings.Contains(r.err, want) {
+			t.Errorf("progress lacks %q:\n%s", want, r.err)
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dl, "*_reference2image_w1_1.png"))
@@ -311,7 +312,7 @@ func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 		t.Errorf("downloaded %v", files)
 	}
 	// What the CLI created is in history, with every state it went through.
-	r := runCLIData(t, data, "history", "--json")
+	r = runCLIData(t, data, "history", "--json")
 	var line historyLine
 	if err := json.Unmarshal([]byte(r.out), &line); err != nil || line.TaskID != "w1" || line.State != "success" || line.Credits != 8 {
 		t.Errorf("history: %v %+v", err, line)
@@ -321,16 +322,7 @@ func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 // runCLIData runs a command that needs no service against a data dir.
 func runCLIData(t *testing.T, data string, args ...string) run {
 	t.Helper()
-	var out, errb bytes.Buffer
-	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader("")})
-	root.SetArgs(append(args, "--data-dir", data))
-	err := root.Execute()
-	code := 0
-	if err != nil {
-		code = ExitCode(err)
-		errb.WriteString(err.Error())
-	}
-	return run{out.String(), errb.String(), code}
+	return execute("", append(args, "--data-dir", data)...)
 }
 
 func TestAPIKeyWithoutBaseURL(t *testing.T) {
@@ -358,16 +350,7 @@ func TestWatchFollowsWhatHistoryHoldsInFlight(t *testing.T) {
 	svc.answers["GET /ent/v2/tasks/a2/creations"] = []string{`{"id":"a2","state":"failed","err_code":"CreationPolicyViolation"}`}
 	data, dl := t.TempDir(), t.TempDir()
 	exec := func(args ...string) run {
-		var out, errb bytes.Buffer
-		root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader(""), watcher: fastWatcher})
-		root.SetArgs(append(args, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data))
-		err := root.Execute()
-		code := 0
-		if err != nil {
-			code = ExitCode(err)
-			errb.WriteString(err.Error())
-		}
-		return run{out.String(), errb.String(), code}
+		return execute("", append(args, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)...)
 	}
 	for i := 0; i < 2; i++ {
 		if r := exec("create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p"); r.code != 0 {
@@ -426,17 +409,15 @@ func TestSpeechWaitSavesTheAudio(t *testing.T) {
 	defer srv.Close()
 	svc.answers["POST /ent/v2/audio-tts"] = []string{`{"task_id":"s1","state":"success","file_url":"` + srv.URL + `/files/speech.wav","credits":1}`}
 	dl := t.TempDir()
-	var out, errb bytes.Buffer
-	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader("")})
-	root.SetArgs([]string{"create", "audio-tts", "--set", "text=hello", "--set", "voice_setting_voice_id=v1", "--wait",
-		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()})
-	if err := root.Execute(); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
+	r := execute("", "create", "audio-tts", "--set", "text=hello", "--set", "voice_setting_voice_id=v1", "--wait",
+		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir())
+	if r.code != 0 {
+		t.Fatal(r.err)
 	}
-	if strings.Count(out.String(), "audio-tts task s1: success") != 1 {
-		t.Errorf("output %q", out.String())
+	if strings.Count(r.out, "audio-tts task s1: success") != 1 {
+		t.Errorf("output %q", r.out)
 	}
 	if files, _ := filepath.Glob(filepath.Join(dl, "*_audio-tts_s1_1.wav")); len(files) != 1 {
-		t.Errorf("saved %v; stderr %s", files, errb.String())
+		t.Errorf("saved %v; stderr %s", files, r.err)
 	}
 }
