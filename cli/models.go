@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"clapper/api"
@@ -33,10 +35,11 @@ func newModelsCmd(app *App) *cobra.Command {
 			if asJSON {
 				return writeCatalogJSON(app.Out, ops)
 			}
+			narrow := isNarrow(app.Out)
 			if len(args) == 0 {
-				return writeOperationList(app.Out)
+				return writeOperationList(app.Out, narrow)
 			}
-			return writeOperation(app.Out, ops[0])
+			return writeOperation(app.Out, ops[0], narrow)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the rules as JSON")
@@ -51,16 +54,38 @@ func operationNames() []string {
 	return out
 }
 
-func writeOperationList(w io.Writer) error {
+// isNarrow reports a terminal too narrow for one line per field; output to
+// a file or a pipe keeps one line per field for scripts.
+func isNarrow(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return false
+	}
+	width, _, err := term.GetSize(f.Fd())
+	return err == nil && width < 140
+}
+
+func writeOperationList(w io.Writer, narrow bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "OPERATION\tWHAT IT MAKES\tMODELS")
+	if narrow {
+		fmt.Fprintln(tw, "OPERATION\tWHAT IT MAKES")
+	} else {
+		fmt.Fprintln(tw, "OPERATION\tWHAT IT MAKES\tMODELS")
+	}
 	for _, op := range api.Operations() {
 		info := catalog.Info(op)
 		models := strings.Join(info.Models, ", ")
-		if models == "" {
-			models = "-"
+		switch {
+		case narrow && models != "":
+			fmt.Fprintf(tw, "%s\t%s\n\tmodels: %s\n", op, info.Title, models)
+		case narrow:
+			fmt.Fprintf(tw, "%s\t%s\n", op, info.Title)
+		default:
+			if models == "" {
+				models = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", op, info.Title, models)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", op, info.Title, models)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -69,7 +94,7 @@ func writeOperationList(w io.Writer) error {
 	return err
 }
 
-func writeOperation(w io.Writer, op api.Operation) error {
+func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 	info := catalog.Info(op)
 	fmt.Fprintf(w, "%s: %s\nPOST %s\n", op, info.Title, op.Path())
 	models := info.Models
@@ -91,7 +116,11 @@ func writeOperation(w io.Writer, op api.Operation) error {
 			if f.Name == "model" {
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Describe(), f.Help)
+			if narrow {
+				fmt.Fprintf(tw, "  %s\t%s\n  \t%s\n", f.Name, f.Describe(), f.Help)
+			} else {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Describe(), f.Help)
+			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
