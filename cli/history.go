@@ -84,7 +84,7 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 	if o.json {
 		return writeHistoryJSON(app.Out, tasks)
 	}
-	return writeHistoryTable(app.Out, tasks)
+	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out))
 }
 
 func (o historyOpts) filter() (history.Filter, error) {
@@ -179,13 +179,17 @@ func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
 	return nil
 }
 
-func writeHistoryTable(w io.Writer, tasks []history.Task) error {
+func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
 	if len(tasks) == 0 {
 		_, err := fmt.Fprintln(w, "No tasks match. Create one with: clapper create OPERATION ... (see clapper models)")
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\tPROMPT")
+	if narrow {
+		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tSTATE\tCREDITS")
+	} else {
+		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\tPROMPT")
+	}
 	unknown := 0
 	for _, t := range tasks {
 		id := t.TaskID
@@ -204,15 +208,22 @@ func writeHistoryTable(w io.Writer, tasks []history.Task) error {
 				state += " (trace " + r.TraceID + ")"
 			}
 		}
+		prompt := oneLine(api.CleanText(t.Prompt))
+		if narrow {
+			// Two lines a task: what and how it went, then what was asked.
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("01-02 15:04"), api.CleanText(state), t.Credits)
+			fmt.Fprintf(tw, "\t%s\n", clip(strings.TrimSuffix(fmt.Sprintf("%s %s  %s", t.Operation, orDash(t.Model), prompt), " "), 66))
+			continue
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
-			t.Operation, orDash(t.Model), api.CleanText(state), t.Credits, clip(oneLine(api.CleanText(t.Prompt)), 40))
+			t.Operation, orDash(t.Model), api.CleanText(state), t.Credits, clip(prompt, 40))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if unknown > 0 {
-		fmt.Fprintf(w, "\n%d request(s) of unknown outcome: clapper may have stopped after sending them. Look the task up and\n"+
-			"attach its id with: clapper history resolve # TASK_ID, or drop it with: clapper history abandon #\n", unknown)
+		fmt.Fprintf(w, "\n%d request(s) of unknown outcome: clapper may have stopped after sending them. Look the task\n"+
+			"up, then attach its id with: clapper history resolve # TASK_ID, or drop it: clapper history abandon #\n", unknown)
 	}
 	return nil
 }
