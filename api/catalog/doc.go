@@ -55,8 +55,7 @@
 //   - Prompt limit of the svcq3 family in img2video ("see Limits"): 5000, the
 //     video limit.
 //   - Fields a model does not take are refused (FieldUnwanted) naming the
-//     models that do, except when sent at the default they have for those
-//     models (bgm false, movement_amplitude auto): that asks for nothing the
+//     models that do, except a flag sent as false: it asks for nothing the
 //     model lacks ("svcq4-preview shows no bgm" refuses bgm true only).
 //   - lip-sync: audio_url and text are both optional and may both be sent
 //     (the table marks neither required; the service decides what a request

@@ -91,7 +91,8 @@ func TestRules(t *testing.T) {
 		{name: "images as a single string", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":"https://e.com/a.png"}`},
 		{name: "images single string counted", op: "start-end2video", req: `{"model":"svcq3-pro","images":"https://e.com/a.png"}`, field: "images"},
 
-		{name: "default of another model's field tolerated", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":["https://e.com/a.png"],"movement_amplitude":"auto"}`},
+		{name: "another model's flag at false tolerated", op: "reference2video", req: `{"model":"svcq4-preview","prompt":"p","images":["https://e.com/a.png"],"bgm":false,"off_peak":false}`},
+		{name: "svcq1-only field at its default refused", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":["https://e.com/a.png"],"movement_amplitude":"auto"}`, field: "movement_amplitude"},
 		{name: "non-default of another model's field refused", op: "reference2video", req: `{"model":"svcq2","prompt":"p","images":["https://e.com/a.png"],"movement_amplitude":"large"}`, field: "movement_amplitude"},
 
 		// Shared optional video fields.

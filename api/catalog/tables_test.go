@@ -53,7 +53,7 @@ var modelRows = []modelRow{
 	{op: "reference2video", model: "svcq2-pro", base: r2vBase("svcq2-pro"), duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, anyRatio: true, imgMin: 1, imgMax: 7, promptMax: 5000, audioDef: &no,
 		unwanted: map[string]any{"movement_amplitude": "small", "sounds": []any{"https://example.com/s.mp3"}}},
 	{op: "reference2video", model: "svcq3", base: r2vBase("svcq3"), duration: &bound{5, 3, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
-		unwanted: map[string]any{"videos": []any{"https://example.com/v.mp4"}, "movement_amplitude": "small"}},
+		unwanted: map[string]any{"videos": []any{"https://example.com/v.mp4"}, "movement_amplitude": "auto"}},
 	{op: "reference2video", model: "svcq3-turbo", base: r2vBase("svcq3-turbo"), duration: &bound{5, 3, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"sounds": []any{"https://example.com/s.mp3"}}},
 	{op: "reference2video", model: "svcq3-drama", base: r2vBase("svcq3-drama"), duration: &bound{8, 2, 16}, resDef: "1080p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: []string{"16:9", "9:16", "auto"}, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
