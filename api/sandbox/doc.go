@@ -38,9 +38,9 @@
 //   - Field errors come from catalog.Validate with its reason (FieldInvalid,
 //     FieldLacking, ...); the message is the service's template ("invalid
 //     field: duration", "field is missing or empty: prompt") followed by
-//     the catalog's explanation in parentheses. A field no table of the
-//     operation names is refused as FieldUnwanted (a reason of the
-//     service's own table), except a flag sent as false.
+//     the catalog's explanation in parentheses. A field the model does not
+//     take is refused as FieldUnwanted (a reason of the service's own
+//     table), except a flag other models take, sent as false.
 //   - Every response carries x-md-trace-id, a random 32-hex id, repeated in
 //     metadata.trace_id of error bodies. Successful bodies never carry code.
 //   - Media inputs: URLs are accepted as given and never fetched; data URIs
