@@ -161,10 +161,22 @@ func result(st *state, u *unit, sg signer, asState string) resultBody {
 		r.Progress = &p
 	}
 	if asState != "" && asState != u.State {
-		r.State, r.ErrCode, r.ErrMsg, r.Creations = asState, "", "", []creationBody{}
-		if r.Progress != nil {
-			p := progress(u, u.StartedAt)
-			r.Progress = &p
+		// A callback reporting a state the unit has since left (a job edited
+		// after it settled, a late processing report).
+		switch asState {
+		case api.StateSuccess:
+			r.State, r.ErrCode, r.ErrMsg = asState, "", "" // creations: the latest composition
+		case api.StateFailed:
+			r.State, r.Creations = asState, []creationBody{}
+			if r.ErrCode == "" {
+				r.ErrCode = api.ReasonInternalServiceFailure // a failure always carries a code
+			}
+		default:
+			r.State, r.ErrCode, r.ErrMsg, r.Creations = asState, "", "", []creationBody{}
+			if r.Progress != nil {
+				p := progress(u, u.StartedAt)
+				r.Progress = &p
+			}
 		}
 	}
 	return r
