@@ -11,6 +11,7 @@ import (
 
 	"charm.land/fang/v2"
 
+	"clapper/api"
 	"clapper/cli"
 )
 
@@ -22,7 +23,9 @@ func main() {
 	opts := []fang.Option{
 		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
-			fmt.Fprintf(w, "clapper: %v\n", err)
+			// Errors quote the service's words: no escape sequence of theirs
+			// may reach the terminal.
+			fmt.Fprintf(w, "clapper: %s\n", api.CleanText(err.Error()))
 		}),
 	}
 	if version != "" {
