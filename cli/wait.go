@@ -46,7 +46,7 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 			case ev := <-w.Events():
 				switch {
 				case ev.Kind == track.EventPollFailed && !o.json:
-					fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", id, ev.Err)
+					fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", id, api.CleanText(ev.Err.Error()))
 				case ev.Kind == track.EventLost:
 					return fmt.Errorf("the service does not know task %s (%v); history keeps it as it was", id, ev.Err)
 				case ev.Kind == track.EventState && !o.json:
@@ -124,7 +124,7 @@ func (app *App) download(ctx context.Context, client *api.Client, store *history
 			}
 		default:
 			failed++
-			fmt.Fprintf(app.Err, "  result %d not saved: %s %s\n", dl.Index+1, dl.Status, dl.Error)
+			fmt.Fprintf(app.Err, "  result %d not saved: %s %s\n", dl.Index+1, dl.Status, api.CleanText(dl.Error))
 		}
 	}
 	if failed > 0 {

@@ -74,9 +74,9 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 			switch ev.Kind {
 			case track.EventLost:
 				left--
-				fmt.Fprintf(app.Err, "  the service does not know task %s (%v); history keeps it as it was\n", ev.TaskID, ev.Err)
+				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); history keeps it as it was\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventPollFailed:
-				fmt.Fprintf(app.Err, "  reading task %s failed (%v); retrying\n", ev.TaskID, ev.Err)
+				fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventState:
 				line := fmt.Sprintf("%s  %s %s: %s", time.Now().Format("15:04:05"), ev.Operation, ev.TaskID, ev.To)
 				if ev.Result != nil && ev.Result.ErrCode != "" {
@@ -91,7 +91,7 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 				}
 				if ev.To == api.StateSuccess && !o.noDownload && ev.Result != nil && len(ev.Result.Creations) > 0 {
 					if err := app.download(ctx, client, store, ev.Operation, ev.TaskID, ev.Result, o); err != nil {
-						fmt.Fprintln(app.Err, "  "+err.Error())
+						fmt.Fprintln(app.Err, "  "+api.CleanText(err.Error()))
 					}
 				}
 			}
