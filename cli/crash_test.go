@@ -64,7 +64,11 @@ func TestKillDuringCreateWaitLosesNoTask(t *testing.T) {
 		}
 		// Kill at a random moment: before the intent, around the POST, or
 		// while waiting.
-		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+		pause := time.Duration(rng.IntN(400)) * time.Millisecond
+		if i%4 == 3 {
+			pause += 1500 * time.Millisecond // some runs surely get past creating, on a loaded machine too
+		}
+		time.Sleep(pause)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 	}
