@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -220,7 +221,9 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 		if err == nil || ctx.Err() != nil {
 			break
 		}
-		if errors.Is(err, errExpired) {
+		if errors.Is(err, errExpired) || unreachable(err) {
+			// A lapsed signature, or a host that is gone (an embedded
+			// sandbox's port from an earlier run): the service signs anew.
 			if refreshed {
 				break
 			}
@@ -249,6 +252,12 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	default:
 		d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadFailed, Bytes: dl.Bytes, Total: dl.Total, Error: err.Error()})
 	}
+}
+
+// unreachable reports a URL whose host refuses connections.
+func unreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // retryPause spaces the attempts at one file (tests shorten it).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -209,5 +210,31 @@ func TestFinalNameFollowsMediaTypeAndNeverOverwrites(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b_1 (2).mp4"), nil, 0o644)
 	if got := finalName(root, "b_1.mp4", "video/mp4"); got != "b_1 (3).mp4" {
 		t.Errorf("existing files overwritten: %s", got)
+	}
+}
+
+// A stored URL whose host is gone (an embedded sandbox's port from an
+// earlier run) is re-read from the service rather than failed.
+func TestDownloadRefreshesUnreachableURL(t *testing.T) {
+	retryPause = time.Millisecond
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	gone := "http://" + ln.Addr().String() + "/1.png"
+	ln.Close()
+	fs := &files{content: map[string][]byte{"/new/1.png": []byte("png bytes")}, expired: map[string]bool{}}
+	fileSrv := httptest.NewServer(fs)
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	res := &api.TaskResult{ID: ids[0], State: api.StateSuccess, Creations: []api.Creation{{ID: "c", URL: gone}}}
+	store.ApplyResult(context.Background(), ids[0], updateFrom(res, clk.Now()))
+	svc.states[ids[0]] = []string{"success"}
+	svcNewURL(svc, fileSrv.URL+"/new/1.png")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), ids[0], api.OpReference2Image, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), ids[0])
+	if dls[0].Status != history.DownloadDone {
+		t.Errorf("status %s (%s)", dls[0].Status, dls[0].Error)
 	}
 }
