@@ -111,6 +111,10 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 	case api.StateCreated, "":
 		return s.jitter(s.FirstPoll)
 	case api.StateQueueing:
+		if ahead < s.Slots {
+			// A slot is free for it: the service starts it within moments.
+			return s.jitter(min(max(s.FirstPoll, inState/2), 10*time.Second))
+		}
 		// A queued task starts when a slot frees; the watcher reads it as
 		// soon as it sees one free. This read only guards against starts it
 		// cannot see (other clients of the account): about half the

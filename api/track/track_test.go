@@ -469,7 +469,9 @@ func TestRetryAfterPausesAllReads(t *testing.T) {
 func TestFinishedTaskFreesSlotForOldestQueued(t *testing.T) {
 	svc := newService()
 	c, store, clk := setup(t, svc)
-	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 3)
+	oneSlot := DefaultSchedule()
+	oneSlot.Slots = 1 // the account runs one task at a time
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: oneSlot}, 3)
 	svc.states[ids[0]] = []string{"processing", "success"}
 	svc.states[ids[1]] = []string{"queueing", "processing"}
 	svc.states[ids[2]] = []string{"queueing"}
@@ -516,5 +518,19 @@ func TestServerErrorOnCreateIsOutcomeUnknown(t *testing.T) {
 	}
 	if unknown, _ := store.UnknownOutcomes(context.Background()); len(unknown) != 1 || unknown[0].LocalID != se.LocalID {
 		t.Errorf("unknown outcomes %+v", unknown)
+	}
+}
+
+// With a slot free, a queued task starts within moments: it is read again
+// soon, not on the rare schedule of a long queue.
+func TestQueuedTaskWithFreeSlotIsReadSoon(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.states[ids[0]] = []string{"queueing", "processing"}
+	clk.Set(t0.Add(5 * time.Second))
+	next := w.Step(context.Background())
+	if d := next.Sub(clk.Now()); d > 10*time.Second {
+		t.Errorf("a queued task with a free slot is read again in %v", d)
 	}
 }
