@@ -390,7 +390,7 @@ func (w *Watcher) lose(ctx context.Context, t *watched, err error, now time.Time
 func (w *Watcher) freeSlotLocked(now time.Time) {
 	var oldest *watched
 	for _, t := range w.tasks {
-		if t.state == api.StateQueueing && (oldest == nil || t.created.Before(oldest.created) || (t.created.Equal(oldest.created) && t.id < oldest.id)) && t.next.After(now) {
+		if t.state == api.StateQueueing && (oldest == nil || submittedBefore(t, oldest)) && t.next.After(now) {
 			oldest = t
 		}
 	}
@@ -400,12 +400,21 @@ func (w *Watcher) freeSlotLocked(now time.Time) {
 	}
 }
 
+// submittedBefore orders tasks as the service queues them: by creation,
+// ties broken by id.
+func submittedBefore(a, b *watched) bool {
+	if a.created.Equal(b.created) {
+		return a.id < b.id
+	}
+	return a.created.Before(b.created)
+}
+
 // aheadLocked counts the followed tasks created before t that have not
 // finished: the queue in front of it.
 func (w *Watcher) aheadLocked(t *watched) int {
 	n := 0
 	for _, o := range w.tasks {
-		if o != t && o.created.Before(t.created) {
+		if o != t && submittedBefore(o, t) {
 			n++
 		}
 	}
