@@ -13,6 +13,10 @@ import (
 // task created by one command is still there, still progressing, in the next.
 const sandboxStateFile = "sandbox-state.json"
 
+// sandboxURLHint explains why an embedded sandbox's result URL stops
+// answering once the command ends.
+const sandboxURLHint = "  (the embedded sandbox serves these URLs only while a clapper command runs; --wait saves the files)"
+
 // SandboxNotice is what clapper says whenever results are simulated.
 const SandboxNotice = "sandbox — results are simulated (no API key configured)"
 

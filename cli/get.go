@@ -32,7 +32,13 @@ func newGetCmd(app *App) *cobra.Command {
 			if asJSON {
 				return writeRaw(app.Out, raw)
 			}
-			return writeResult(app.Out, "", args[0], raw)
+			if err := writeResult(app.Out, "", args[0], raw); err != nil {
+				return err
+			}
+			if app.Config.APIKey == "" && strings.Contains(string(raw), "/_sandbox/files/") {
+				fmt.Fprintln(app.Err, sandboxURLHint)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received")
