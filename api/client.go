@@ -58,7 +58,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		http:    &http.Client{},
 		timeout: 60 * time.Second,
 		retry:   DefaultRetry,
-		sleep:   sleepContext,
+		sleep:   SleepContext,
 	}
 	for _, o := range opts {
 		o(c)
@@ -295,7 +295,8 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
+// SleepContext waits d or until ctx ends, whichever comes first.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"clapper/api"
 	"context"
 	"sync"
 	"time"
@@ -20,16 +21,7 @@ type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
 
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (realClock) Sleep(ctx context.Context, d time.Duration) error { return api.SleepContext(ctx, d) }
 
 // FakeClock is a Clock that moves only when told to, for tests. It is safe
 // for concurrent use. Create it with NewFakeClock.
