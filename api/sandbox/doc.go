@@ -175,7 +175,8 @@
 //     JPEGs, timing2audio a WAV with each event sounding within [from, to),
 //     speech a WAV of voiced syllables (a voice always sounds the same), and
 //     videos the embedded MP4 of the nearest aspect ratio. Video operations
-//     also get watermarked_url (the same video).
+//     also get watermarked_url (the same video). Every creation item carries
+//     cover_url, "" for audio results, which have no cover.
 //   - URLs are signed (HMAC-SHA256 with a per-state secret) with an expiry
 //     rounded up to the second: 24 h, 1 h for trending-replicate, 170 s for
 //     signed_url, on the clock and not scaled. Expired or forged URLs answer

@@ -89,10 +89,12 @@ func validity(u *unit) time.Duration {
 	return urlValidity
 }
 
+// creationBody is a Creation item. cover_url is always there, empty where a
+// result has no cover (audio), as the service's Creation table lists it.
 type creationBody struct {
 	ID             string `json:"id"`
 	URL            string `json:"url"`
-	CoverURL       string `json:"cover_url,omitempty"`
+	CoverURL       string `json:"cover_url"`
 	WatermarkedURL string `json:"watermarked_url,omitempty"`
 }
 
