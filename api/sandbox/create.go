@@ -102,7 +102,7 @@ func isLoopback(raw string) bool {
 
 // create handles every creation path.
 func (s *Server) create(rp *reply, r *http.Request, op api.Operation, token string) {
-	body, e := readBody(rp.w, r)
+	body, e := readLenient(rp, r, func(b map[string]any) *catalog.Spec { return specFor(op, b) })
 	if e != nil {
 		rp.fail(e)
 		return

@@ -22,6 +22,37 @@
 // /_sandbox/files/{id}/{name}?exp=&sig= serves result files. Neither needs a
 // token and fault injection never touches them.
 //
+// # Leniency
+//
+// The sandbox is as lenient as the service, which ignores what a request
+// does not use: clients written for it send such fields every day, and
+// clapper's own client is the strict one. Ignored, at any value, on every
+// creation path and on /edit and /compose:
+//   - A field no table of the operation lists: style and bgm in text2video
+//     and img2video, character_id and language in lip-sync, payload in
+//     timing2audio, model where the operation has none, anything unknown.
+//   - An optional setting the spec gives only to other models of the
+//     operation: movement_amplitude outside svcq1 (the svcq1 family in
+//     img2video), bgm and off_peak where the model shows none (svcq4-preview;
+//     off_peak also svcq3-drama, -mix, -ad), auto_subjects for svcq3-mix and
+//     svcq4-preview, voice_id in img2video outside the svcq1 family. Such a
+//     setting has no effect: off_peak on svcq4-preview neither waits for the
+//     window nor halves the price.
+//   - In a subject, id beside a name. A subject with no name takes its id,
+//     the older key, as the name.
+//
+// Ignored fields are neither checked, used nor echoed. The answer names
+// them in the header X-Sandbox-Ignored-Fields (comma-separated, sorted; a
+// subject's id as subjects[i].id), on refusals too, so a developer sees
+// what the service would not have used.
+//
+// Still refused: broken values, counts and lengths of the fields the model
+// takes, a missing or unknown model, and the inputs the spec gives only to
+// other models, since a task made without them would not be the one asked
+// for: videos outside svcq2-pro, subjects for svcq3-mix and svcq4-preview,
+// sounds outside svcq3-drama and svcq4-preview (FieldUnwanted); and off_peak
+// with audio for the svcq1 and svcq2 families (FieldInvalid).
+//
 // # Choices where the spec says "not shown" (or leaves room)
 //
 // Requests:
@@ -35,12 +66,11 @@
 //   - Unknown path: 404 NotFound naming "path". Wrong method: 405 with
 //     reason MethodNotAllowed (not in the service's table) naming "method"
 //     and an Allow header. Unknown id: 404 TaskNotFound naming "id".
-//   - Field errors come from catalog.Validate with its reason (FieldInvalid,
+//   - Field errors come from catalog.Validate, after the fields the service
+//     ignores are dropped (see Leniency), with its reason (FieldInvalid,
 //     FieldLacking, ...); the message is the service's template ("invalid
 //     field: duration", "field is missing or empty: prompt") followed by
-//     the catalog's explanation in parentheses. A field the model does not
-//     take is refused as FieldUnwanted (a reason of the service's own
-//     table), except a flag other models take, sent as false.
+//     the catalog's explanation in parentheses.
 //   - Every response carries x-md-trace-id, a random 32-hex id, repeated in
 //     metadata.trace_id of error bodies. Successful bodies never carry code.
 //   - Media inputs: URLs are accepted as given and never fetched; data URIs

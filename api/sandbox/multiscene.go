@@ -110,13 +110,13 @@ func sceneOf(j *unit, jobID string) (int, bool) {
 }
 
 // subJobBody reads and validates the body of /edit or /compose.
-func (s *Server) subJobBody(rp *reply, r *http.Request, validate func(map[string]any) catalog.Errors) (map[string]any, bool) {
-	body, e := readBody(rp.w, r)
+func (s *Server) subJobBody(rp *reply, r *http.Request, spec *catalog.Spec) (map[string]any, bool) {
+	body, e := readLenient(rp, r, func(map[string]any) *catalog.Spec { return spec })
 	if e != nil {
 		rp.fail(e)
 		return nil, false
 	}
-	if errs := validate(body); errs != nil {
+	if errs := spec.Validate(body); errs != nil {
 		rp.fail(fieldErrors(errs))
 		return nil, false
 	}
@@ -127,7 +127,7 @@ func (s *Server) subJobBody(rp *reply, r *http.Request, validate func(map[string
 // scene's history. A scene whose newest version is still running cannot be
 // edited (OperationInProcess).
 func (s *Server) edit(rp *reply, r *http.Request, jobID, token string) {
-	body, ok := s.subJobBody(rp, r, catalog.ValidateEdit)
+	body, ok := s.subJobBody(rp, r, catalog.EditSpec())
 	if !ok {
 		return
 	}
@@ -166,7 +166,7 @@ func (s *Server) edit(rp *reply, r *http.Request, jobID, token string) {
 // version of this job, at most one per scene, and no composition may be
 // running.
 func (s *Server) compose(rp *reply, r *http.Request, jobID, token string) {
-	body, ok := s.subJobBody(rp, r, catalog.ValidateCompose)
+	body, ok := s.subJobBody(rp, r, catalog.ComposeSpec())
 	if !ok {
 		return
 	}
