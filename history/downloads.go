@@ -49,11 +49,22 @@ type Download struct {
 	Error     string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Owner is the downloader that claimed it (empty when nobody holds it);
+	// the claim holds until LeaseUntil unless the owner renews it.
+	Owner      string
+	LeaseUntil time.Time
+}
+
+// Settled reports a download that will not change unless queued again.
+func (d Download) Settled() bool {
+	return d.Status != DownloadQueued && d.Status != DownloadRunning
 }
 
 // QueueDownload queues the URL of one kind of creation index of a task, to
-// be written to path. Queueing it again re-queues it from zero unless it is
-// running; the id stays the same.
+// be written to path. Queueing it again re-queues a failed or expired one
+// from zero under the same id; a running one is left to its downloader and a
+// done one to its file, so two processes that both see a task succeed save
+// its results once.
 func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kind URLKind, path string) (int64, error) {
 	col, ok := urlColumns[kind]
 	if !ok {
@@ -78,7 +89,7 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (task, idx, kind) DO UPDATE SET path = excluded.path, status = excluded.status,
 				bytes = 0, total = 0, error = '', updated_at = excluded.updated_at
-			WHERE status != 'running'`, localID, index, kind, path, DownloadQueued, now, now); err != nil {
+			WHERE status NOT IN ('running', 'done')`, localID, index, kind, path, DownloadQueued, now, now); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ?`,
@@ -100,29 +111,104 @@ type DownloadProgress struct {
 	Bytes  int64
 	Total  int64
 	Error  string
+	// Owner, when set, applies the report only while that downloader holds
+	// the claim (else ErrConflict), so a downloader that lost its claim never
+	// overwrites the report of the one that took over.
+	Owner string
 }
 
-// UpdateDownload records progress or the outcome of download id.
+// UpdateDownload records progress or the outcome of download id. Any status
+// but running releases the claim.
 func (s *Store) UpdateDownload(ctx context.Context, id int64, p DownloadProgress) error {
 	now := ms(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = ?, path = coalesce(nullif(?, ''), path),
-			bytes = ?, total = ?, error = ?, updated_at = ? WHERE id = ?`,
-			p.Status, p.Path, p.Bytes, p.Total, p.Error, now, id)
+		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = ?1, path = coalesce(nullif(?2, ''), path),
+			bytes = ?3, total = ?4, error = ?5, updated_at = ?6,
+			owner = CASE WHEN ?1 = 'running' THEN owner ELSE '' END,
+			lease_until = CASE WHEN ?1 = 'running' THEN lease_until END
+			WHERE id = ?7 AND (?8 = '' OR owner = ?8)`,
+			p.Status, p.Path, p.Bytes, p.Total, p.Error, now, id, p.Owner)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return claimOutcome(ctx, tx, res, id)
+	})
+}
+
+// ClaimDownload makes owner the one downloader of download id for lease; the
+// owner keeps it with RenewDownload. Only a queued or running download that
+// nobody holds, or whose holder let the lease lapse, can be claimed: anything
+// else is ErrConflict. The claim is a single UPDATE under the database's write
+// lock, so of any number of processes claiming at once exactly one wins. The
+// download is returned as claimed, now running.
+func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (Download, error) {
+	if owner == "" {
+		return Download{}, errors.New("history: a download claim needs an owner")
+	}
+	now := s.now()
+	var d Download
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = 'running', owner = ?, lease_until = ?, error = '', updated_at = ?
+			WHERE id = ? AND status IN ('queued', 'running') AND (owner = '' OR lease_until IS NULL OR lease_until <= ?)`,
+			owner, ms(now.Add(lease)), ms(now), id, ms(now))
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if err := claimOutcome(ctx, tx, res, id); err != nil {
+			return err
+		}
+		got, err := collectDownloads(tx.QueryContext(ctx, `SELECT `+downloadCols+` WHERE d.id = ?`, id))
+		if err != nil {
+			return err
+		}
+		if len(got) != 1 {
 			return fmt.Errorf("%w: download %d", ErrNotFound, id)
 		}
+		d = got[0]
 		return nil
 	})
+	return d, err
+}
+
+// RenewDownload extends owner's claim on download id to lease from now;
+// ErrConflict when owner no longer holds it (its lease lapsed and another
+// downloader took it over, or it was settled).
+func (s *Store) RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error {
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE downloads SET lease_until = ?
+			WHERE id = ? AND owner = ? AND owner != '' AND status = 'running'`, ms(now.Add(lease)), id, owner)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return claimOutcome(ctx, tx, res, id)
+	})
+}
+
+// claimOutcome turns an UPDATE of download id that matched no row into
+// ErrNotFound or, when the row exists, ErrConflict.
+func claimOutcome(ctx context.Context, tx *sql.Tx, res sql.Result, id int64) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	var exists bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM downloads WHERE id = ?)`, id).Scan(&exists); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("%w: download %d", ErrNotFound, id)
+	}
+	return fmt.Errorf("%w: download %d is held by another downloader or settled", ErrConflict, id)
 }
 
 const downloadCols = `d.id, d.task, coalesce(t.task_id, ''), t.operation, d.idx, d.kind,
 	CASE d.kind WHEN 'url' THEN c.url WHEN 'cover' THEN c.cover_url ELSE c.watermarked_url END,
 	CASE d.kind WHEN 'url' THEN c.url_expires_at WHEN 'cover' THEN c.cover_expires_at ELSE c.watermarked_expires_at END AS expires_at,
-	d.path, d.bytes, d.total, d.status, d.error, d.created_at, d.updated_at
+	d.path, d.bytes, d.total, d.status, d.error, d.created_at, d.updated_at, d.owner, d.lease_until
 	FROM downloads d
 	JOIN creations c ON c.task = d.task AND c.idx = d.idx
 	JOIN tasks t ON t.id = d.task`
@@ -133,8 +219,9 @@ func (s *Store) Downloads(ctx context.Context, taskID string) ([]Download, error
 		WHERE t.task_id = ? ORDER BY d.idx, d.kind`, taskID))
 }
 
-// PendingDownloads are the queued downloads and those a previous run left
-// running, the URL that expires first first.
+// PendingDownloads are the queued and the running downloads (held by a live
+// downloader or left by one that died: see Owner and LeaseUntil), the URL
+// that expires first first.
 func (s *Store) PendingDownloads(ctx context.Context) ([]Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
 		WHERE d.status IN (?, ?) ORDER BY expires_at IS NULL, expires_at, d.id`, DownloadQueued, DownloadRunning))
@@ -149,14 +236,15 @@ func collectDownloads(rows *sql.Rows, err error) ([]Download, error) {
 	for rows.Next() {
 		var (
 			d                Download
-			expires          sql.NullInt64
+			expires, lease   sql.NullInt64
 			created, updated int64
 		)
 		if err := rows.Scan(&d.ID, &d.LocalID, &d.TaskID, &d.Operation, &d.Index, &d.Kind,
-			&d.URL, &expires, &d.Path, &d.Bytes, &d.Total, &d.Status, &d.Error, &created, &updated); err != nil {
+			&d.URL, &expires, &d.Path, &d.Bytes, &d.Total, &d.Status, &d.Error, &created, &updated, &d.Owner, &lease); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		d.ExpiresAt, d.CreatedAt, d.UpdatedAt = fromNullMS(expires), fromMS(created), fromMS(updated)
+		d.LeaseUntil = fromNullMS(lease)
 		out = append(out, d)
 	}
 	if err := rows.Err(); err != nil {

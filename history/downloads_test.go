@@ -3,6 +3,10 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,5 +132,143 @@ func TestDownloads(t *testing.T) {
 	list, _ = s.Downloads(ctx, "tk-b")
 	if list[0].URL != "https://r/b0?sig=2" || !list[0].ExpiresAt.Equal(clk.Now().Add(time.Hour)) {
 		t.Errorf("download does not follow the refreshed URL: %+v", list[0])
+	}
+}
+
+// queuedDownload is one queued download of a succeeded task.
+func queuedDownload(t *testing.T, s *Store, taskID string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	submitted(t, s, taskID, `{}`)
+	if _, err := s.ApplyResult(ctx, taskID, Update{State: api.StateSuccess, Creations: CreationsFrom(
+		[]api.Creation{{ID: "c", URL: "https://r/" + taskID}}, t0.Add(24*time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.QueueDownload(ctx, taskID, 0, KindURL, "/dl/"+taskID+".mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Issue 11.5/11.6: a download carries an owner and a lease deadline; it is
+// claimed by one downloader at a time and taken over once the lease lapses.
+func TestDownloadClaimsAndLeases(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	id := queuedDownload(t, s, "tk-a")
+	const lease = 30 * time.Second
+
+	got, err := s.ClaimDownload(ctx, id, "A", lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != id || got.Owner != "A" || got.Status != DownloadRunning || !got.LeaseUntil.Equal(t0.Add(lease)) || got.URL != "https://r/tk-a" {
+		t.Fatalf("claimed %+v", got)
+	}
+	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("B claimed a download A holds: %v", err)
+	}
+	if err := s.RenewDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("B renewed A's claim: %v", err)
+	}
+	// A renews before its lease lapses: B still cannot take it.
+	clk.Advance(20 * time.Second)
+	if err := s.RenewDownload(ctx, id, "A", lease); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(20 * time.Second)
+	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("B took a renewed claim: %v", err)
+	}
+	// A stops renewing (killed): once its lease lapsed, B takes over.
+	clk.Advance(lease)
+	if got, err = s.ClaimDownload(ctx, id, "B", lease); err != nil || got.Owner != "B" {
+		t.Fatalf("takeover of a lapsed lease: %+v %v", got, err)
+	}
+	// A, come back to life, can neither renew nor report.
+	if err := s.RenewDownload(ctx, id, "A", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("A renewed a claim it lost: %v", err)
+	}
+	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadDone, Bytes: 1, Owner: "A"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("A reported on a download it lost: %v", err)
+	}
+	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadRunning, Bytes: 5, Owner: "B"}); err != nil {
+		t.Fatal(err)
+	}
+	// Stopping releases the claim: anyone may resume at once.
+	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadQueued, Bytes: 5, Owner: "B"}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.Downloads(ctx, "tk-a")
+	if list[0].Owner != "" || !list[0].LeaseUntil.IsZero() || list[0].Bytes != 5 {
+		t.Errorf("stopped download still held: %+v", list[0])
+	}
+	if _, err := s.ClaimDownload(ctx, id, "C", lease); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadDone, Bytes: 9, Total: 9, Owner: "C"}); err != nil {
+		t.Fatal(err)
+	}
+	// A done download is neither claimed nor queued again: a second process
+	// that saw the task succeed does not save it twice.
+	if _, err := s.ClaimDownload(ctx, id, "D", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("claimed a done download: %v", err)
+	}
+	if again, err := s.QueueDownload(ctx, "tk-a", 0, KindURL, "/dl/other.mp4"); err != nil || again != id {
+		t.Fatalf("re-queue done: %d %v", again, err)
+	}
+	list, _ = s.Downloads(ctx, "tk-a")
+	if list[0].Status != DownloadDone || list[0].Path != "/dl/tk-a.mp4" || list[0].Bytes != 9 || list[0].Owner != "" {
+		t.Errorf("done download was re-queued: %+v", list[0])
+	}
+	if _, err := s.ClaimDownload(ctx, 999, "A", lease); !errors.Is(err, ErrNotFound) {
+		t.Errorf("claim of no download: %v", err)
+	}
+	if _, err := s.ClaimDownload(ctx, id, "", lease); err == nil {
+		t.Error("claimed without an owner")
+	}
+}
+
+// Two clappers on one history file claim the same downloads at once: each
+// download is won by exactly one.
+func TestDownloadClaimIsExclusiveAcrossStores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	var stores [2]*Store
+	for i := range stores {
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	var ids []int64
+	for i := range 10 {
+		ids = append(ids, queuedDownload(t, stores[0], fmt.Sprint("tk-", i)))
+	}
+	ctx := context.Background()
+	wins := make([]atomic.Int32, len(ids))
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, id := range ids {
+				_, err := stores[g%2].ClaimDownload(ctx, id, fmt.Sprint("owner-", g), time.Minute)
+				switch {
+				case err == nil:
+					wins[i].Add(1)
+				case !errors.Is(err, ErrConflict):
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range wins {
+		if n := wins[i].Load(); n != 1 {
+			t.Errorf("download %d claimed %d times", ids[i], n)
+		}
 	}
 }
