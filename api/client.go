@@ -20,6 +20,7 @@ type Client struct {
 	apiKey  string
 	http    *http.Client
 	timeout time.Duration
+	maxBody int64 // the largest answer read; larger ones are an error
 	retry   RetryPolicy
 	sleep   func(context.Context, time.Duration) error
 }
@@ -57,6 +58,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		apiKey:  apiKey,
 		http:    &http.Client{},
 		timeout: 60 * time.Second,
+		maxBody: MaxAnswer,
 		retry:   DefaultRetry,
 		sleep:   SleepContext,
 	}
@@ -100,7 +102,7 @@ func (c *Client) Create(ctx context.Context, op Operation, body any) (*Task, err
 		return nil, fmt.Errorf("%s: decode creation answer: %w", op, err)
 	}
 	if t.Identifier() == "" {
-		return nil, fmt.Errorf("%s: the service answered without a task id: %s", op, truncate(c.scrub(resp), 200))
+		return nil, fmt.Errorf("%s: the service answered without a task id: %s", op, CleanText(string(truncate(resp, 200))))
 	}
 	t.Raw = resp
 	return &t, nil
@@ -168,7 +170,7 @@ func (c *Client) postID(ctx context.Context, path string, body any) (string, err
 	}
 	var r IDResponse
 	if err := json.Unmarshal(resp, &r); err != nil || r.ID == "" {
-		return "", fmt.Errorf("%s: the service answered without an id: %s", path, truncate(c.scrub(resp), 200))
+		return "", fmt.Errorf("%s: the service answered without an id: %s", path, CleanText(string(truncate(resp, 200))))
 	}
 	return r.ID, nil
 }
@@ -222,15 +224,50 @@ func (c *Client) once(ctx context.Context, method, path string, body []byte) ([]
 		return nil, 0, &NetworkError{Method: method, Path: path, Err: err}
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(res.Body, c.maxBody+1))
 	if err != nil {
 		return nil, 0, &NetworkError{Method: method, Path: path, Err: err, Sent: true}
 	}
+	tooLarge := int64(len(data)) > c.maxBody
+	if tooLarge {
+		data = data[:c.maxBody]
+	}
+	data = c.scrub(data)
 	if res.StatusCode/100 != 2 {
-		e := decodeError(res.StatusCode, res.Header, c.scrub(data))
+		// A rejection is told by its status; its start is enough to explain it.
+		e := decodeError(res.StatusCode, res.Header, data)
 		return nil, ParseRetryAfter(e.RetryAfter, time.Now()), e
 	}
+	if tooLarge {
+		return nil, 0, &AnswerTooLargeError{Method: method, Path: path, Limit: c.maxBody}
+	}
 	return data, 0, nil
+}
+
+// MaxAnswer bounds what clapper reads of one answer: the largest real one (a
+// multi-scene job record) is a few hundred kilobytes.
+const MaxAnswer = 64 << 20
+
+// AnswerTooLargeError is an answer cut at the read cap. Reading it again
+// would not help, so it is not retried; a creation it answered may exist.
+type AnswerTooLargeError struct {
+	Method, Path string
+	Limit        int64
+}
+
+func (e *AnswerTooLargeError) Error() string {
+	return fmt.Sprintf("%s %s: the service's answer exceeded %s; clapper reads at most that much", e.Method, e.Path, sizeText(e.Limit))
+}
+
+// sizeText writes a byte count in the largest whole unit.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // NetworkError is a request that got no HTTP answer.
@@ -278,14 +315,10 @@ func (c *Client) redact(err error) error {
 	return &redactedError{msg: strings.ReplaceAll(err.Error(), c.apiKey, "[redacted]"), err: err}
 }
 
-// scrub removes the API key from a body before any of it reaches an error,
-// and so history or the screen: a server may echo the header it rejected.
-func (c *Client) scrub(b []byte) []byte {
-	if c.apiKey == "" || !bytes.Contains(b, []byte(c.apiKey)) {
-		return b
-	}
-	return bytes.ReplaceAll(b, []byte(c.apiKey), []byte("[redacted]"))
-}
+// scrub removes the API key from every answer as it is read, before any of
+// it is decoded, stored in history or shown: a server may echo the header
+// it rejected, escaped in any JSON spelling.
+func (c *Client) scrub(b []byte) []byte { return Scrub(b, c.apiKey) }
 
 type redactedError struct {
 	msg string

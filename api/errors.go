@@ -28,6 +28,11 @@ type ErrorBody struct {
 	Metadata ErrorMetadata `json:"metadata"`
 }
 
+func (b *ErrorBody) UnmarshalJSON(data []byte) error {
+	type plain ErrorBody
+	return decodeClean(data, (*plain)(b))
+}
+
 type ErrorMetadata struct {
 	TraceID string   `json:"trace_id,omitempty"`
 	Fields  []string `json:"fields,omitempty"`
@@ -178,9 +183,11 @@ func Explain(reason string, status int) string {
 	}
 }
 
-// decodeError builds an Error from a non-2xx response.
+// decodeError builds an Error from a non-2xx response; the body decodes
+// cleaned (ErrorBody), and what comes from headers or a body that is not
+// JSON is cleaned here.
 func decodeError(status int, header http.Header, body []byte) *Error {
-	e := &Error{Status: status, TraceID: header.Get(TraceHeader), RetryAfter: header.Get("Retry-After")}
+	e := &Error{Status: status, TraceID: CleanText(header.Get(TraceHeader)), RetryAfter: CleanText(header.Get("Retry-After"))}
 	var eb ErrorBody
 	if json.Unmarshal(body, &eb) == nil {
 		e.Reason, e.Message, e.Fields = eb.Reason, eb.Message, eb.Metadata.Fields
@@ -189,7 +196,7 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 		}
 	}
 	if e.Message == "" {
-		e.Message = strings.TrimSpace(string(truncate(body, 200)))
+		e.Message = strings.TrimSpace(CleanText(string(truncate(body, 200))))
 	}
 	return e
 }

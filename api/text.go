@@ -2,7 +2,6 @@ package api
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,7 +15,7 @@ func CleanText(s string) string {
 		if r == '\n' || r == '\t' {
 			return r
 		}
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if isControl(r) {
 			return -1
 		}
 		return r

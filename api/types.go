@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -217,6 +218,22 @@ type ComposeRequest struct {
 
 // Responses. Decoding is tolerant: unknown fields are ignored, list fields
 // accept a single string, and counts accept 12, 12.0 or "12".
+//
+// Decoding is also where the service's text enters clapper, so each answer
+// type cleans every string it holds (CleanText) as it decodes: an err_code,
+// a message or a prompt echoed back can carry no escape sequence or control
+// byte into any sentence built from it later. Raw keeps the body as
+// received, for history and --json (which writes it through EscapeJSON).
+
+// decodeClean decodes b into v (a pointer to a method-less copy of an
+// answer type, so this is not called again) and cleans its strings.
+func decodeClean(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return err
+	}
+	cleanStrings(reflect.ValueOf(v).Elem())
+	return nil
+}
 
 // Task is a creation echo. One-click creations answer only {id}, kept in ID.
 type Task struct {
@@ -250,6 +267,11 @@ type Task struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+func (t *Task) UnmarshalJSON(b []byte) error {
+	type plain Task
+	return decodeClean(b, (*plain)(t))
+}
+
 // Identifier is the task id, whichever key the operation answered it under.
 func (t *Task) Identifier() string {
 	if t.TaskID != "" {
@@ -279,6 +301,11 @@ type TaskResult struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+func (r *TaskResult) UnmarshalJSON(b []byte) error {
+	type plain TaskResult
+	return decodeClean(b, (*plain)(r))
+}
+
 // Creation is one result item. URLs are signed and expire.
 type Creation struct {
 	ID             string `json:"id"`
@@ -302,6 +329,11 @@ type OneClickJob struct {
 	SignedURL  string      `json:"signed_url"`
 
 	Raw json.RawMessage `json:"-"`
+}
+
+func (j *OneClickJob) UnmarshalJSON(b []byte) error {
+	type plain OneClickJob
+	return decodeClean(b, (*plain)(j))
 }
 
 // Job record types.
@@ -345,6 +377,11 @@ type SceneInput struct {
 // IDResponse is the {id} answer of one-click creations, edit and compose.
 type IDResponse struct {
 	ID string `json:"id"`
+}
+
+func (r *IDResponse) UnmarshalJSON(b []byte) error {
+	type plain IDResponse
+	return decodeClean(b, (*plain)(r))
 }
 
 // StringList decodes from a JSON array of strings, a single string or null.
