@@ -19,6 +19,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/studio"
 )
 
 // fakeService answers with canned bodies per "METHOD path" and records
@@ -329,7 +330,7 @@ func TestAPIKeyWithoutBaseURL(t *testing.T) {
 	var out, errb bytes.Buffer
 	root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader("")})
 	root.SetArgs([]string{"get", "1", "--api-key", "k", "--data-dir", t.TempDir()})
-	t.Setenv(EnvBaseURL, "")
+	t.Setenv(studio.EnvBaseURL, "")
 	err := root.Execute()
 	if err == nil || !strings.Contains(err.Error(), "--base-url") || strings.Contains(err.Error(), "k ") {
 		t.Errorf("err = %v", err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"clapper/api/sandbox"
+	"clapper/studio"
 )
 
 // childEnv makes the test binary act as clapper itself, so the crash test
@@ -23,6 +24,17 @@ import (
 const childEnv = "CLAPPER_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
+	// The user's saved settings stay out of every test (and of the child
+	// processes, which inherit this): a key saved by the TUI must not turn
+	// these sandbox tests live.
+	if os.Getenv(studio.EnvConfigDir) == "" {
+		dir, err := os.MkdirTemp("", "clapper-config")
+		if err != nil {
+			panic(err)
+		}
+		defer os.RemoveAll(dir)
+		os.Setenv(studio.EnvConfigDir, dir)
+	}
 	if args := os.Getenv(childEnv); args != "" {
 		var argv []string
 		json.Unmarshal([]byte(args), &argv)
@@ -35,7 +47,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	os.RemoveAll(os.Getenv(studio.EnvConfigDir))
+	os.Exit(code)
 }
 
 // A kill -9 of `clapper create --wait` at random moments, repeated, loses no

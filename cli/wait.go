@@ -11,19 +11,13 @@ import (
 	"clapper/api"
 	"clapper/api/track"
 	"clapper/history"
+	"clapper/studio"
 )
 
 // listenCallbacks starts the callback receiver when one is configured; stop
 // is nil when none is.
 func (app *App) listenCallbacks(client *api.Client, w *track.Watcher) (stop func(), err error) {
-	if app.Config.CallbackListen == "" {
-		return nil, nil
-	}
-	srv, _, err := track.ListenCallbacks(app.Config.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
-	if err != nil {
-		return nil, fmt.Errorf("callbacks: %w", err)
-	}
-	return func() { srv.Close() }, nil
+	return studio.ListenCallbacks(app.Config, client, w)
 }
 
 // wait follows a task with the same watcher the TUI uses (so every state
@@ -100,7 +94,7 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 }
 
 func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
-	dirFor := track.DefaultDirs(app.Config.DataDir)
+	dirFor := studio.DownloadDirs(app.Config)
 	if o.downloadDir != "" {
 		dirFor = func(api.Operation) string { return o.downloadDir }
 	}

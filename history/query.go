@@ -31,6 +31,10 @@ type Filter struct {
 
 	After Cursor // where the previous page ended; zero for the first page
 	Limit int    // page size; zero means DefaultPageSize
+	// Reverse walks oldest first: a page of the rows after After in that
+	// order (the rows just newer than it), so a list can page upwards from
+	// any row, or start at the bottom.
+	Reverse bool
 }
 
 // Cursor is the position of a row in the newest-first order. Created_at
@@ -59,6 +63,10 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 	limit = min(limit, maxPageSize)
 	conds, args, match := f.where()
 	from, order := " FROM tasks t", " ORDER BY t.created_at DESC, t.id DESC"
+	dir, cmp := "DESC", "<"
+	if f.Reverse {
+		order, dir, cmp = " ORDER BY t.created_at ASC, t.id ASC", "ASC", ">"
+	}
 	switch {
 	case match != "":
 		// Walk the search index newest first and stop after the page: the
@@ -66,15 +74,15 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 		// is the cursor. Collecting every match and sorting would cost time
 		// in proportion to how common the words are.
 		from = " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid"
-		order = " ORDER BY f.rowid DESC"
+		order = " ORDER BY f.rowid " + dir
 		conds = append([]string{"tasks_fts MATCH ?"}, conds...)
 		args = append([]any{match}, args...)
 		if !f.After.IsZero() {
-			conds = append(conds, "f.rowid < ?")
+			conds = append(conds, "f.rowid "+cmp+" ?")
 			args = append(args, f.After.LocalID)
 		}
 	case !f.After.IsZero():
-		conds = append(conds, "(t.created_at, t.id) < (?, ?)")
+		conds = append(conds, "(t.created_at, t.id) "+cmp+" (?, ?)")
 		args = append(args, ms(f.After.CreatedAt), f.After.LocalID)
 	}
 	// One row beyond the page tells whether there is a next page without a

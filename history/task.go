@@ -41,6 +41,9 @@ type Task struct {
 	ErrCode   string
 	Credits   int64
 	Progress  *int64 // percent, when the service reported it
+	// URLsExpireAt is when the first of its result URLs lapses; zero when
+	// it has none.
+	URLsExpireAt time.Time
 
 	OffPeak         bool
 	OffPeakDeadline time.Time // creation + 48 h; zero unless OffPeak
@@ -105,7 +108,8 @@ func CreationsFrom(cs []api.Creation, expiresAt time.Time) []Creation {
 const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.err_code,
 	t.credits, t.progress, t.off_peak, t.off_peak_deadline, t.created_at, t.updated_at,
 	t.service_created_at, t.reject_status, t.reject_reason, t.reject_message,
-	t.reject_trace_id, t.reject_fields, t.reject_retryable`
+	t.reject_trace_id, t.reject_fields, t.reject_retryable,
+	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != '')`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -118,11 +122,12 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 		rStatus                             sql.NullInt64
 		rReason, rMessage, rTrace, rFields  sql.NullString
 		rRetry                              sql.NullBool
+		urlsExpire                          sql.NullInt64
 	)
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry}
+		&rTrace, &rFields, &rRetry, &urlsExpire}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return Task{}, err
 	}
@@ -134,6 +139,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	t.CreatedAt = fromNullMS(created)
 	t.UpdatedAt = fromNullMS(updated)
 	t.ServiceCreatedAt = fromNullMS(service)
+	t.URLsExpireAt = fromNullMS(urlsExpire)
 	if rStatus.Valid {
 		t.Rejection = &Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,
@@ -340,9 +346,11 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 	return changed, err
 }
 
-// lifecycle ranks the service states. A state the spec does not name (the
-// off-peak cancellation state is "not shown") ranks as final: nothing the
-// service sends later can be assumed to supersede it.
+// lifecycle ranks the service states. Final states (api.IsTerminal, and the
+// local rejected and abandoned) rank last: nothing the service sends later
+// supersedes them. A state the spec does not name ranks -1, unordered: it is
+// neither stale nor makes anything stale, since nothing says where it lies,
+// and the task stays in flight until the service names a final state.
 func lifecycle(state string) int {
 	switch state {
 	case StateSubmitting:
@@ -353,13 +361,24 @@ func lifecycle(state string) int {
 		return 2
 	case api.StateProcessing:
 		return 3
+	case StateRejected, StateAbandoned:
+		return 4
 	}
-	return 4
+	if api.IsTerminal(state) {
+		return 4
+	}
+	return -1
 }
 
 func stale(current, next string) bool {
 	rc, rn := lifecycle(current), lifecycle(next)
-	return rn < rc || (rc == 4 && next != current)
+	switch {
+	case rc == 4:
+		return next != current
+	case rc < 0 || rn < 0:
+		return false
+	}
+	return rn < rc
 }
 
 func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string, at time.Time, raw []byte) error {

@@ -1,0 +1,96 @@
+package history
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+// Paging upwards from any row, or from the bottom, gives the rows a
+// newest-first walk gives, in the opposite order, with a text filter too.
+func TestTasksReversePaging(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	var rows []row
+	for i := range 7 {
+		rows = append(rows, row{api.OpText2Video, "svcq1", "red fox number", api.StateSuccess, 1, t0.Add(time.Duration(i) * time.Minute)})
+	}
+	ids := seed(t, s, clk, rows)
+	for _, text := range []string{"", "fox"} {
+		var got []int64
+		f := Filter{Text: text, Reverse: true, Limit: 3}
+		for {
+			p, err := s.Tasks(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, localIDs(p)...)
+			if p.Next.IsZero() {
+				break
+			}
+			f.After = p.Next
+		}
+		if !slices.Equal(got, ids) {
+			t.Fatalf("text %q: reverse walk %v, want oldest first %v", text, got, ids)
+		}
+		// From the middle row upwards: only the newer ones, nearest first.
+		mid, err := s.Task(ctx, ids[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Tasks(ctx, Filter{Text: text, Reverse: true, After: Cursor{mid.CreatedAt, mid.LocalID}, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := ids[4:6]; !slices.Equal(localIDs(p), want) {
+			t.Fatalf("text %q: rows above the middle %v, want %v", text, localIDs(p), want)
+		}
+	}
+}
+
+// The list shows how long the result URLs stay valid: the first to lapse.
+func TestTasksCarryURLExpiry(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 0, t0}})
+	soon, later := t0.Add(time.Hour), t0.Add(24*time.Hour)
+	if _, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateSuccess, Creations: []Creation{
+		{Index: 0, URL: "https://x/a.mp4", URLExpiresAt: later},
+		{Index: 1, URL: "https://x/b.mp4", URLExpiresAt: soon},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Tasks(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Tasks[0].URLsExpireAt; !got.Equal(soon) {
+		t.Fatalf("URLsExpireAt %v, want the earliest %v", got, soon)
+	}
+}
+
+// Another connection's commit (another process) is noticed; silence is
+// silent.
+func TestWatchChangesSeesOtherConnections(t *testing.T) {
+	s, _ := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	go s.WatchChanges(ctx, 5*time.Millisecond, func() { changed <- struct{}{} })
+	select {
+	case <-changed:
+		t.Fatal("a change reported while nothing was written")
+	case <-time.After(60 * time.Millisecond):
+	}
+	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"x"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(2 * time.Second):
+		t.Fatal("a commit went unnoticed")
+	}
+}

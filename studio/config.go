@@ -1,0 +1,233 @@
+// Package studio is one running backend of clapper: the configuration, the
+// service client (live, or the embedded sandbox), the history store of that
+// backend, the tracker, the watcher, the downloader and the callback
+// receiver, started and stopped in one place. Both front ends, the CLI and
+// the TUI, go through it; no screen or command builds a client or opens a
+// database itself.
+//
+// Each backend keeps its own history: the sandbox's is history.db in the
+// data directory (where clapper has always kept it), and each live service
+// has live-<host>.db beside it. Switching to a real key therefore never
+// mixes simulated tasks into a real history, and switching back finds the
+// sandbox's tasks as they were.
+//
+// Configuration comes, strongest first, from flags, the environment, the
+// settings file (settings.json in the user's config directory, mode 0600,
+// written by the TUI's Settings page) and defaults. The API key is the
+// exception the TUI depends on: CLAPPER_API_KEY wins over the file, so a key
+// set for one shell is never overwritten by a saved one.
+package studio
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Config is what a studio needs to reach the service and its history.
+type Config struct {
+	BaseURL string
+	APIKey  string
+	DataDir string
+	Timeout time.Duration
+	// CallbackListen is a loopback address where the callback receiver
+	// listens; CallbackURL is the public URL the service calls, which must
+	// reach it (a tunnel or a reverse proxy).
+	CallbackListen string
+	CallbackURL    string
+	// SandboxSpeed divides the embedded sandbox's simulated durations: 1 is
+	// real time, 60 makes a minute of generation pass in a second.
+	SandboxSpeed float64
+	// DownloadDir overrides where results are saved ("" picks by media).
+	DownloadDir string
+	// AutoDownload saves results as soon as a task the TUI follows succeeds.
+	AutoDownload bool
+	// RequestBudget is the watcher's reads per second, all tasks together.
+	RequestBudget float64
+	// Theme is "auto" (ask the terminal), "dark" or "light".
+	Theme string
+}
+
+// Environment variables clapper reads.
+const (
+	EnvBaseURL        = "CLAPPER_BASE_URL"
+	EnvAPIKey         = "CLAPPER_API_KEY"
+	EnvDataDir        = "CLAPPER_DATA_DIR"
+	EnvCallbackListen = "CLAPPER_CALLBACK_LISTEN"
+	EnvCallbackURL    = "CLAPPER_CALLBACK_URL"
+	EnvSandboxSpeed   = "CLAPPER_SANDBOX_SPEED"
+	EnvConfigDir      = "CLAPPER_CONFIG_DIR"
+)
+
+// Defaults of the settings a user may leave unset.
+const (
+	DefaultTimeout       = 60 * time.Second
+	DefaultRequestBudget = 4.0
+	DefaultSandboxSpeed  = 1.0
+	MaxSandboxSpeed      = 3600.0
+)
+
+// Themes the Settings page offers.
+var Themes = []string{"auto", "dark", "light"}
+
+// UsageError is a configuration the user must change: nothing was sent.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Resolve fills what flags left unset from the environment, the settings
+// file and the defaults, and checks that the result makes sense. Unset
+// means the zero value, so a flag given its zero value counts as unset.
+func (c *Config) Resolve() error {
+	s, err := LoadSettings()
+	if err != nil {
+		return err
+	}
+	return c.resolveWith(s)
+}
+
+func (c *Config) resolveWith(s Settings) error {
+	pick := func(dst *string, env, saved string) {
+		if *dst == "" {
+			*dst = os.Getenv(env)
+		}
+		if *dst == "" {
+			*dst = saved
+		}
+	}
+	pick(&c.APIKey, EnvAPIKey, s.APIKey)
+	pick(&c.BaseURL, EnvBaseURL, s.BaseURL)
+	pick(&c.DataDir, EnvDataDir, "")
+	pick(&c.CallbackListen, EnvCallbackListen, "")
+	pick(&c.CallbackURL, EnvCallbackURL, "")
+	if c.DownloadDir == "" {
+		c.DownloadDir = s.DownloadDir
+	}
+	// No flag sets it: the saved choice, on unless turned off.
+	c.AutoDownload = s.AutoDownload == nil || *s.AutoDownload
+	if c.RequestBudget == 0 {
+		c.RequestBudget = s.RequestBudget
+	}
+	if c.RequestBudget == 0 {
+		c.RequestBudget = DefaultRequestBudget
+	}
+	if c.Theme == "" {
+		c.Theme = s.Theme
+	}
+	if c.Theme == "" {
+		c.Theme = "auto"
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.SandboxSpeed == 0 {
+		if v := os.Getenv(EnvSandboxSpeed); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return &UsageError{fmt.Sprintf("%s=%q is not a number; give a speed from 1 (real time) to %g", EnvSandboxSpeed, v, MaxSandboxSpeed)}
+			}
+			c.SandboxSpeed = f
+		}
+	}
+	if c.SandboxSpeed == 0 {
+		c.SandboxSpeed = s.SandboxSpeed
+	}
+	if c.SandboxSpeed == 0 {
+		c.SandboxSpeed = DefaultSandboxSpeed
+	}
+	if c.DataDir == "" {
+		d, err := DefaultDataDir()
+		if err != nil {
+			return err
+		}
+		c.DataDir = d
+	}
+	return c.Check()
+}
+
+// Check reports the first setting that cannot work, naming it.
+func (c *Config) Check() error {
+	if (c.CallbackListen == "") != (c.CallbackURL == "") {
+		return &UsageError{"callbacks need both --callback-listen (where clapper listens) and --callback-url (the public URL the service calls)"}
+	}
+	if c.APIKey != "" && c.BaseURL == "" {
+		return &UsageError{fmt.Sprintf("an API key is set but no service address: give --base-url or %s", EnvBaseURL)}
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return &UsageError{fmt.Sprintf("service address %q is not an http(s) URL such as https://api.example.com", c.BaseURL)}
+		}
+	}
+	if c.SandboxSpeed < 1 || c.SandboxSpeed > MaxSandboxSpeed {
+		return &UsageError{fmt.Sprintf("sandbox speed %g is out of range: give 1 (real time) to %g", c.SandboxSpeed, MaxSandboxSpeed)}
+	}
+	if c.RequestBudget < 0.5 || c.RequestBudget > 20 {
+		return &UsageError{fmt.Sprintf("request budget %g is out of range: give 0.5 to 20 reads per second", c.RequestBudget)}
+	}
+	if c.Timeout < time.Second {
+		return &UsageError{fmt.Sprintf("timeout %s is too short: give at least 1s", c.Timeout)}
+	}
+	return nil
+}
+
+// Live reports whether the configuration talks to a real service.
+func (c Config) Live() bool { return c.APIKey != "" }
+
+// Backend names the backend for the header: "sandbox" or the service's host.
+func (c Config) Backend() string {
+	if !c.Live() {
+		return "sandbox"
+	}
+	if u, err := url.Parse(c.BaseURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return c.BaseURL
+}
+
+// HistoryPath is the history database of this configuration's backend.
+func (c Config) HistoryPath() string {
+	if !c.Live() {
+		return filepath.Join(c.DataDir, "history.db")
+	}
+	return filepath.Join(c.DataDir, "live-"+fileSafe(c.Backend())+".db")
+}
+
+// SandboxStatePath keeps the embedded sandbox's tasks between runs, so a
+// task created by one command is still there, still progressing, in the
+// next.
+func (c Config) SandboxStatePath() string { return filepath.Join(c.DataDir, "sandbox-state.json") }
+
+var unsafeFileRunes = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func fileSafe(s string) string {
+	s = unsafeFileRunes.ReplaceAllString(s, "_")
+	if s == "" || s == "." || s == ".." {
+		return "service"
+	}
+	return s
+}
+
+// DefaultDataDir is $XDG_DATA_HOME/clapper or ~/.local/share/clapper.
+func DefaultDataDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "clapper"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", &UsageError{fmt.Sprintf("no home directory to keep data in: give --data-dir or %s", EnvDataDir)}
+	}
+	return filepath.Join(home, ".local", "share", "clapper"), nil
+}
+
+// DefaultDataDirHint is how help text names the default data directory.
+const DefaultDataDirHint = "$XDG_DATA_HOME/clapper or ~/.local/share/clapper"
+
+// errNoConfigDir is returned when neither CLAPPER_CONFIG_DIR nor the
+// user's config directory can be found.
+var errNoConfigDir = errors.New("no config directory: set " + EnvConfigDir + " or XDG_CONFIG_HOME")

@@ -1,0 +1,254 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/api/track"
+	"clapper/history"
+)
+
+// SandboxNotice is what clapper says whenever results are simulated.
+const SandboxNotice = "sandbox — results are simulated (no API key configured)"
+
+// Options tune a studio for tests; the zero value is production.
+type Options struct {
+	// Watcher overrides the watcher's schedule and clock (the budget comes
+	// from Config.RequestBudget unless set here).
+	Watcher track.WatcherOptions
+	// Sandbox overrides the embedded sandbox's settings (seed, clock).
+	Sandbox *sandbox.Config
+	// ChangeInterval is how often the history is checked for commits of
+	// other processes (default 500 ms: a task created in another terminal
+	// shows within a second).
+	ChangeInterval time.Duration
+}
+
+// Studio is one backend, running: open it, Start its background work, Close
+// it. Its fields are ready after Open.
+type Studio struct {
+	Config     Config
+	Client     *api.Client
+	Store      *history.Store
+	Tracker    *track.Tracker
+	Watcher    *track.Watcher
+	Downloader *track.Downloader
+
+	opts       Options
+	stopSandbx func()
+	stopRecv   func()
+
+	events  chan track.Event
+	changes chan struct{}
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// Connect returns a client for the configured service, or for the embedded
+// sandbox when no API key is configured; stop ends the sandbox.
+func Connect(ctx context.Context, cfg Config, sb *sandbox.Config) (client *api.Client, stop func(), err error) {
+	if cfg.Live() {
+		c, err := api.NewClient(cfg.BaseURL, cfg.APIKey, api.WithTimeout(cfg.Timeout))
+		if err != nil {
+			return nil, nil, err
+		}
+		return c, func() {}, nil
+	}
+	sc := sandbox.Config{}
+	if sb != nil {
+		sc = *sb
+	}
+	if sc.StatePath == "" {
+		sc.StatePath = cfg.SandboxStatePath()
+	}
+	if sc.Speed == 0 {
+		sc.Speed = cfg.SandboxSpeed
+	}
+	base, _, stopSandbox, err := sandbox.Listen(ctx, "", sc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the embedded sandbox: %w", err)
+	}
+	c, err := api.NewClient(base, sandbox.EmbeddedToken, api.WithTimeout(cfg.Timeout))
+	if err != nil {
+		stopSandbox()
+		return nil, nil, err
+	}
+	return c, func() { stopSandbox() }, nil
+}
+
+// OpenHistory opens the history of the configured backend.
+func OpenHistory(cfg Config) (*history.Store, error) {
+	return history.Open(cfg.HistoryPath())
+}
+
+// ListenCallbacks starts the callback receiver when one is configured; stop
+// is nil when none is.
+func ListenCallbacks(cfg Config, client *api.Client, w *track.Watcher) (stop func(), err error) {
+	if cfg.CallbackListen == "" {
+		return nil, nil
+	}
+	srv, _, err := track.ListenCallbacks(cfg.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
+	if err != nil {
+		return nil, fmt.Errorf("callbacks: %w", err)
+	}
+	return func() { srv.Close() }, nil
+}
+
+// DownloadDirs names the folder of each operation's results.
+func DownloadDirs(cfg Config) func(api.Operation) string {
+	if cfg.DownloadDir != "" {
+		dir := cfg.DownloadDir
+		return func(api.Operation) string { return dir }
+	}
+	return track.DefaultDirs(cfg.DataDir)
+}
+
+// Open connects to the backend and opens its history. Nothing runs in the
+// background until Start.
+func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	s := &Studio{Config: cfg, opts: o, events: make(chan track.Event, 256), changes: make(chan struct{}, 1)}
+	var err error
+	if s.Client, s.stopSandbx, err = Connect(ctx, cfg, o.Sandbox); err != nil {
+		return nil, err
+	}
+	if s.Store, err = OpenHistory(cfg); err != nil {
+		s.stopSandbx()
+		return nil, err
+	}
+	wo := o.Watcher
+	if wo.RequestsPerSecond == 0 {
+		wo.RequestsPerSecond = cfg.RequestBudget
+	}
+	s.Watcher = track.NewWatcher(s.Client, s.Store, wo)
+	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: DownloadDirs(cfg), Emit: s.Watcher.Publish, Clock: wo.Clock}
+	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock}
+	if s.stopRecv, err = ListenCallbacks(cfg, s.Client, s.Watcher); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if s.stopRecv != nil {
+		s.Tracker.CallbackURL = cfg.CallbackURL
+	}
+	return s, nil
+}
+
+// Sandbox reports whether results are simulated.
+func (s *Studio) Sandbox() bool { return !s.Config.Live() }
+
+// Start follows every task in flight, downloads what is queued, and watches
+// the history for other processes' commits, until Close.
+func (s *Studio) Start(ctx context.Context) error {
+	if err := s.Watcher.Load(ctx); err != nil {
+		return err
+	}
+	ctx, s.cancel = context.WithCancel(ctx)
+	every := s.opts.ChangeInterval
+	if every == 0 {
+		every = 500 * time.Millisecond
+	}
+	s.wg.Add(4)
+	go func() { defer s.wg.Done(); s.Watcher.Run(ctx) }()
+	go func() { defer s.wg.Done(); s.Downloader.Run(ctx) }()
+	go func() { defer s.wg.Done(); s.relay(ctx) }()
+	go func() {
+		defer s.wg.Done()
+		s.Store.WatchChanges(ctx, every, func() {
+			select {
+			case s.changes <- struct{}{}:
+			default: // one pending signal says it all
+			}
+		})
+	}()
+	return nil
+}
+
+// relay passes the watcher's events on, queueing the results of a task that
+// succeeded when auto-download is on (the composed video of a multi-scene
+// job at once: its signed URL lives under three minutes).
+func (s *Studio) relay(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-s.Watcher.Events():
+			if s.Config.AutoDownload && ev.Kind == track.EventState && ev.To == api.StateSuccess {
+				s.queueResults(ctx, ev)
+			}
+			select {
+			case s.events <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+func (s *Studio) queueResults(ctx context.Context, ev track.Event) {
+	res := ev.Result
+	if j := ev.Job; j != nil && j.SignedURL != "" {
+		res = &api.TaskResult{ID: ev.TaskID, State: ev.To, Creations: []api.Creation{{URL: j.SignedURL}}}
+	}
+	if res == nil || len(res.Creations) == 0 {
+		return
+	}
+	created := ev.At
+	if t, err := s.Store.TaskByID(ctx, ev.TaskID); err == nil {
+		created = t.CreatedAt
+	}
+	if err := s.Downloader.QueueResults(ctx, ev.TaskID, ev.Operation, created, res); err != nil {
+		s.Watcher.Publish(track.Event{Kind: track.EventDownload, TaskID: ev.TaskID, Operation: ev.Operation, Err: err, At: time.Now()})
+	}
+}
+
+// Download queues a finished task's results now (the detail view's
+// "download" action), whatever the auto-download setting.
+func (s *Studio) Download(ctx context.Context, t history.Task) error {
+	if len(t.Creations) == 0 {
+		return fmt.Errorf("task %s has no result to download yet", t.TaskID)
+	}
+	res := &api.TaskResult{ID: t.TaskID, State: t.State}
+	for _, c := range t.Creations {
+		res.Creations = append(res.Creations, api.Creation{URL: c.URL, CoverURL: c.CoverURL})
+	}
+	return s.Downloader.QueueResults(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
+}
+
+// Events delivers every change the watcher and downloader report, already
+// recorded in history.
+func (s *Studio) Events() <-chan track.Event { return s.events }
+
+// Changes signals that the history changed, possibly by another process.
+func (s *Studio) Changes() <-chan struct{} { return s.changes }
+
+// Close stops the background work and releases the backend.
+func (s *Studio) Close() error {
+	if s.cancel != nil {
+		s.cancel()
+		s.wg.Wait()
+	}
+	if s.stopRecv != nil {
+		s.stopRecv()
+	}
+	var err error
+	if s.Store != nil {
+		err = s.Store.Close()
+	}
+	if s.stopSandbx != nil {
+		s.stopSandbx()
+	}
+	return err
+}
+
+// IsUsage reports whether err is a configuration the user must change.
+func IsUsage(err error) bool {
+	var ue *UsageError
+	return errors.As(err, &ue)
+}
