@@ -28,14 +28,28 @@
 //     4096 px on its longest side.
 //   - premium_mv: lip_ref_urls required for sing and sing_perform; images
 //     required for perform and dance.
+//   - reference2video prompt: every [@name] names a subject of the request
+//     (models that take subjects; svcq4-preview's references by position
+//     have a syntax not shown and are not read).
 //
 // Shared input rules checked on every media value: an http(s) URL is
-// accepted as given (the service fetches it); a data URI must declare its
-// content type and be base64; images must be png, jpeg, jpg or webp (bmp
-// also for lip-sync reference faces), at least 128x128, with an aspect ratio
-// within 1:4..4:1, and under 10 MB decoded; videos and audio under 20 MB
-// decoded. Audio lengths (music videos 10-300 s) are checked where the
-// header tells them (WAV); video lengths where an MP4 header does.
+// accepted as given (the service fetches it); a data URI (data:, in any
+// case) must declare its content type and be base64, and its bytes must be
+// what it declares: an image of that format, an MP4/MOV (ISO boxes) or AVI
+// (RIFF) video as declared, audio that is not an image. Images must be png,
+// jpeg, jpg or webp (bmp also for lip-sync reference faces), at least
+// 128x128, with an aspect ratio within 1:4..4:1, and under 10 MB decoded
+// (mv lip_ref_url "at most 10 MB": 10 MB itself passes); videos and audio
+// under 20 MB decoded. Reference videos (svcq2-pro videos) follow the image
+// frame rule where their MP4 header states a frame size. Audio lengths
+// (music videos 10-300 s) are checked where the header tells them (WAV);
+// video lengths where an MP4 header does.
+//
+// Values: null, "" and an empty list mean unset, except that an empty list
+// for a field that is no list is a type error; a text field of only spaces
+// is unset (a required prompt of spaces is missing). Whole numbers may be
+// written 5.0 or 1e1; Normalize sends them as 5 and 10, a single media
+// string for a list as a list of one, and leaves unset values out.
 //
 // Choices where the spec says "not shown" or is ambiguous:
 //
@@ -43,7 +57,8 @@
 //   - svcq3-turbo's duration bound, given as both 15 and 16: 16.
 //   - Image counts of the svcq3 family in reference2video ("required array"):
 //     at least 1, no upper bound; template-story and trending-replicate images
-//     likewise unbounded; premium_mv "6 images": at most 6.
+//     likewise unbounded; premium_mv "6 images": 1 to 6 where required
+//     (perform, dance), at most 6 otherwise.
 //   - svcq3-drama sounds: count not bounded (svcq4-preview: 0-3).
 //   - "svcq2 | same, any ratio or auto" and svcq2-pro "same": both take the
 //     listed ratios or any W:H within 1:4..4:1.
@@ -60,13 +75,15 @@
 //   - lip-sync: audio_url and text are both optional and may both be sent
 //     (the table marks neither required; the service decides what a request
 //     with neither means); speed must be positive and volume not negative.
-//   - timing2audio events must start before they end.
-//   - seed must not be negative and at most 2^53-1, the largest integer every
-//     JSON client reads exactly; payload, prompts and text count characters
-//     (runes), not bytes.
+//   - timing2audio events must not end before they start (from == to passes,
+//     as the spec's bounds allow).
+//   - seed: any whole number within ±(2^53-1), the largest integers every
+//     JSON client reads exactly ("other value used as given": -1 included);
+//     payload, prompts and text count characters (runes), not bytes.
 //   - lip-sync takes payload: its table omits it but its response echoes it.
 //   - A field no table of the operation names is refused (FieldUnwanted, a
-//     reason the service's own error table has), which also catches typos.
+//     reason the service's own error table has), which also catches typos:
+//     the message suggests the nearest field (Suggest).
 //   - TTS voice_setting_emotion takes the service's seven emotions (service notes).
 //   - voice ids used by TTS, lip-sync and img2video need not follow the clone
 //     syntax (system voices), but cannot contain spaces or control characters.

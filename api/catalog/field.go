@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -97,6 +98,12 @@ type Field struct {
 	ImageFormats []string
 	// MaxDecoded bounds each data URI's decoded bytes; 0 means the default for the media.
 	MaxDecoded int64
+	// DecodedAtMost makes MaxDecoded inclusive, where the spec says "at most"
+	// rather than "under".
+	DecodedAtMost bool
+	// VideoShape applies the image frame rule (128x128, 1:4 to 4:1) to a
+	// video whose header states its size.
+	VideoShape bool
 	Pauses     Pauses
 	// MaxSeconds bounds a video's or audio's length when it can be read from a data URI.
 	MinSeconds, MaxSeconds float64
@@ -163,18 +170,43 @@ func (f Field) rangeText() string {
 	}
 }
 
+// countText says how many items a list field takes. It is the one wording
+// of a count rule: `clapper models` shows it and validation quotes it.
 func (f Field) countText() string {
+	noun := "item"
+	if f.Media != MediaNone {
+		noun = f.Media.noun()
+	}
 	switch {
 	case f.MaxItems == 0:
-		return fmt.Sprintf("at least %d item(s)", f.MinItems)
+		return "at least " + Plural(f.MinItems, noun)
 	case f.MinItems == f.MaxItems:
-		return fmt.Sprintf("exactly %d item(s)", f.MinItems)
+		return "exactly " + Plural(f.MinItems, noun)
+	case f.MinItems == 0:
+		return "at most " + Plural(f.MaxItems, noun)
 	default:
-		return fmt.Sprintf("%d to %d items", f.MinItems, f.MaxItems)
+		return fmt.Sprintf("%d to %s", f.MinItems, Plural(f.MaxItems, noun))
 	}
 }
 
-// FormatValue renders a default or a value the way a user types it.
+// noun names one item of the media in a count.
+func (m Media) noun() string {
+	if m == MediaAudio {
+		return "audio file"
+	}
+	return m.String()
+}
+
+// Plural renders a count with its noun in agreement: "1 image", "2 images".
+func Plural(n int, noun string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// FormatValue renders a default or a value the way a user types it: text
+// as is, numbers without trailing zeros, anything else as JSON.
 func FormatValue(v any) string {
 	switch x := v.(type) {
 	case string:
@@ -186,8 +218,18 @@ func FormatValue(v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	default:
-		return fmt.Sprint(x)
+		return jsonText(v)
 	}
+}
+
+// jsonText renders any value as the JSON a user would have written, never
+// as Go syntax, clipped for a message.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "a value that is not JSON"
+	}
+	return clip(string(b), 60)
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -20,7 +20,7 @@ var (
 	ttsMarker = regexp.MustCompile(`<#(.*?)#>`)
 	// Lip-sync markers are #x#; a lone # stays text ("#1 fan").
 	lipMarker   = regexp.MustCompile(`#([0-9][0-9.]*)#`)
-	pauseNumber = regexp.MustCompile(`^[0-9]{1,2}(\.[0-9]{1,2})?$`)
+	pauseNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 )
 
 // SplitPauses parses pause markers (<#x#> for speech synthesis, #x# for
@@ -38,11 +38,16 @@ func SplitPauses(text string, style Pauses) ([]Segment, error) {
 		x := text[m[2]:m[3]]
 		marker := open + x + close
 		if !pauseNumber.MatchString(x) {
-			return nil, fmt.Errorf("pause %s: x must be seconds with at most two decimals, as %s1.5%s", marker, open, close)
+			return nil, fmt.Errorf("pause %s: x must be seconds, as %s1.5%s", clip(marker, 40), open, close)
 		}
+		// The range is checked before the decimals so that <#100#> names the
+		// limit it breaks.
 		secs, _ := strconv.ParseFloat(x, 64)
 		if secs < 0.01 || secs > 99.99 {
-			return nil, fmt.Errorf("pause %s: x must lie within 0.01 to 99.99 seconds", marker)
+			return nil, fmt.Errorf("pause %s: x must lie within 0.01 to 99.99 seconds", clip(marker, 40))
+		}
+		if _, frac, _ := strings.Cut(x, "."); len(frac) > 2 {
+			return nil, fmt.Errorf("pause %s: x takes at most two decimals, as %s1.25%s", marker, open, close)
 		}
 		if !speakable(before) {
 			if len(segs) > 0 {

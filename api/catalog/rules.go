@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"clapper/api"
 )
@@ -57,6 +59,51 @@ func subjectRules(s *Spec, b body) []FieldError {
 	return errs
 }
 
+// reference2video prompt: "in the subjects form subjects are referenced as
+// [@name]". A reference to no subject of the request would reach the model
+// as a dangling name, so it is refused. svcq3-mix and svcq4-preview take no
+// subjects (svcq4-preview "references images by position", in a syntax not
+// shown): their prompts are not read for references.
+func subjectReferences(s *Spec, b body) []FieldError {
+	if _, takesSubjects := s.Field("subjects"); !takesSubjects {
+		return nil
+	}
+	v, _ := b.get("prompt")
+	prompt, _ := v.(string)
+	refs := subjectRef.FindAllStringSubmatch(prompt, -1)
+	if len(refs) == 0 {
+		return nil
+	}
+	sv, _ := b.get("subjects")
+	items, _ := sv.([]any)
+	var names []string
+	for _, it := range items {
+		obj, _ := it.(map[string]any)
+		if n, ok := obj["name"].(string); ok && n != "" {
+			names = append(names, n)
+		}
+	}
+	var errs []FieldError
+	seen := map[string]bool{}
+	for _, r := range refs {
+		name := r[1]
+		if contains(names, name) || seen[name] {
+			continue
+		}
+		seen[name] = true
+		msg := fmt.Sprintf("prompt: [@%s] names no subject; subjects are named ", clip(name, 40))
+		if len(names) == 0 {
+			msg += "in the subjects form (subjects:=[{\"name\":...}])"
+		} else {
+			msg += strings.Join(names, ", ")
+		}
+		errs = append(errs, FieldError{"prompt", api.ReasonFieldInvalid, msg})
+	}
+	return errs
+}
+
+var subjectRef = regexp.MustCompile(`\[@([^\]]*)\]`)
+
 // reference2video model table: "svcq2-pro | 1-7 without videos, 1-4 with videos".
 func proImagesWithVideos(s *Spec, b body) []FieldError {
 	if s.Model != "svcq2-pro" || b.count("videos") == 0 {
@@ -83,7 +130,7 @@ func videoLengths(s *Spec, b body) []FieldError {
 			continue
 		}
 		if secs, ok := MP4Duration(d.Data); ok && secs > 5.05 {
-			return []FieldError{{"videos", api.ReasonFieldInvalid, fmt.Sprintf("videos[%d]: is %.1f s long; with two videos each must be at most 5 s", i, secs)}}
+			return []FieldError{{"videos", api.ReasonFieldInvalid, fmt.Sprintf("videos[%d]: is %s s long; with two videos each must be at most 5 s", i, outside(secs, 0, 5.05))}}
 		}
 	}
 	return nil
@@ -110,7 +157,7 @@ func frameResolutionRatio(s *Spec, b body) []FieldError {
 	if len(items) != 2 {
 		return nil
 	}
-	var px [2]float64
+	var px [2]int
 	for i, it := range items {
 		str, _ := it.(string)
 		d, err := ParseDataURI(str)
@@ -121,10 +168,11 @@ func frameResolutionRatio(s *Spec, b body) []FieldError {
 		if err != nil {
 			return nil // reported by the images field check
 		}
-		px[i] = float64(info.Width * info.Height)
+		px[i] = info.Width * info.Height
 	}
-	if r := px[0] / px[1]; r < 0.8 || r > 1.25 {
-		return []FieldError{{"images", api.ReasonFieldInvalid, fmt.Sprintf("images: the first frame has %.2fx the pixels of the last; it must be within 0.8 to 1.25", r)}}
+	if r := float64(px[0]) / float64(px[1]); r < 0.8 || r > 1.25 {
+		return []FieldError{{"images", api.ReasonFieldInvalid, fmt.Sprintf("images: the first frame has %d pixels and the last %d, a ratio of %s; it must be within 0.8 to 1.25",
+			px[0], px[1], outside(r, 0.8, 1.25))}}
 	}
 	return nil
 }
@@ -150,7 +198,7 @@ func promptTextWithSample(s *Spec, b body) []FieldError {
 
 // timing2audio: "from and to within [0, duration]". That from precedes to
 // is not written; an event that ends before it starts cannot sound, so we
-// require from < to.
+// refuse from > to. from == to stays allowed: the spec's bounds allow it.
 func timingWithinDuration(s *Spec, b body) []FieldError {
 	dur := 10.0
 	if v, ok := b.get("duration"); ok {
@@ -176,8 +224,8 @@ func timingWithinDuration(s *Spec, b body) []FieldError {
 			errs = append(errs, FieldError{"timing_prompts", api.ReasonFieldInvalid, fmt.Sprintf("%s.from: must lie within 0 to %s s (the duration), got %s", p, trimFloat(dur), trimFloat(from))})
 		case to < 0 || to > dur:
 			errs = append(errs, FieldError{"timing_prompts", api.ReasonFieldInvalid, fmt.Sprintf("%s.to: must lie within 0 to %s s (the duration), got %s", p, trimFloat(dur), trimFloat(to))})
-		case from >= to:
-			errs = append(errs, FieldError{"timing_prompts", api.ReasonFieldInvalid, fmt.Sprintf("%s: from (%s) must be before to (%s)", p, trimFloat(from), trimFloat(to))})
+		case from > to:
+			errs = append(errs, FieldError{"timing_prompts", api.ReasonFieldInvalid, fmt.Sprintf("%s: from (%s) must not be after to (%s)", p, trimFloat(from), trimFloat(to))})
 		}
 	}
 	return errs
@@ -225,7 +273,9 @@ func premiumModeInputs(s *Spec, b body) []FieldError {
 		}
 	case "perform", "dance":
 		if b.count("images") == 0 {
-			return []FieldError{{"images", api.ReasonFieldLacking, fmt.Sprintf("images: required for %s; give 6 images", m)}}
+			f, _ := s.Field("images")
+			f.MinItems = 1 // the mode makes the optional list required
+			return []FieldError{{"images", api.ReasonFieldLacking, fmt.Sprintf("images: required for %s; give %s", m, f.countText())}}
 		}
 	}
 	return nil
@@ -278,12 +328,8 @@ func asKind(f Field, v any) any {
 		if n, ok := number(v); ok {
 			return n
 		}
-	case KindMediaList, KindStringList:
-		if s, ok := v.(string); ok {
-			return []any{s}
-		}
 	}
-	return v
+	return wireValue(f, v)
 }
 
 // FieldNames lists every field any model of the operation takes, in spec order.

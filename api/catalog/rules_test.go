@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"clapper/api"
+
+	"golang.org/x/image/bmp"
 )
 
 func pngURI(t testing.TB, w, h int) string {
@@ -29,6 +31,15 @@ func jpegURI(t testing.TB, w, h int) string {
 		t.Fatal(err)
 	}
 	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+func bmpURI(t testing.TB, w, h int) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := bmp.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return "data:image/bmp;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
 }
 
 // wavURI is a silent 8 kHz 8-bit mono WAV of the given length.
@@ -108,7 +119,7 @@ func TestRules(t *testing.T) {
 		{name: "seed 2^53-1", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740991}`},
 		{name: "seed 2^53", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740992}`, field: "seed"},
 		{name: "lip payload", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hi","payload":"x"}`},
-		{name: "seed negative", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":-1}`, field: "seed"},
+		{name: "seed -(2^53)", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":-9007199254740992}`, field: "seed"},
 		{name: "prompt required", op: "text2video", req: `{"model":"svcq3-pro"}`, field: "prompt"},
 		{name: "model missing", op: "text2video", req: `{"prompt":"p"}`, field: "model"},
 		{name: "model unknown", op: "text2video", req: `{"model":"svcq2","prompt":"p"}`, field: "model"},
@@ -254,7 +265,7 @@ func TestRules(t *testing.T) {
 		{name: "mv audio 10 s", op: "mv", req: `{"images":["https://e.com/1"]}`, set: []any{"audio_url", wavURI(10)}},
 		{name: "mv audio 9 s", op: "mv", req: `{"images":["https://e.com/1"]}`, set: []any{"audio_url", wavURI(9)}, field: "audio_url"},
 		{name: "mv no audio", op: "mv", req: `{"images":["https://e.com/1"]}`, field: "audio_url"},
-		{name: "mv lip ref bmp type", op: "mv", req: `{"images":["https://e.com/1"],"audio_url":"https://e.com/a.mp3"}`, set: []any{"lip_ref_url", strings.Replace(pngURI(t, 200, 200), "image/png", "image/bmp", 1)}},
+		{name: "mv lip ref bmp type", op: "mv", req: `{"images":["https://e.com/1"],"audio_url":"https://e.com/a.mp3"}`, set: []any{"lip_ref_url", bmpURI(t, 200, 200)}},
 		{name: "mv lip ref wider than 2", op: "mv", req: `{"images":["https://e.com/1"],"audio_url":"https://e.com/a.mp3"}`, set: []any{"lip_ref_url", pngURI(t, 402, 200)}, field: "lip_ref_url"},
 
 		// premium_mv.

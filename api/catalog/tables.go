@@ -94,8 +94,10 @@ func callbackField() Field {
 // maxSeed is the largest integer every JSON client reads exactly (2^53-1).
 const maxSeed = 1<<53 - 1
 
+// seedField: "omitted or 0 = random seed; other value used as given", so
+// negative seeds (-1 is common for "random" in other clients) pass too.
 func seedField() Field {
-	return Field{Name: "seed", Kind: KindInt, Range: rng(0, maxSeed), Help: "0 or unset = random; any other value is used as given"}
+	return Field{Name: "seed", Kind: KindInt, Range: rng(-maxSeed, maxSeed), Help: "0 or unset = random; any other value is used as given"}
 }
 
 // sharedVideoFields: "Shared optional video request fields". wmDefault
@@ -261,7 +263,7 @@ func buildReference2Video(s *Spec) {
 	s.Fields[1].Required = false // or subjects: imagesOrSubjects decides
 	if m == "svcq2-pro" {
 		s.Fields = append(s.Fields, Field{Name: "videos", Kind: KindMediaList, Media: MediaVideo, MinItems: 1, MaxItems: 2,
-			MaxDecoded: maxVideoBytes, MaxSeconds: 8, Help: "reference videos: one of at most 8 s or two of 5 s; mp4, avi, mov"})
+			MaxDecoded: maxVideoBytes, MaxSeconds: 8, VideoShape: true, Help: "reference videos: one of at most 8 s or two of 5 s; mp4, avi, mov"})
 	}
 	if r.subjects {
 		max := 7
@@ -300,7 +302,7 @@ func buildReference2Video(s *Spec) {
 		s.Fields = append(s.Fields, enumField("movement_amplitude", "auto", amplitudes, "camera motion amplitude"))
 	}
 	s.Fields = append(s.Fields, sharedVideoFields(r.offPeak, 3, wmHelp)...)
-	s.rules = []rule{imagesOrSubjects, subjectRules, proImagesWithVideos, videoLengths, offPeakAudio}
+	s.rules = []rule{imagesOrSubjects, subjectRules, subjectReferences, proImagesWithVideos, videoLengths, offPeakAudio}
 }
 
 // POST /ent/v2/img2video.
@@ -508,7 +510,7 @@ func buildMV(s *Spec) {
 		imagesField(1, 7, "model or style images"),
 		mvAudioField("the song: mp3, wav, aac or m4a, 10-300 s"),
 		boolField("lip_sync", false, "lip-sync real singers (+4 credits per second; not at 540p)"),
-		{Name: "lip_ref_url", Kind: KindMedia, Media: MediaImage, ImageFormats: lipRefImages, MaxDecoded: maxLipRefBytes, Help: "frontal close-up of the singer's face"},
+		{Name: "lip_ref_url", Kind: KindMedia, Media: MediaImage, ImageFormats: lipRefImages, MaxDecoded: maxLipRefBytes, DecodedAtMost: true, Help: "frontal close-up of the singer's face"},
 		{Name: "style", Kind: KindText, Help: "free style text"},
 		enumField("quality", "standard", []string{"standard", "high"}, "standard = reference-video pipeline, high = mixed pipeline"),
 		promptField(3000, false),
@@ -528,7 +530,7 @@ func buildPremiumMV(s *Spec) {
 	s.Fields = []Field{
 		{Name: "premium_mv_mode", Kind: KindEnum, Required: true, Options: pmvModes, Help: "sing, sing_perform (lip-sync), perform, dance"},
 		{Name: "lip_ref_urls", Kind: KindMediaList, Media: MediaImage, ImageFormats: lipRefImages, MaxItems: 2, Help: "singers' faces in singing order (sing modes)"},
-		imagesField(0, 6, "6 images (required for perform and dance)"),
+		imagesField(0, 6, "up to 6 images (required for perform and dance)"),
 		mvAudioField("the song with lyrics, no instrumentals: mp3, wav, aac or m4a, 10-300 s"),
 		enumField("language", "", pmvLanguages, "lyrics language; unset = automatic"),
 		{Name: "style", Kind: KindText, Help: "style text"},

@@ -31,9 +31,13 @@ func Validate(op api.Operation, req map[string]any) Errors {
 				Message: fmt.Sprintf("model: required; %s takes %s", op, strings.Join(Models(op), ", "))}}
 		}
 		s, ok := m.(string)
-		if !ok || !contains(Models(op), s) {
+		if !ok {
 			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
-				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, FormatValue(m), strings.Join(Models(op), ", "))}}
+				Message: fmt.Sprintf("model: must be one of %s, got %s", strings.Join(Models(op), ", "), describe(m))}}
+		}
+		if !contains(Models(op), s) {
+			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
+				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(clip(s, 60)), strings.Join(Models(op), ", "))}}
 		}
 		model = s
 	}
@@ -52,6 +56,12 @@ func (s *Spec) Validate(req map[string]any) Errors {
 	for _, f := range s.Fields {
 		known[f.Name] = true
 		v, set := b.get(f.Name)
+		if str, ok := v.(string); ok && f.Kind == KindText && strings.TrimSpace(str) == "" {
+			set = false // a prompt of spaces asks for nothing
+		}
+		if l, ok := b[f.Name].([]any); ok && len(l) == 0 && !f.Kind.IsList() {
+			v, set = l, true // empty means unset only where a list belongs
+		}
 		if !set {
 			if f.Required {
 				errs = append(errs, FieldError{f.Name, api.ReasonFieldLacking, f.Name + ": required (" + f.Help + ")"})
@@ -61,8 +71,8 @@ func (s *Spec) Validate(req map[string]any) Errors {
 		errs = append(errs, s.checkField(f, v)...)
 	}
 	var unknown []string
-	for k, v := range b {
-		if !known[k] && v != nil {
+	for k := range b {
+		if _, set := b.get(k); set && !known[k] {
 			unknown = append(unknown, k)
 		}
 	}
@@ -112,7 +122,10 @@ func (s *Spec) unwanted(name string, v any) FieldError {
 	if f, ok := FieldOf(s.Operation, name); ok && f.Kind == KindBool && v == false {
 		return FieldError{}
 	}
-	msg := fmt.Sprintf("%s: not a field of %s", name, s.Operation)
+	msg := fmt.Sprintf("%s: not a field of %s", clip(name, 60), s.Operation)
+	if near := Suggest(s.Operation, name); near != "" {
+		msg += "; did you mean " + near + "?"
+	}
 	if others := modelsTaking(s.Operation, name); len(others) > 0 {
 		msg = fmt.Sprintf("%s: %s does not take this field; only %s do", name, s.Model, strings.Join(others, ", "))
 	}
@@ -174,9 +187,16 @@ func (s *Spec) checkField(f Field, v any) []FieldError {
 			return invalid("must be true or false, got %s", describe(v))
 		}
 	case KindInt, KindNumber:
+		want := "a number"
+		if f.Kind == KindInt {
+			want = "a whole number"
+		}
 		n, ok := number(v)
+		if _, isNum := v.(json.Number); isNum && !ok {
+			return invalid("%s is too large to be %s", describe(v), want)
+		}
 		if !ok {
-			return invalid("must be a number, got %s", describe(v))
+			return invalid("must be %s, got %s", want, describe(v))
 		}
 		if f.Kind == KindInt && n != math.Trunc(n) {
 			return invalid("must be a whole number, got %s", trimFloat(n))
@@ -295,41 +315,14 @@ func (s *Spec) checkRange(f Field, n float64) []FieldError {
 	if r == nil || (n >= r.Min && (!r.HasMax || n <= r.Max)) {
 		return nil
 	}
-	unit := ""
-	if f.Unit != "" {
-		unit = " " + f.Unit
-	}
-	var allowed string
-	switch {
-	case r.HasMax && r.Min == r.Max:
-		allowed = "only " + trimFloat(r.Min) + unit
-	case r.HasMax:
-		allowed = trimFloat(r.Min) + " to " + trimFloat(r.Max) + unit
-	default:
-		allowed = "at least " + trimFloat(r.Min) + unit
-	}
-	return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: %s accepts %s, got %s", f.Name, s.subject(), allowed, trimFloat(n))}}
+	return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: %s accepts %s, got %s", f.Name, s.subject(), f.rangeText(), trimFloat(n))}}
 }
 
 func (s *Spec) checkCount(f Field, n int) *FieldError {
 	if n >= f.MinItems && (f.MaxItems == 0 || n <= f.MaxItems) {
 		return nil
 	}
-	what := "item(s)"
-	if f.Media != MediaNone {
-		what = f.Media.String() + "(s)"
-	}
-	var allowed string
-	switch {
-	case f.MaxItems == 0:
-		allowed = fmt.Sprintf("at least %d %s", f.MinItems, what)
-	case f.MinItems == f.MaxItems:
-		allowed = fmt.Sprintf("exactly %d %s", f.MinItems, what)
-	case f.MinItems == 0:
-		allowed = fmt.Sprintf("at most %d %s", f.MaxItems, what)
-	default:
-		allowed = fmt.Sprintf("%d to %d %s", f.MinItems, f.MaxItems, what)
-	}
+	allowed := f.countText()
 	reason := api.ReasonFieldItemCountOutOfRange
 	if n == 0 && f.Required {
 		reason = api.ReasonFieldLacking
@@ -511,13 +504,22 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
+// describe names a value in a message as its JSON reads, never in Go terms.
 func describe(v any) string {
 	switch x := v.(type) {
 	case string:
-		return strconv.Quote(x)
+		if x == "" {
+			return "an empty string"
+		}
+		return strconv.Quote(clip(x, 60))
 	case bool:
 		return strconv.FormatBool(x)
+	case json.Number:
+		return clip(x.String(), 40)
 	case []any:
+		if len(x) == 0 {
+			return "an empty list"
+		}
 		return "a list"
 	case map[string]any:
 		return "an object"
@@ -527,11 +529,11 @@ func describe(v any) string {
 	if n, ok := number(v); ok {
 		return trimFloat(n)
 	}
-	return fmt.Sprintf("%T", v)
+	return jsonText(v)
 }
 
 func checkURL(s string) error {
-	if strings.HasPrefix(s, "data:") {
+	if IsDataURI(s) {
 		return fmt.Errorf("must be an http(s) URL the service can fetch, not a data URI")
 	}
 	u, err := url.Parse(s)
@@ -541,9 +543,13 @@ func checkURL(s string) error {
 	return nil
 }
 
+// clip shortens s to about n bytes without splitting a character.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
