@@ -26,7 +26,7 @@ var contentTypes = map[string]string{
 // IsLocalPath reports whether a media value names a file rather than a URL
 // or a data URI.
 func IsLocalPath(v string) bool {
-	if v == "" || strings.HasPrefix(v, "data:") || strings.Contains(v, "://") {
+	if v == "" || catalog.IsDataURI(v) || strings.Contains(v, "://") {
 		return false
 	}
 	return true
@@ -55,6 +55,11 @@ func FileToDataURI(path string, media catalog.Media) (string, error) {
 	}
 	if ct == "" {
 		ct, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+	}
+	// The service and the catalog read an image's bytes, not its name: a
+	// JPEG saved as .png is declared image/jpeg.
+	if info, err := catalog.InspectImage(data); err == nil && media == catalog.MediaImage {
+		ct = "image/" + info.Format
 	}
 	if want := media.String(); want != "" && !strings.HasPrefix(ct, want+"/") {
 		return "", fmt.Errorf("%s looks like %s, not %s %s file", path, ct, article(want), want)

@@ -1,7 +1,10 @@
 package forms
 
 import (
+	"bytes"
 	"encoding/base64"
+	"image"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +23,10 @@ func TestFileToDataURI(t *testing.T) {
 		return p
 	}
 	pngHeader := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewGray(image.Rect(0, 0, 8, 8)), nil); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		path    string
 		media   catalog.Media
@@ -31,6 +38,7 @@ func TestFileToDataURI(t *testing.T) {
 		{write("song.m4a", []byte("....ftypM4A ")), catalog.MediaAudio, "data:audio/m4a;base64,", ""},
 		{write("clip.mov", []byte("....ftypqt  ")), catalog.MediaVideo, "data:video/quicktime;base64,", ""},
 		{write("noext", pngHeader), catalog.MediaImage, "data:image/png;base64,", ""},
+		{write("renamed.png", jpg.Bytes()), catalog.MediaImage, "data:image/jpeg;base64,", ""},
 		{write("c.mp3", []byte("ID3")), catalog.MediaImage, "", "looks like audio/mpeg, not an image file"},
 		{filepath.Join(dir, "missing.png"), catalog.MediaImage, "", "no such file"},
 		{dir, catalog.MediaImage, "", "is a directory"},
@@ -55,7 +63,7 @@ func TestFileToDataURI(t *testing.T) {
 
 func TestIsLocalPath(t *testing.T) {
 	for in, want := range map[string]bool{"a.png": true, "./x/y.mp4": true, "/abs/z.wav": true,
-		"https://e.com/a.png": false, "data:image/png;base64,AA": false, "": false, "s3://bucket/k": false} {
+		"https://e.com/a.png": false, "data:image/png;base64,AA": false, "DATA:image/png;base64,AA": false, "": false, "s3://bucket/k": false} {
 		if IsLocalPath(in) != want {
 			t.Errorf("IsLocalPath(%q) = %v", in, !want)
 		}
