@@ -307,9 +307,9 @@ func NeverSent(err error) bool {
 }
 
 // redact keeps the API key out of every error string, whatever a transport
-// may have echoed.
+// may have echoed (a key too short to be secret is left, as Scrub does).
 func (c *Client) redact(err error) error {
-	if c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
+	if len(c.apiKey) < MinSecret || !strings.Contains(err.Error(), c.apiKey) {
 		return err
 	}
 	return &redactedError{msg: strings.ReplaceAll(err.Error(), c.apiKey, "[redacted]"), err: err}

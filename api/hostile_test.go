@@ -180,18 +180,16 @@ func TestEscapeJSONEscapesEveryControlAndKeepsTheRest(t *testing.T) {
 func TestAPIKeyScrubbedInEveryJSONSpelling(t *testing.T) {
 	for _, tc := range []struct{ key, echo string }{
 		{"KEY/SECRET", `KEY\/SECRET`},
-		{"a+b=c", `a\u002bb\u003dc`},
-		{`q"uote`, `q\"uote`},
-		{`q"uote`, `q\u0022uote`},
-		{"clé-ñ", `cl\u00e9-\u00f1`},
-		{"clé-ñ", "clé-ñ"},
+		{"tok-a+b=c", `tok-a\u002bb\u003dc`},
+		{`tok-q"uote`, `tok-q\"uote`},
+		{`tok-q"uote`, `tok-q\u0022uote`},
+		{"tok-clé-ñ", `tok-cl\u00e9-\u00f1`},
+		{"tok-clé-ñ", "tok-clé-ñ"},
 		{"KEY/SECRET", `KEY\u001b[0m\/SECRET`}, // cleaning would join it up again
 		{"12345678", `12345678`},
 	} {
-		var created atomic.Int32
 		srv := func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost {
-				created.Add(1)
 				io.WriteString(w, `{"task_id":"1","state":"created","prompt":"echo `+tc.echo+`","payload":"`+tc.echo+`"}`)
 				return
 			}
@@ -236,8 +234,13 @@ func TestAPIKeyScrubbedInEveryJSONSpelling(t *testing.T) {
 
 func TestScrubKeepsABodyWithoutTheKeyAsReceived(t *testing.T) {
 	body := []byte("{ \"a\" : \"x\\/y\\u002b\u009b\" ,\"n\":1.0 }")
-	if got := Scrub(body, "secret"); !bytes.Equal(got, body) {
+	if got := Scrub(body, "secret-key"); !bytes.Equal(got, body) {
 		t.Errorf("Scrub changed %s to %s", body, got)
+	}
+	// The embedded sandbox's token is in every URL it answers.
+	urls := []byte(`{"url":"http://127.0.0.1:1/_sandbox/files/1.png"}`)
+	if got := Scrub(urls, "sandbox"); !bytes.Equal(got, urls) {
+		t.Errorf("a key too short to be secret cut %s to %s", urls, got)
 	}
 }
 

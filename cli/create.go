@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,10 +178,7 @@ func writeDryRun(w io.Writer, raw []byte) error {
 	if isTerminal(w) {
 		pretty, shortened = shortenDataURIs(pretty)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(pretty); err != nil {
+	if err := writeJSON(w, pretty, true); err != nil {
 		return err
 	}
 	if shortened {
@@ -221,15 +219,30 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
+// writeRaw prints a JSON text, the service's answer as received included,
+// with every control character escaped (api.EscapeJSON): what --json
+// prints is byte-safe for a terminal. Every JSON output goes through it.
 func writeRaw(w io.Writer, raw []byte) error {
-	if _, err := w.Write(raw); err != nil {
+	safe, err := api.EscapeJSON(bytes.TrimRight(raw, "\n"))
+	if err != nil {
+		return fmt.Errorf("the service's answer is not JSON: %s", clip(api.CleanText(string(raw)), 120))
+	}
+	_, err = w.Write(append(safe, '\n'))
+	return err
+}
+
+// writeJSON prints v as JSON through writeRaw; indent spreads it over lines.
+func writeJSON(w io.Writer, v any, indent bool) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
-		_, err := io.WriteString(w, "\n")
-		return err
-	}
-	return nil
+	return writeRaw(w, b.Bytes())
 }
 
 func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {

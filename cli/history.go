@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -163,8 +162,6 @@ type reject struct {
 }
 
 func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	for _, t := range tasks {
 		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
 			State: displayState(t), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
@@ -172,7 +169,7 @@ func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
 		if r := t.Rejection; r != nil && t.State == history.StateRejected {
 			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
 		}
-		if err := enc.Encode(l); err != nil {
+		if err := writeJSON(w, l, false); err != nil {
 			return err
 		}
 	}

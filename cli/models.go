@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -188,7 +187,5 @@ func writeCatalogJSON(w io.Writer, ops []api.Operation) error {
 		}
 		out = append(out, oj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out, true)
 }
