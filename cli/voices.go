@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -50,8 +49,6 @@ type voiceLine struct {
 }
 
 func writeVoicesJSON(w io.Writer, voices []history.Voice) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	now := time.Now()
 	for _, v := range voices {
 		l := voiceLine{VoiceID: v.VoiceID, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), ExpiresAt: v.ExpiresAt.UTC().Format(time.RFC3339),
@@ -59,7 +56,7 @@ func writeVoicesJSON(w io.Writer, voices []history.Voice) error {
 		if !v.LastUsedAt.IsZero() {
 			l.LastUsedAt = v.LastUsedAt.UTC().Format(time.RFC3339)
 		}
-		if err := enc.Encode(l); err != nil {
+		if err := writeJSON(w, l, false); err != nil {
 			return err
 		}
 	}
