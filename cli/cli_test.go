@@ -148,7 +148,7 @@ func TestInvalidRequestIsNotSentAndListsEveryField(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("exit %d, want 2", r.code)
 	}
-	for _, want := range []string{"3 problem(s)", "prompt: required", "duration: svcq1 accepts only 5 seconds, got 10", "resolution: svcq1 accepts only 1080p"} {
+	for _, want := range []string{"3 problems", "prompt: required", "duration: svcq1 accepts only 5 seconds, got 10", "resolution: svcq1 accepts only 1080p"} {
 		if !strings.Contains(r.err, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.err)
 		}

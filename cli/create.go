@@ -22,6 +22,7 @@ type createOpts struct {
 	file        string
 	sets        []string
 	dryRun      bool
+	force       bool
 	wait        bool
 	json        bool
 	noDownload  bool
@@ -55,6 +56,7 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.StringVarP(&o.file, "file", "f", "", "Request JSON file (- for standard input)")
 	f.StringArrayVar(&o.sets, "set", nil, "Set field=value (repeat to add list items) or field:=JSON")
 	f.BoolVar(&o.dryRun, "dry-run", false, "Validate and print the request; send nothing")
+	f.BoolVar(&o.force, "force", false, "Send even what breaks clapper's rules (they are listed first); the service decides")
 	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails and print the result")
 	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
 	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")
@@ -63,22 +65,32 @@ func newCreateCmd(app *App) *cobra.Command {
 }
 
 func (app *App) create(ctx context.Context, op api.Operation, o createOpts) error {
-	body, err := buildRequest(op, o.file, app.In, o.sets)
+	body, err := buildRequest(op, o.file, app.In, o.sets, o.force)
 	if err != nil {
 		if ExitCode(err) == 2 {
 			return err
 		}
 		return &ExitError{Code: 2, Err: err}
 	}
-	if errs := catalog.Validate(op, body); errs != nil {
+	errs := catalog.Validate(op, body)
+	if errs != nil && !o.force {
 		return &ExitError{Code: 2, Err: validationError{op: op, errs: errs}}
 	}
+	body = catalog.Normalize(op, body)
 	raw, err := json.Marshal(body)
 	if err != nil {
-		return err
+		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
 	}
 	if len(raw) > catalog.MaxBodyBytes {
-		return &ExitError{Code: 2, Err: fmt.Errorf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))}
+		tooBig := catalog.FieldError{Message: fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))}
+		if !o.force {
+			return &ExitError{Code: 2, Err: errors.New(tooBig.Message)}
+		}
+		errs = append(errs, tooBig)
+	}
+	if errs != nil {
+		// Forced: the rules are told, the service's answer is final.
+		fmt.Fprintf(app.Err, "clapper: warning: %s\n", validationError{op: op, errs: errs, forced: true})
 	}
 	if o.dryRun {
 		return writeDryRun(app.Out, raw)
@@ -151,13 +163,18 @@ func isRetryable(err error) bool {
 
 // validationError lists every broken rule, one per line.
 type validationError struct {
-	op   api.Operation
-	errs catalog.Errors
+	op     api.Operation
+	errs   catalog.Errors
+	forced bool // --force: sent regardless
 }
 
 func (v validationError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s request not sent: %d problem(s)", v.op, len(v.errs))
+	if v.forced {
+		fmt.Fprintf(&b, "--force: this %s request breaks %s; the service decides", v.op, catalog.Plural(len(v.errs), "rule"))
+	} else {
+		fmt.Fprintf(&b, "%s request not sent: %s", v.op, catalog.Plural(len(v.errs), "problem"))
+	}
 	for _, e := range v.errs {
 		b.WriteString("\n  ")
 		b.WriteString(e.Message)
@@ -190,7 +207,7 @@ func writeDryRun(w io.Writer, raw []byte) error {
 func shortenDataURIs(v any) (any, bool) {
 	switch x := v.(type) {
 	case string:
-		if strings.HasPrefix(x, "data:") && len(x) > 80 {
+		if catalog.IsDataURI(x) && len(x) > 80 {
 			head, _, _ := strings.Cut(x, ",")
 			return fmt.Sprintf("%s,…(%d bytes)", head, len(x)), true
 		}
@@ -256,7 +273,7 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 	}
 	line := fmt.Sprintf("%s %s: %s", label, api.CleanText(t.Identifier()), api.CleanText(state))
 	if t.Credits > 0 {
-		line += fmt.Sprintf(", %d credits", t.Credits)
+		line += ", " + catalog.Plural(int(t.Credits), "credit")
 	}
 	if t.FileURL != "" {
 		line += "\n  audio: " + api.CleanText(t.FileURL)

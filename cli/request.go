@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"clapper/api"
 	"clapper/api/catalog"
@@ -19,7 +21,8 @@ import (
 // "-") and --set assignments, in that order. Local file paths given for
 // media fields become data URIs: paths in the file are read relative to
 // the file's folder, paths in --set relative to the working directory.
-func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string) (map[string]any, error) {
+// force lets --set name fields no table has (the service judges them).
+func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string, force bool) (map[string]any, error) {
 	body := map[string]any{}
 	fileDir := "."
 	if file != "" {
@@ -42,7 +45,7 @@ func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string)
 		}
 	}
 	for _, s := range sets {
-		if err := applySet(op, body, s); err != nil {
+		if err := applySet(op, body, s, force); err != nil {
 			return nil, err
 		}
 	}
@@ -86,10 +89,12 @@ func decodeValue(s string) (any, error) {
 }
 
 // applySet applies field=value (typed by the catalog; a list field gains one
-// item per repeat) or field:=JSON (any value, e.g. subjects).
-func applySet(op api.Operation, body map[string]any, s string) error {
+// item per repeat; an empty value unsets the field) or field:=JSON (any
+// value, e.g. subjects). With force a field no table names is set as given:
+// text after =, any JSON after :=.
+func applySet(op api.Operation, body map[string]any, s string, force bool) error {
 	if name, raw, ok := strings.Cut(s, ":="); ok && !strings.Contains(name, "=") {
-		if _, known := catalog.FieldOf(op, name); !known {
+		if _, known := catalog.FieldOf(op, name); !known && !force {
 			return unknownField(op, name)
 		}
 		v, err := decodeValue(raw)
@@ -107,8 +112,15 @@ func applySet(op api.Operation, body map[string]any, s string) error {
 		return fmt.Errorf("--set %q: want field=value or field:=JSON", s)
 	}
 	f, known := catalog.FieldOf(op, name)
-	if !known {
+	switch {
+	case !known && !force:
 		return unknownField(op, name)
+	case raw == "":
+		delete(body, name) // empty means unset, whatever the file said
+		return nil
+	case !known:
+		body[name] = raw
+		return nil
 	}
 	switch f.Kind {
 	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray:
@@ -122,7 +134,13 @@ func applySet(op api.Operation, body map[string]any, s string) error {
 			}
 			item = uri
 		}
-		list, _ := body[name].([]any)
+		var list []any
+		switch prev := body[name].(type) {
+		case []any:
+			list = prev
+		case string: // a file's single item, which the service reads as a list of one
+			list = []any{prev}
+		}
 		body[name] = append(list, item)
 		return nil
 	}
@@ -147,8 +165,8 @@ func applySet(op api.Operation, body map[string]any, s string) error {
 func typedScalar(f catalog.Field, raw string) any {
 	switch f.Kind {
 	case catalog.KindInt, catalog.KindNumber:
-		if _, err := strconv.ParseFloat(raw, 64); err == nil {
-			return json.Number(raw)
+		if n, ok := jsonNumber(strings.TrimSpace(raw)); ok {
+			return n
 		}
 	case catalog.KindBool:
 		if b, err := strconv.ParseBool(raw); err == nil {
@@ -158,8 +176,37 @@ func typedScalar(f catalog.Field, raw string) any {
 	return raw
 }
 
+// numberSpelling is a decimal number as people type it: +5, 05, .5, 5., 1e1.
+var numberSpelling = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?([eE][+-]?[0-9]+)?$`)
+
+// jsonNumber rewrites a typed number as the JSON number of the same value,
+// digit for digit (no float rounding of long integers): +5 is 5, 05 is 5,
+// .5 is 0.5, 5. is 5.
+func jsonNumber(raw string) (json.Number, bool) {
+	m := numberSpelling.FindStringSubmatch(raw)
+	if m == nil || m[2]+m[3] == "" {
+		return "", false
+	}
+	sign, whole, frac, exp := m[1], strings.TrimLeft(m[2], "0"), m[3], m[4]
+	if sign == "+" {
+		sign = ""
+	}
+	if whole == "" {
+		whole = "0"
+	}
+	if frac != "" {
+		frac = "." + frac
+	}
+	return json.Number(sign + whole + frac + exp), true
+}
+
+// unknownField refuses a field no table of the operation names, suggesting
+// the one probably meant.
 func unknownField(op api.Operation, name string) error {
-	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", name, op, strings.Join(catalog.FieldNames(op), ", "))}
+	if near := catalog.Suggest(op, name); near != "" {
+		return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; did you mean %s? (--force sends it as it is)", clip(name, 60), op, near)}
+	}
+	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", clip(name, 60), op, strings.Join(catalog.FieldNames(op), ", "))}
 }
 
 // inlineFiles turns local paths in a request file's media fields into data URIs.
@@ -182,6 +229,9 @@ func inlineValue(op api.Operation, name string, v *any, dir string) error {
 	case catalog.KindMedia:
 		return inlineString(name, f.Media, v, dir)
 	case catalog.KindMediaList:
+		if _, single := (*v).(string); single {
+			return inlineString(name, f.Media, v, dir)
+		}
 		list, _ := (*v).([]any)
 		for i := range list {
 			if err := inlineString(fmt.Sprintf("%s[%d]", name, i), f.Media, &list[i], dir); err != nil {
@@ -226,9 +276,13 @@ func inlineString(label string, media catalog.Media, v *any, dir string) error {
 	return nil
 }
 
+// clip shortens s to about n bytes without splitting a character.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
