@@ -180,6 +180,13 @@ func TestFitKeepsAspectRatio(t *testing.T) {
 	}
 }
 
+func TestEmptyImageGivesEmptyCells(t *testing.T) {
+	c := FromImage(image.NewNRGBA(image.Rect(0, 0, 0, 5)), 60, 30)
+	if c.Cols != 0 || c.Rows != 0 || c.HalfBlock() != "" || c.KittyPlaceholders(1) != "" {
+		t.Errorf("cells %dx%d, text %q", c.Cols, c.Rows, c.HalfBlock())
+	}
+}
+
 // A 64x reduction must keep the picture: the left half red, the right blue,
 // with at most one blended column where they meet.
 func TestScalingKeepsColours(t *testing.T) {
@@ -250,7 +257,7 @@ func TestLoadErrorsNameTheFileAndTheProblem(t *testing.T) {
 		is         error
 	}{
 		{"not an image", "notes.png", []byte("just some text, not pixels\n"), "not a PNG, JPEG, GIF or WebP image", ErrNotImage},
-		{"empty", "empty.png", nil, "not a PNG, JPEG, GIF or WebP image", ErrNotImage},
+		{"empty", "empty.png", nil, "the file is empty", nil},
 		{"truncated PNG", "cut.png", whole[:len(whole)/2], "the file ends in the middle of the image", nil},
 		{"truncated JPEG", "cut.jpg", wholeJPEG[:len(wholeJPEG)/2], "the file ends in the middle of the image", nil},
 		{"damaged PNG", "bad.png", damaged, "the png data is damaged", nil},
@@ -393,5 +400,15 @@ func TestLargeReductionsAverage(t *testing.T) {
 	mean := sum / n
 	if sd := math.Sqrt(sum2/n - mean*mean); sd > 30 || mean < 100 || mean > 155 {
 		t.Errorf("noise scaled to mean %.0f, deviation %.1f; want an even grey", mean, sd)
+	}
+}
+
+func TestErrorMessagesReadPlainly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gone.png")
+	_, err := Load(path, 60, 30)
+	// The path once, then the reason: not "stat <path>: ..." again.
+	if err == nil || strings.Count(err.Error(), path) != 1 ||
+		!strings.HasPrefix(err.Error(), "cannot preview "+path+": the file does not exist: ") {
+		t.Errorf("Load error %v", err)
 	}
 }
