@@ -256,7 +256,7 @@ func TestGetDecodesRealBodies(t *testing.T) {
 		"echo": {"task echo: created, 15 credits"},
 		"run":  {"task run: processing (35%)"},
 		"job":  {"job job: processing", "scene 1: processing (job s2, version 2 of 2)", "prompt: sunset"},
-		"esc":  {"task esc: success, 1 credits", "https://x/a"},
+		"esc":  {"task esc: success, 1 credit\n", "https://x/a"},
 	} {
 		r := runCLI(t, svc, "", "get", id)
 		if r.code != 0 {

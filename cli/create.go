@@ -56,7 +56,7 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.StringVarP(&o.file, "file", "f", "", "Request JSON file (- for standard input)")
 	f.StringArrayVar(&o.sets, "set", nil, "Set field=value (repeat to add list items) or field:=JSON")
 	f.BoolVar(&o.dryRun, "dry-run", false, "Validate and print the request; send nothing")
-	f.BoolVar(&o.force, "force", false, "Send even what breaks clapper's rules (they are listed first); the service decides")
+	f.BoolVar(&o.force, "force", false, "Send even if rules are broken (listed first); the service decides")
 	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails and print the result")
 	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
 	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")

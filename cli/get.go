@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
 func newGetCmd(app *App) *cobra.Command {
@@ -109,7 +110,7 @@ func writeTaskResult(w io.Writer, r *api.TaskResult) error {
 	if r.Progress != nil && !api.IsTerminal(r.State) {
 		fmt.Fprintf(&b, " (%d%%)", *r.Progress)
 	}
-	fmt.Fprintf(&b, ", %d credits", r.Credits)
+	b.WriteString(", " + catalog.Plural(int(r.Credits), "credit"))
 	if r.OffPeak != nil && *r.OffPeak {
 		b.WriteString(", off-peak")
 	}
