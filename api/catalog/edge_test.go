@@ -263,3 +263,20 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMP4Header: the box reader takes any bytes a data URI carries without
+// panicking, and a frame size it reports is positive.
+func FuzzMP4Header(f *testing.F) {
+	for _, uri := range []string{mp4URI(3), mp4SizedURI(3, 1920, 1080)} {
+		d, _ := ParseDataURI(uri)
+		f.Add(d.Data)
+	}
+	f.Add([]byte("\x00\x00\x00\x01moov\xff\xff\xff\xff\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		MP4Duration(b)
+		if w, h, ok := MP4VideoSize(b); ok && (w <= 0 || h <= 0) {
+			t.Fatalf("size %dx%d", w, h)
+		}
+		videoContentProblem(DataURI{ContentType: "video/mp4", Data: b})
+	})
+}

@@ -17,6 +17,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add("reference2video", `{"model":"svcq2-pro","prompt":"p","subjects":[{"name":1,"videos":[null]}],"videos":{"a":1}}`)
 	f.Add("timing2audio", `{"model":"audio1.0","duration":"x","timing_prompts":[{"from":"a","to":null}]}`)
 	f.Add("audio-tts", `{"text":"a <#1#> b <#x#>","voice_setting_voice_id":["v"]}`)
+	f.Add("reference2video", `{"model":"svcq2","prompt":"[@a] [@","subjects":[{"name":"a","images":"DATA:x"}],"duration":5.0,"seed":[]}`)
+	f.Add("img2video", `{"model":"svcq3-pro","images":"data:video/mp4;base64,AAAAGGZ0eXA=","duration":1e400}`)
 	f.Fuzz(func(t *testing.T, op, js string) {
 		var m map[string]any
 		d := json.NewDecoder(strings.NewReader(js))
@@ -30,6 +32,9 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		WithDefaults(api.Operation(op), m)
+		if _, err := json.Marshal(Normalize(api.Operation(op), m)); err != nil {
+			t.Fatalf("normalized body does not encode: %v", err)
+		}
 	})
 }
 
