@@ -32,16 +32,21 @@ type createOpts struct {
 func newCreateCmd(app *App) *cobra.Command {
 	var o createOpts
 	cmd := &cobra.Command{
-		Use:   "create OPERATION [-f request.json] [--set field=value ...]",
-		Short: "Validate a creation request and submit it (or print it with --dry-run)",
-		Long: "Builds the request from a JSON file and --set assignments, checks it against every rule of the\n" +
-			"operation and model, and submits it. Nothing is sent when a rule is broken: every broken rule is\n" +
-			"listed and the exit status is 2. A local file given for an image, video or audio field is sent as\n" +
-			"a data URI. OPERATION is one of: " + strings.Join(operationNames(), ", ") + ".",
-		Example: "  clapper create text2video --set model=svcq3-turbo --set prompt='a red fox in snow' --set duration=8\n" +
-			"  clapper create img2video --set model=svcq1 --set images=./first-frame.png --wait\n" +
-			"  clapper create reference2video -f request.json --set 'subjects:=[{\"name\":\"cat\",\"images\":[\"cat.png\"]}]' --dry-run\n" +
-			"  clapper create timing2audio --set model=audio1.0 --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'",
+		Use:   "create OPERATION",
+		Short: "Check a creation request and submit it",
+		Long: "Builds the request from a JSON file (-f) and --set assignments, checks it against every rule " +
+			"of the operation and model, and submits it (--dry-run prints it instead). Nothing is sent when " +
+			"a rule is broken: every broken rule is listed and the exit status is 2. A local file given for " +
+			"an image, video or audio field is sent as a data URI.\n\n" +
+			"OPERATION is one of: " + strings.Join(operationNames(), ", ") + ".",
+		Example: "  clapper create text2video --set model=svcq3-turbo \\\n" +
+			"    --set prompt='a red fox in snow' --set duration=8\n" +
+			"  clapper create img2video --set model=svcq1 \\\n" +
+			"    --set images=./first-frame.png --wait\n" +
+			"  clapper create reference2video -f request.json --dry-run \\\n" +
+			"    --set 'subjects:=[{\"name\":\"cat\",\"images\":[\"cat.png\"]}]'\n" +
+			"  clapper create timing2audio --set model=audio1.0 \\\n" +
+			"    --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'",
 		Args:      exactArgs(1, "an OPERATION ("+strings.Join(operationNames(), ", ")+")"),
 		ValidArgs: operationNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,13 +59,13 @@ func newCreateCmd(app *App) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.file, "file", "f", "", "Request JSON file (- for standard input)")
-	f.StringArrayVar(&o.sets, "set", nil, "Set field=value (repeat to add list items) or field:=JSON")
+	f.StringArrayVar(&o.sets, "set", nil, "Set field=value (repeat to add list items) or\nfield:=JSON")
 	f.BoolVar(&o.dryRun, "dry-run", false, "Validate and print the request; send nothing")
-	f.BoolVar(&o.force, "force", false, "Send even if rules are broken (listed first); the service decides")
-	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails and print the result")
+	f.BoolVar(&o.force, "force", false, "Send even if rules are broken (listed first);\nthe service decides")
+	f.BoolVar(&o.wait, "wait", false, "Wait until the task succeeds or fails, then\nprint the result")
 	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
 	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")
-	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default ~/Videos, ~/Pictures or ~/Music /clapper, else DATA_DIR/downloads)")
+	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default\n"+downloadDirHint+")")
 	return cmd
 }
 

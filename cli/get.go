@@ -16,10 +16,13 @@ import (
 func newGetCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:     "get TASK_ID",
-		Short:   "Show a task's state and results (multi-scene jobs too)",
-		Example: "  clapper get 812345678901234567\n  clapper get 812345678901234567 --json | jq -r '.creations[].url'",
-		Args:    exactArgs(1, "a TASK_ID"),
+		Use:   "get TASK_ID",
+		Short: "Show a task's state and results",
+		Long: "Shows a task's state, its error with what it means, and its result URLs; a multi-scene job " +
+			"shows each scene. With --json, the service's answer as received.",
+		Example: "  clapper get 812345678901234567\n" +
+			"  clapper get 812345678901234567 --json |\n    jq -r '.creations[].url'",
+		Args: exactArgs(1, "a TASK_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			client, closeFn, err := app.connect(cmd.Context())
 			if err != nil {

@@ -31,19 +31,21 @@ func newHistoryCmd(app *App) *cobra.Command {
 	var o historyOpts
 	cmd := &cobra.Command{
 		Use:   "history",
-		Short: "List tasks from the history, newest first (requests of unknown outcome too)",
+		Short: "List tasks, newest first",
+		Long: "Lists the tasks in history, newest first, with their state and credits; requests of unknown " +
+			"outcome too, with how to resolve them.",
 		Example: "  clapper history\n  clapper history --state failed --since 2026-11-01\n" +
-			"  clapper history --operation img2video --search fox --json | jq -r .task_id",
+			"  clapper history --operation img2video --search fox --json |\n    jq -r .task_id",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return app.listHistory(cmd, o) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "Print one JSON object per line")
-	f.StringSliceVar(&o.states, "state", nil, "Only these states (created, queueing, processing, success, failed, unknown, rejected, abandoned)")
+	f.StringSliceVar(&o.states, "state", nil, "Only these states: created, queueing, processing,\nsuccess, failed, unknown, rejected, abandoned")
 	f.StringSliceVar(&o.operations, "operation", nil, "Only these operations")
 	f.StringSliceVar(&o.models, "model", nil, "Only these models")
-	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id, model or operation")
-	f.StringVar(&o.since, "since", "", "Created on or after this date (YYYY-MM-DD) or time (RFC 3339)")
+	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation")
+	f.StringVar(&o.since, "since", "", "Created on or after this day (YYYY-MM-DD) or\ntime (RFC 3339)")
 	f.StringVar(&o.until, "until", "", "Created before this date or time")
 	f.IntVar(&o.limit, "limit", 50, "How many tasks at most (0 for all)")
 	cmd.AddCommand(newResolveCmd(app), newAbandonCmd(app))
@@ -230,7 +232,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func newResolveCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "resolve # TASK_ID",
-		Short: "Attach the service's task id to a request of unknown outcome",
+		Short: "Attach a task id to a request of unknown outcome",
 		Args:  exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
 			if err := store.ResolveUnknown(ctx, localID, args[1]); err != nil {
@@ -245,7 +247,8 @@ func newResolveCmd(app *App) *cobra.Command {
 func newAbandonCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "abandon #",
-		Short: "Give up on a refused request or one of unknown outcome (it stays listed as abandoned)",
+		Short: "Give up on a refused or unknown request",
+		Long:  "Gives up on a refused request or one of unknown outcome; it stays listed, as abandoned.",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
 			if err := store.Abandon(ctx, localID); err != nil {

@@ -17,8 +17,10 @@ import (
 func newModelsCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:       "models [OPERATION]",
-		Short:     "List operations, their models, and each model's fields with defaults and options",
+		Use:   "models [OPERATION]",
+		Short: "List operations, models and their fields",
+		Long: "Lists the operations, what each makes and its models; with an OPERATION, every model's " +
+			"fields with their defaults, options and ranges (--json: the same rules as JSON).",
 		Example:   "  clapper models\n  clapper models reference2video\n  clapper models audio-tts --json",
 		Args:      cobra.MaximumNArgs(1),
 		ValidArgs: operationNames(),

@@ -64,9 +64,9 @@ func NewRoot(app *App) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "clapper",
 		Short: "A terminal studio for the svc generative-media service",
-		Long: "clapper creates videos, images and audio with the svc service, tracks every task and keeps a history.\n" +
-			"With no subcommand it starts the terminal UI. With no API key it runs on an embedded sandbox\n" +
-			"that simulates the service, so everything works without an account.",
+		Long: "clapper creates videos, images and audio with the svc service, tracks every task and keeps " +
+			"a history. With no subcommand it starts the terminal UI. With no API key it runs on an embedded " +
+			"sandbox that simulates the service, so everything works without an account.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -90,15 +90,24 @@ func NewRoot(app *App) *cobra.Command {
 	root.SetOut(app.Out)
 	root.SetErr(app.Err)
 	root.SetIn(app.In)
+	// Flag lines break by hand: fang does not wrap them, and the root page
+	// leaves them 46 columns of an 80-column terminal.
 	pf := root.PersistentFlags()
-	pf.StringVar(&app.Config.BaseURL, "base-url", "", "Service address, e.g. https://api.example.com (env "+studio.EnvBaseURL+")")
-	pf.StringVar(&app.Config.APIKey, "api-key", "", "API token; without one clapper uses the embedded sandbox (env "+studio.EnvAPIKey+")")
-	pf.StringVar(&app.Config.DataDir, "data-dir", "", "Where history and sandbox state live (env "+studio.EnvDataDir+", default "+studio.DefaultDataDirHint+")")
+	pf.StringVar(&app.Config.BaseURL, "base-url", "", "Service address, e.g. https://api.example.com\n(env "+studio.EnvBaseURL+")")
+	pf.StringVar(&app.Config.APIKey, "api-key", "", "The API token; without one, the embedded\nsandbox is used (env "+studio.EnvAPIKey+")")
+	pf.StringVar(&app.Config.DataDir, "data-dir", "", "Where history and sandbox state live\n(env "+studio.EnvDataDir+"; default\n"+strings.Replace(studio.DefaultDataDirHint, " or ", " or\n", 1)+")")
 	pf.DurationVar(&app.Config.Timeout, "timeout", studio.DefaultTimeout, "Bound on each request to the service")
-	pf.Float64Var(&app.Config.SandboxSpeed, "sandbox-speed", 0, "Embedded sandbox only: 1 is real time, 60 runs a minute of generation in a second (env "+studio.EnvSandboxSpeed+", default 1)")
-	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status callbacks, e.g. 127.0.0.1:8787 (env "+studio.EnvCallbackListen+")")
-	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to --callback-listen (env "+studio.EnvCallbackURL+")")
+	pf.Float64Var(&app.Config.SandboxSpeed, "sandbox-speed", 0, "Embedded sandbox only: 1 is real time, 60 runs\na minute of generation in a second\n(env "+studio.EnvSandboxSpeed+", default 1)")
+	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status\ncallbacks, e.g. 127.0.0.1:8787\n(env "+studio.EnvCallbackListen+")")
+	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to\n--callback-listen (env "+studio.EnvCallbackURL+")")
 	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newWatchCmd(app), newSandboxCmd(app))
+	// cobra's own completion command, added now so its line fits too.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Short = "Print a shell completion script"
+		}
+	}
 	return root
 }
 

@@ -16,12 +16,13 @@ func newSandboxCmd(app *App) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "sandbox",
-		Short: "Serve the simulated service on its own, for any client of the service to test against",
-		Long: "Serves every path of the service on a loopback address with the same wire format, states,\n" +
-			"credits, callbacks, expiring result URLs and real media files. Any token is accepted.\n" +
-			"State lives in memory unless --state names a file.",
+		Short: "Serve the simulated service for any client",
+		Long: "Serves every path of the service on a loopback address, for any client of the service to " +
+			"test against, with the same wire format, states, credits, callbacks, expiring result URLs and " +
+			"real media files. Any token is accepted. State lives in memory unless --state names a file.",
 		Example: "  clapper sandbox --addr 127.0.0.1:8765 --speed 60\n" +
-			"  clapper sandbox --fail-rate 0.2 --rate-429 0.1 --seed 7 --state /tmp/sandbox.json",
+			"  clapper sandbox --fail-rate 0.2 --rate-429 0.1 --seed 7 \\\n" +
+			"    --state /tmp/sandbox.json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			base, _, stop, err := sandbox.Listen(cmd.Context(), addr, cfg)
@@ -38,7 +39,7 @@ func newSandboxCmd(app *App) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8765", "Loopback address to listen on")
-	f.Float64Var(&cfg.Speed, "speed", 1, "Time factor: 60 makes a simulated minute pass in a second")
+	f.Float64Var(&cfg.Speed, "speed", 1, "Time factor: 60 makes a simulated minute pass\nin a second")
 	f.Float64Var(&cfg.FailRate, "fail-rate", 0, "Fraction of tasks that end failed, 0 to 1")
 	f.Int64Var(&cfg.Seed, "seed", 0, "Fix ids and outcomes (0 = random)")
 	f.StringVar(&cfg.StatePath, "state", "", "Keep state in this file (default: memory only)")

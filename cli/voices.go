@@ -16,8 +16,10 @@ func newVoicesCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "voices",
-		Short: "List cloned voices with their expiry (a voice unused by speech synthesis for 168 h is deleted)",
-		Args:  cobra.NoArgs,
+		Short: "List cloned voices and when they expire",
+		Long: "Lists cloned voices with their expiry: the service deletes a voice that speech synthesis " +
+			"(audio-tts) has not used for 168 hours.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			store, err := app.openStore()
 			if err != nil {

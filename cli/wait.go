@@ -141,7 +141,8 @@ func newResubmitCmd(app *App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "resubmit #",
-		Short: "Send a refused request again (# from clapper history), e.g. after QuotaExceeded",
+		Short: "Send a refused request again",
+		Long:  "Sends a refused request again, e.g. after QuotaExceeded; # is its number in clapper history.",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			localID, err := parseLocalID(args[0])

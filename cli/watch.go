@@ -15,15 +15,16 @@ func newWatchCmd(app *App) *cobra.Command {
 	var o createOpts
 	cmd := &cobra.Command{
 		Use:   "watch",
-		Short: "Follow every task history holds in flight until each succeeds or fails, downloading results",
-		Long: "Picks up every task that history holds as created, queueing or processing (from this run or\n" +
-			"any earlier one), follows it with the adaptive watcher, prints each state change, and downloads\n" +
-			"results as tasks succeed. Requests of unknown outcome are listed first: they are never resent.",
+		Short: "Follow tasks in flight and download results",
+		Long: "Picks up every task that history holds as created, queueing or processing (from this run or " +
+			"any earlier one), follows it with the adaptive watcher until it succeeds or fails, prints each " +
+			"state change, and downloads results as tasks succeed. Requests of unknown outcome are listed " +
+			"first: they are never resent.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return app.watchAll(cmd.Context(), o) },
 	}
 	cmd.Flags().BoolVar(&o.noDownload, "no-download", false, "Do not download results")
-	cmd.Flags().StringVar(&o.downloadDir, "download-dir", "", "Save results here (default ~/Videos, ~/Pictures or ~/Music /clapper, else DATA_DIR/downloads)")
+	cmd.Flags().StringVar(&o.downloadDir, "download-dir", "", "Save results here (default\n"+downloadDirHint+")")
 	return cmd
 }
 
@@ -102,3 +103,7 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 	}
 	return nil
 }
+
+// downloadDirHint is where results land by default, in lines that fit the
+// flag column of an 80-column help page.
+const downloadDirHint = "~/Videos/clapper, ~/Pictures/clapper or\n~/Music/clapper, else DATA_DIR/downloads"
