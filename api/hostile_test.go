@@ -266,3 +266,24 @@ func TestAnswerOverTheReadCapIsNamed(t *testing.T) {
 		t.Errorf("an answer of exactly the cap: %v", err)
 	}
 }
+
+// A decoding error quotes the value it could not read: that value is the
+// service's text too.
+func TestDecodingErrorsQuoteTheValueCleaned(t *testing.T) {
+	for _, body := range []string{
+		"{\"credits\":\"1\u009b2J\"}",
+		"{\"credits\":\"\x1b]52;c;eA==\x07\"}",
+		"{\"progress\":\"1.5\u009b\"}",
+		"{\"duration\":\"x\u009b2J\"}",
+	} {
+		var r TaskResult
+		err := json.Unmarshal([]byte(body), &r)
+		if err == nil {
+			t.Errorf("%q decoded", body)
+			continue
+		}
+		if c := controlIn(err.Error()); c != "" || strings.ContainsRune(err.Error(), 0x1b) {
+			t.Errorf("error %q holds %s", err, c)
+		}
+	}
+}

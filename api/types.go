@@ -423,7 +423,7 @@ func (n *Int) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return fmt.Errorf("want a whole number, got %s", b)
+		return fmt.Errorf("want a whole number, got %s", CleanText(string(b)))
 	}
 	*n = Int(f)
 	return nil
@@ -455,7 +455,7 @@ func decodeNumber(b []byte) (float64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("want a number, got %s", b)
+		return 0, false, fmt.Errorf("want a number, got %s", CleanText(string(b)))
 	}
 	return f, true, nil
 }
