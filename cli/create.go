@@ -36,7 +36,8 @@ func newCreateCmd(app *App) *cobra.Command {
 		Short: "Check a creation request and submit it",
 		Long: "Builds the request from a JSON file (-f) and --set assignments, checks it against every rule " +
 			"of the operation and model, and submits it (--dry-run prints it instead). Nothing is sent when " +
-			"a rule is broken: every broken rule is listed and the exit status is 2. A local file given for " +
+			"a rule is broken: every broken rule is listed and the exit status is 2 (--force lists them and " +
+			"sends anyway; the service decides). --set field= unsets a field. A local file given for " +
 			"an image, video or audio field is sent as a data URI.\n\n" +
 			"OPERATION is one of: " + strings.Join(operationNames(), ", ") + ".",
 		Example: "  clapper create text2video --set model=svcq3-turbo \\\n" +
