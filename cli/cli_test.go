@@ -312,8 +312,9 @@ func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 	if len(files) != 1 {
 		t.Errorf("downloaded %v", files)
 	}
-	// What the CLI created is in history, with every state it went through.
-	r = runCLIData(t, data, "history", "--json")
+	// What the CLI created is in that service's history, with every state
+	// it went through.
+	r = execute("", "history", "--json", "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)
 	var line historyLine
 	if err := json.Unmarshal([]byte(r.out), &line); err != nil || line.TaskID != "w1" || line.State != "success" || line.Credits != 8 {
 		t.Errorf("history: %v %+v", err, line)

@@ -87,7 +87,7 @@ func TestKillDuringCreateWaitLosesNoTask(t *testing.T) {
 		cmd.Wait()
 	}
 	created := sandboxTaskIDs(t, base)
-	r := runCLIData(t, data, "history", "--json", "--limit", "0")
+	r := execute("", "history", "--json", "--limit", "0", "--base-url", base, "--api-key", "k", "--data-dir", data)
 	if r.code != 0 {
 		t.Fatalf("history: %s", r.err)
 	}
