@@ -13,13 +13,14 @@ import (
 
 	"clapper/api"
 	"clapper/cli"
+	"clapper/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
 func main() {
-	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin}
+	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin, RunTUI: ui.Run}
 	opts := []fang.Option{
 		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {

@@ -144,7 +144,8 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 func (s *Studio) Sandbox() bool { return !s.Config.Live() }
 
 // Start follows every task in flight, downloads what is queued, and watches
-// the history for other processes' commits, until Close.
+// the history for other processes' commits (following the tasks they send),
+// until Close.
 func (s *Studio) Start(ctx context.Context) error {
 	if err := s.Watcher.Load(ctx); err != nil {
 		return err
@@ -161,6 +162,9 @@ func (s *Studio) Start(ctx context.Context) error {
 	go func() {
 		defer s.wg.Done()
 		s.Store.WatchChanges(ctx, every, func() {
+			// Another process (a `clapper create` in another terminal) may
+			// have sent a task: follow it too. Load skips what is followed.
+			s.Watcher.Load(ctx)
 			select {
 			case s.changes <- struct{}{}:
 			default: // one pending signal says it all

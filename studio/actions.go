@@ -1,0 +1,48 @@
+package studio
+
+import (
+	"context"
+	"fmt"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+)
+
+// Reread reads a task from the service now and records the answer.
+func (s *Studio) Reread(ctx context.Context, t history.Task) error {
+	if t.TaskID == "" {
+		return fmt.Errorf("request #%d has no task id to read", t.LocalID)
+	}
+	return track.Reread(ctx, s.Client, s.Store, s.opts.Watcher.Clock, t.Operation, t.TaskID)
+}
+
+// Cancel asks the service to cancel a task (queued or held for off-peak),
+// then reads it so history shows the outcome.
+func (s *Studio) Cancel(ctx context.Context, t history.Task) error {
+	if t.TaskID == "" {
+		return fmt.Errorf("request #%d has no task id to cancel", t.LocalID)
+	}
+	if !Cancellable(t) {
+		return fmt.Errorf("task %s is %s: only a queued task or one held for off-peak can be cancelled", t.TaskID, t.State)
+	}
+	if err := s.Client.Cancel(ctx, t.TaskID); err != nil {
+		return err
+	}
+	return s.Reread(ctx, t)
+}
+
+// Cancellable reports whether the service takes a cancel for the task: while
+// it waits in the queue or for its off-peak window.
+func Cancellable(t history.Task) bool {
+	if t.TaskID == "" || t.Operation.IsOneClick() {
+		return false
+	}
+	switch t.State {
+	case api.StateCreated, api.StateQueueing:
+		return true
+	case api.StateProcessing:
+		return t.OffPeak
+	}
+	return false
+}

@@ -1,0 +1,485 @@
+// Package ui is clapper's terminal UI: an app shell (header, page tabs,
+// status line, help) around one small model per page (Tasks, New, Scenes,
+// Voices, History, Settings) and the task detail, all fed by messages from
+// the studio. The root only routes messages and lays screens out; each
+// screen has its own file and KeyMap; View never does I/O.
+//
+// Key routing, in order: an open dialog takes every key; a screen typing
+// text (a filter, a settings field) takes keys before the global bindings,
+// so `q` typed into a filter never quits; then the global keys; then the
+// screen.
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"clapper/api/track"
+	"clapper/studio"
+)
+
+// page is one tab of the shell.
+type page interface {
+	Title() string
+	Init() tea.Cmd
+	Update(tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	// Capturing reports whether the page is taking typed text, so global
+	// keys must not fire.
+	Capturing() bool
+	Help() help.KeyMap
+}
+
+const (
+	pageTasks = iota
+	pageNew
+	pageScenes
+	pageVoices
+	pageHistory
+	pageSettings
+)
+
+type globalKeys struct {
+	Quit, Help, Next, Prev, New, Jump key.Binding
+}
+
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Next: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next page")),
+		Prev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
+		New:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new task")),
+		Jump: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "jump to page")),
+	}
+}
+
+// Model is the root of the TUI.
+type Model struct {
+	env    *env
+	keys   globalKeys
+	help   help.Model
+	pages  []page
+	active int
+	detail *detailModel
+	dialog dialog
+
+	width, height int
+	terminalDark  bool
+	showHelp      bool
+
+	statusText string
+	statusBad  bool
+	statusSeq  int
+
+	running, queued int
+	creditsToday    int64
+	statsLoaded     bool
+
+	ticking  bool
+	tickGen  int
+	relay    func(*studio.Studio)
+	quitting bool
+}
+
+// New builds the root model on a started studio. now is the clock the
+// screens show time with (tests fix it); relay, when set, connects a studio's
+// events to the program (Run sets it).
+func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Model {
+	if now == nil {
+		now = time.Now
+	}
+	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true)}
+	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true}
+	m.help.Styles = e.theme.Help
+	m.pages = []page{
+		newTasksPage(e),
+		newNewPage(e),
+		newScenesPage(e),
+		newVoicesPage(e),
+		newHistoryPage(e),
+		newSettingsPage(e),
+	}
+	return m
+}
+
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env)}
+	for _, p := range m.pages {
+		cmds = append(cmds, p.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.scheduleTick())
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return nil
+	case tea.BackgroundColorMsg:
+		m.terminalDark = msg.IsDark()
+		m.applyTheme()
+		return nil
+	case tickMsg:
+		if msg.gen != m.tickGen {
+			return nil
+		}
+		m.ticking = false
+		m.env.frame++
+		return nil
+	case statusMsg:
+		m.statusSeq++
+		m.statusText, m.statusBad = msg.text, msg.bad
+		seq := m.statusSeq
+		return tea.Batch(tea.Tick(6*time.Second, func(time.Time) tea.Msg { return statusExpiredMsg{seq} }), m.refreshAll())
+	case statusExpiredMsg:
+		if msg.seq == m.statusSeq {
+			m.statusText = ""
+		}
+		return nil
+	case statsLoadedMsg:
+		if msg.err == nil {
+			m.running, m.queued, m.creditsToday, m.statsLoaded = msg.running, msg.queued, msg.creditsToday, true
+		}
+		return nil
+	case studioEventMsg:
+		return m.onStudioEvent(msg)
+	case historyChangedMsg:
+		return m.refreshAll()
+	case openDetailMsg:
+		m.detail = newDetailModel(m.env, msg.localID)
+		m.layout()
+		return m.detail.Init()
+	case openDialogMsg:
+		m.dialog = msg.d
+		return nil
+	case switchPageMsg:
+		return m.switchTo(msg.page)
+	case duplicateMsg:
+		m.detail = nil
+		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+	case settingsSavedMsg:
+		return m.onSettingsSaved(msg)
+	case studioOpenedMsg:
+		return m.onStudioOpened(msg)
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		if m.dialog != nil {
+			cmd, done := m.dialog.Update(msg)
+			if done {
+				m.dialog = nil
+			}
+			return cmd
+		}
+	}
+	// Data for screens: every page sees it (each ignores what is not its
+	// own), and the detail when open.
+	var cmds []tea.Cmd
+	for _, p := range m.pages {
+		cmds = append(cmds, p.Update(msg))
+	}
+	if m.detail != nil {
+		cmds = append(cmds, m.detail.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.dialog != nil {
+		cmd, done := m.dialog.Update(msg)
+		if done {
+			m.dialog = nil
+		}
+		return cmd
+	}
+	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.pages[m.active].Capturing())
+	if screenTyping {
+		if msg.String() == "ctrl+c" {
+			return m.quit()
+		}
+		return m.toScreen(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.quit()
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = !m.showHelp
+		return nil
+	case m.showHelp && msg.String() == "esc":
+		m.showHelp = false
+		return nil
+	case key.Matches(msg, m.keys.Next):
+		return m.switchTo((m.active + 1) % len(m.pages))
+	case key.Matches(msg, m.keys.Prev):
+		return m.switchTo((m.active + len(m.pages) - 1) % len(m.pages))
+	case key.Matches(msg, m.keys.Jump):
+		return m.switchTo(int(msg.String()[0] - '1'))
+	case key.Matches(msg, m.keys.New):
+		return m.switchTo(pageNew)
+	}
+	if m.detail != nil && msg.String() == "esc" {
+		m.detail = nil
+		return nil
+	}
+	return m.toScreen(msg)
+}
+
+func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
+	if m.detail != nil {
+		return m.detail.Update(msg)
+	}
+	return m.pages[m.active].Update(msg)
+}
+
+func (m *Model) switchTo(i int) tea.Cmd {
+	if i < 0 || i >= len(m.pages) {
+		return nil
+	}
+	m.detail = nil
+	m.showHelp = false
+	m.active = i
+	return nil
+}
+
+func (m *Model) quit() tea.Cmd {
+	if m.env.submitting > 0 {
+		m.dialog = &confirmDialog{
+			title: "Quit while a request is being sent?",
+			body:  "Its answer has not come back yet. History keeps it either way: if the answer is lost it shows as of unknown outcome, for you to resolve.",
+			onYes: func() tea.Msg { return tea.QuitMsg{} },
+		}
+		return nil
+	}
+	m.quitting = true
+	return tea.Quit
+}
+
+func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
+	ev := msg.ev
+	var cmds []tea.Cmd
+	switch ev.Kind {
+	case track.EventState:
+		cmds = append(cmds, m.refreshAll())
+		if ev.To == "failed" {
+			why := ""
+			if ev.Result != nil && ev.Result.ErrCode != "" {
+				why = ": " + clean(ev.Result.ErrCode)
+			}
+			cmds = append(cmds, statusErrText("task "+clean(ev.TaskID)+" failed"+why))
+		}
+	case track.EventDownload:
+		if ev.Err != nil {
+			cmds = append(cmds, statusErrText("download of task "+clean(ev.TaskID)+": "+clean(ev.Err.Error())))
+		}
+	case track.EventLost:
+		cmds = append(cmds, statusErrText("the service does not know task "+clean(ev.TaskID)+"; history keeps it as it was"))
+	}
+	if m.detail != nil {
+		cmds = append(cmds, m.detail.Update(msg))
+	}
+	for _, p := range m.pages {
+		cmds = append(cmds, p.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func statusErrText(s string) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: s, bad: true} }
+}
+
+// refreshAll re-reads what the header and the pages show from history.
+func (m *Model) refreshAll() tea.Cmd {
+	cmds := []tea.Cmd{loadStats(m.env)}
+	for _, p := range m.pages {
+		if r, ok := p.(interface{ refresh() tea.Cmd }); ok {
+			cmds = append(cmds, r.refresh())
+		}
+	}
+	if m.detail != nil {
+		cmds = append(cmds, m.detail.refresh())
+	}
+	return tea.Batch(cmds...)
+}
+
+// scheduleTick keeps one timer running while something on screen moves
+// and none otherwise: spinners and download bars step every 120 ms; ages
+// and URL countdowns only as often as their labels change (seconds under a
+// minute old, else minutes). An idle screen with nothing recent never
+// redraws.
+func (m *Model) scheduleTick() tea.Cmd {
+	if m.ticking || m.quitting || m.dialog != nil || m.showHelp {
+		return nil
+	}
+	every := m.tickEvery()
+	if every == 0 {
+		return nil
+	}
+	m.ticking = true
+	m.tickGen++
+	gen := m.tickGen
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// tickEvery is how soon what the screen shows changes by itself; zero is
+// never.
+func (m *Model) tickEvery() time.Duration {
+	if m.detail != nil {
+		if m.detail.moving() {
+			return 120 * time.Millisecond
+		}
+		return 0
+	}
+	if m.active != pageTasks {
+		return 0
+	}
+	return m.pages[pageTasks].(*tasksPage).tickEvery()
+}
+
+func (m *Model) applyTheme() {
+	m.env.theme = ThemeFor(m.env.studio.Config.Theme, m.terminalDark)
+	m.help.Styles = m.env.theme.Help
+}
+
+const headerHeight, footerHeight = 3, 2
+
+func (m *Model) layout() {
+	h := max(m.height-headerHeight-footerHeight, 1)
+	for _, p := range m.pages {
+		p.SetSize(m.width, h)
+	}
+	if m.detail != nil {
+		m.detail.SetSize(m.width, h)
+	}
+	m.help.SetWidth(m.width)
+}
+
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "clapper"
+	if m.detail != nil {
+		if pb := m.detail.progressBar(); pb != nil {
+			v.ProgressBar = pb
+		}
+	}
+	return v
+}
+
+func (m *Model) render() string {
+	if m.width == 0 {
+		return ""
+	}
+	th := m.env.theme
+	body := ""
+	h := max(m.height-headerHeight-footerHeight, 1)
+	switch {
+	case m.showHelp:
+		body = m.fullHelp()
+	case m.detail != nil:
+		body = m.detail.View()
+	default:
+		body = m.pages[m.active].View()
+	}
+	body = lipgloss.NewStyle().Height(h).MaxHeight(h).MaxWidth(m.width).Render(body)
+	screen := m.header() + "\n" + body + "\n" + m.footer()
+	if m.dialog != nil {
+		d := m.dialog.View(th, m.width)
+		x := max((m.width-lipgloss.Width(d))/2, 0)
+		y := max((m.height-lipgloss.Height(d))/2, 0)
+		screen = lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(d).X(x).Y(y).Z(1)).Render()
+	}
+	return screen
+}
+
+func (m *Model) header() string {
+	th := m.env.theme
+	s := m.env.studio
+	left := th.Title.Render(" clapper ")
+	if s.Sandbox() {
+		left += th.Badge.Render("SANDBOX")
+		if m.width >= 90 {
+			left += th.Dim.Render(" results are simulated")
+		}
+	} else {
+		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(clean(s.Config.Backend()))
+	}
+	right := ""
+	if m.statsLoaded {
+		right = th.Running.Render(plural(m.running, "running", "running")) + th.Dim.Render(" · ") +
+			plural(m.queued, "queued", "queued") + th.Dim.Render(" · limit 5 · ") +
+			credits(m.creditsToday) + th.Dim.Render(" today ")
+	}
+	line1 := joinEnds(left, right, m.width)
+	var tabs []string
+	for i, p := range m.pages {
+		label := string(rune('1'+i)) + " " + p.Title()
+		if i == m.active && m.detail == nil {
+			tabs = append(tabs, th.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, th.Tab.Render(label))
+		}
+	}
+	line2 := ansiCut(" "+strings.Join(tabs, ""), m.width)
+	rule := th.Faint.Render(strings.Repeat("─", m.width))
+	return line1 + "\n" + line2 + "\n" + rule
+}
+
+func (m *Model) footer() string {
+	th := m.env.theme
+	status := ""
+	if m.statusText != "" {
+		if m.statusBad {
+			status = th.Error.Render(" " + m.statusText)
+		} else {
+			status = th.Success.Render(" " + m.statusText)
+		}
+	}
+	status = ansiCut(status, m.width)
+	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
+	if m.detail == nil && m.pages[m.active].Capturing() {
+		global = ""
+	}
+	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
+	local := m.help.ShortHelpView(m.screenKeys().ShortHelp())
+	return status + "\n" + joinEnds(" "+local, global+" ", m.width)
+}
+
+func (m *Model) screenKeys() help.KeyMap {
+	if m.detail != nil {
+		return m.detail.Help()
+	}
+	return m.pages[m.active].Help()
+}
+
+func (m *Model) fullHelp() string {
+	th := m.env.theme
+	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New, m.keys.Help, m.keys.Quit}}
+	hm := help.New()
+	hm.Styles = th.Help
+	hm.SetWidth(m.width)
+	title := "Keys: " + m.pages[m.active].Title()
+	if m.detail != nil {
+		title = "Keys: task detail"
+	}
+	return th.Section.Render(" "+title) + "\n\n" + indent(hm.FullHelpView(m.screenKeys().FullHelp()), 1) +
+		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +
+		"\n\n" + th.Dim.Render(" ? or esc closes this help")
+}
+
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
+}

@@ -1,0 +1,479 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"clapper/api"
+	"clapper/history"
+	"clapper/studio"
+	"clapper/ui/preview"
+)
+
+type detailKeys struct {
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate key.Binding
+}
+
+func newDetailKeys() detailKeys {
+	return detailKeys{
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open file")),
+		Folder:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "open folder")),
+		Copy:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy URL")),
+		Download:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "download")),
+		Reread:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read")),
+		Cancel:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel task")),
+		Duplicate: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "duplicate into New")),
+	}
+}
+
+func (k detailKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Back, k.Open, k.Copy, k.Download, k.Reread, k.Cancel, k.Duplicate}
+}
+
+func (k detailKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Reread, k.Cancel, k.Duplicate}}
+}
+
+// detailModel shows one task: its request, the service's echo, the state
+// timeline, the error with its meaning, the results with their expiry and
+// downloads, and a preview of an image or a video's cover.
+type detailModel struct {
+	env     *env
+	localID int64
+	keys    detailKeys
+
+	task      *history.Task
+	downloads []history.Download
+	loadErr   error
+
+	vp            viewport.Model
+	bar           progress.Model
+	width, height int
+
+	preview        *preview.Cells
+	previewNote    string
+	previewLoading bool
+}
+
+type detailLoadedMsg struct {
+	localID   int64
+	task      history.Task
+	downloads []history.Download
+	err       error
+}
+
+type previewLoadedMsg struct {
+	localID int64
+	cells   *preview.Cells
+	note    string
+}
+
+// previews caches decoded previews across detail views.
+var previews = preview.NewCache(16)
+
+func newDetailModel(e *env, localID int64) *detailModel {
+	d := &detailModel{env: e, localID: localID, keys: newDetailKeys()}
+	d.vp = viewport.New()
+	d.bar = progress.New(progress.WithWidth(30), progress.WithoutPercentage(), progress.WithColors(e.theme.Accent, e.theme.Busy))
+	return d
+}
+
+func (d *detailModel) Init() tea.Cmd { return d.refresh() }
+
+func (d *detailModel) Capturing() bool { return false }
+
+func (d *detailModel) refresh() tea.Cmd {
+	store, id := d.env.store(), d.localID
+	return func() tea.Msg {
+		ctx := context.Background()
+		t, err := store.Task(ctx, id)
+		if err != nil {
+			return detailLoadedMsg{localID: id, err: err}
+		}
+		var dls []history.Download
+		if t.TaskID != "" {
+			dls, err = store.Downloads(ctx, t.TaskID)
+		}
+		return detailLoadedMsg{localID: id, task: t, downloads: dls, err: err}
+	}
+}
+
+func (d *detailModel) SetSize(w, h int) {
+	d.width, d.height = w, h
+	d.vp.SetWidth(d.textWidth())
+	d.vp.SetHeight(h)
+	d.render()
+}
+
+// sideBySide: wide terminals show the preview beside the text.
+func (d *detailModel) sideBySide() bool { return d.width >= 110 }
+
+func (d *detailModel) textWidth() int {
+	if d.sideBySide() {
+		return d.width - previewCols - 3
+	}
+	return d.width
+}
+
+const previewCols, previewRows = 44, 16
+
+func (d *detailModel) Help() help.KeyMap {
+	k := d.keys
+	t := d.task
+	hasFile := d.savedFile() != ""
+	k.Open.SetEnabled(hasFile)
+	k.Folder.SetEnabled(hasFile)
+	k.Copy.SetEnabled(t != nil && d.firstURL() != "")
+	k.Download.SetEnabled(t != nil && t.State == api.StateSuccess && len(t.Creations) > 0)
+	k.Reread.SetEnabled(t != nil && t.TaskID != "")
+	k.Cancel.SetEnabled(t != nil && studio.Cancellable(*t))
+	k.Duplicate.SetEnabled(t != nil && len(t.Request) > 0)
+	return k
+}
+
+func (d *detailModel) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case detailLoadedMsg:
+		if msg.localID != d.localID {
+			return nil
+		}
+		d.loadErr = msg.err
+		if msg.err == nil {
+			first := d.task == nil
+			d.task, d.downloads = &msg.task, msg.downloads
+			d.render()
+			if first || (d.preview == nil && !d.previewLoading) {
+				return d.loadPreview()
+			}
+		}
+		d.render()
+		return nil
+	case previewLoadedMsg:
+		if msg.localID == d.localID {
+			d.previewLoading = false
+			d.preview, d.previewNote = msg.cells, msg.note
+			d.render()
+		}
+		return nil
+	case studioEventMsg:
+		if d.task != nil && msg.ev.TaskID == d.task.TaskID {
+			return d.refresh()
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return d.onKey(msg)
+	}
+	return nil
+}
+
+func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := d.Help().(detailKeys)
+	s := d.env.studio
+	switch {
+	case key.Matches(msg, k.Up):
+		d.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		d.vp.ScrollDown(1)
+	case msg.String() == "pgup":
+		d.vp.PageUp()
+	case msg.String() == "pgdown", msg.String() == "space":
+		d.vp.PageDown()
+	case key.Matches(msg, k.Open):
+		return openWithOS(d.savedFile())
+	case key.Matches(msg, k.Folder):
+		return openWithOS(filepath.Dir(d.savedFile()))
+	case key.Matches(msg, k.Copy):
+		u := d.firstURL()
+		return tea.Batch(tea.SetClipboard(u), status("copied the result URL to the clipboard (OSC 52; your terminal must allow it)"))
+	case key.Matches(msg, k.Download):
+		t := *d.task
+		return func() tea.Msg {
+			if err := s.Download(context.Background(), t); err != nil {
+				return statusMsg{text: clean(err.Error()), bad: true}
+			}
+			return statusMsg{text: "downloading the results of task " + clean(t.TaskID)}
+		}
+	case key.Matches(msg, k.Reread):
+		t := *d.task
+		return func() tea.Msg {
+			if err := s.Reread(context.Background(), t); err != nil {
+				return statusMsg{text: "re-reading task " + clean(t.TaskID) + ": " + clean(err.Error()), bad: true}
+			}
+			return statusMsg{text: "task " + clean(t.TaskID) + " re-read from the service"}
+		}
+	case key.Matches(msg, k.Cancel):
+		t := *d.task
+		return func() tea.Msg {
+			return openDialogMsg{d: &confirmDialog{
+				title: "Cancel task " + clean(t.TaskID) + "?",
+				body:  "The service stops it and returns its credits; it then reads failed with UserCancelled.",
+				onYes: func() tea.Msg {
+					if err := s.Cancel(context.Background(), t); err != nil {
+						return statusMsg{text: "cancel: " + clean(err.Error()), bad: true}
+					}
+					return statusMsg{text: "task " + clean(t.TaskID) + " cancelled"}
+				},
+			}}
+		}
+	case key.Matches(msg, k.Duplicate):
+		t := *d.task
+		return func() tea.Msg { return duplicateMsg{task: t} }
+	}
+	return nil
+}
+
+// savedFile is the first result saved on disk.
+func (d *detailModel) savedFile() string {
+	for _, dl := range d.downloads {
+		if dl.Status == history.DownloadDone && dl.Path != "" {
+			return dl.Path
+		}
+	}
+	return ""
+}
+
+func (d *detailModel) firstURL() string {
+	if d.task == nil {
+		return ""
+	}
+	for _, c := range d.task.Creations {
+		if c.URL != "" {
+			return c.URL
+		}
+	}
+	return ""
+}
+
+// moving: a spinner or a download bar is on screen.
+func (d *detailModel) moving() bool {
+	if d.task == nil {
+		return false
+	}
+	if inFlight(d.task.State) {
+		return true
+	}
+	return d.downloading()
+}
+
+func (d *detailModel) downloading() bool {
+	for _, dl := range d.downloads {
+		if !dl.Settled() {
+			return true
+		}
+	}
+	return false
+}
+
+// progressBar drives the terminal's own progress bar (OSC 9;4) while
+// results download.
+func (d *detailModel) progressBar() *tea.ProgressBar {
+	if !d.downloading() {
+		return nil
+	}
+	var got, total int64
+	for _, dl := range d.downloads {
+		got += dl.Bytes
+		total += dl.Total
+	}
+	if total <= 0 {
+		return tea.NewProgressBar(tea.ProgressBarIndeterminate, 0)
+	}
+	return tea.NewProgressBar(tea.ProgressBarDefault, int(got*100/total))
+}
+
+func (d *detailModel) View() string {
+	if d.sideBySide() {
+		side := d.previewView()
+		return lipgloss.JoinHorizontal(lipgloss.Top, d.vp.View(), "   ", side)
+	}
+	return d.vp.View()
+}
+
+func (d *detailModel) previewView() string {
+	th := d.env.theme
+	switch {
+	case d.preview != nil:
+		return d.preview.HalfBlock()
+	case d.previewLoading:
+		return th.Dim.Render("loading preview…")
+	case d.previewNote != "":
+		return th.Dim.Render(wrap(d.previewNote, previewCols))
+	}
+	return ""
+}
+
+// render rebuilds the text; only when the task, the size or the preview
+// changed, never on a plain redraw.
+func (d *detailModel) render() {
+	if d.width == 0 {
+		return
+	}
+	th := d.env.theme
+	w := d.textWidth()
+	var b strings.Builder
+	if d.loadErr != nil {
+		b.WriteString(th.Error.Render("Could not read this task from history: " + clean(d.loadErr.Error())))
+		d.vp.SetContent(b.String())
+		return
+	}
+	t := d.task
+	if t == nil {
+		d.vp.SetContent(th.Dim.Render("reading…"))
+		return
+	}
+	now := d.env.now()
+	title := fmt.Sprintf("%s · %s", t.Operation, orDash(clean(t.Model)))
+	id := "no task id yet"
+	if t.TaskID != "" {
+		id = "task " + clean(t.TaskID)
+	}
+	b.WriteString(th.Title.Render(title) + th.Dim.Render(fmt.Sprintf("  %s  #%d", id, t.LocalID)) + "\n")
+	st := stateStyle(th, t.State)(glyph(t.State) + " " + stateCell(*t))
+	b.WriteString(st + th.Dim.Render("  ·  ") + credits(t.Credits) + th.Dim.Render("  ·  created ") +
+		t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)") + "\n")
+	if t.OffPeak {
+		b.WriteString(th.Dim.Render("off-peak: generated by "+t.OffPeakDeadline.Local().Format("Jan 2 15:04")) + "\n")
+	}
+
+	if t.ErrCode != "" {
+		b.WriteString("\n" + th.Section.Render("Error") + "\n")
+		b.WriteString("  " + th.Error.Render(clean(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
+	}
+	if r := t.Rejection; r != nil {
+		b.WriteString("\n" + th.Section.Render("Refused") + "\n")
+		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(clean(r.Reason)), r.Status, clean(r.Message)))
+		b.WriteString("  " + wrapIndent(api.Explain(r.Reason, r.Status), w-4, 2) + "\n")
+		if len(r.Fields) > 0 {
+			b.WriteString("  fields: " + clean(strings.Join(r.Fields, ", ")) + "\n")
+		}
+		if r.TraceID != "" {
+			b.WriteString(th.Dim.Render("  trace id (for support): ") + clean(r.TraceID) + "\n")
+		}
+	}
+
+	b.WriteString("\n" + th.Section.Render("Results") + "\n")
+	if len(t.Creations) == 0 {
+		b.WriteString(th.Dim.Render("  none yet") + "\n")
+	}
+	for _, c := range t.Creations {
+		b.WriteString(fmt.Sprintf("  %d  %s\n", c.Index+1, fit(clean(c.URL), w-6)))
+		line := "     "
+		if exp := left(now, c.URLExpiresAt); exp == "expired" {
+			line += th.Dim.Render("URL expired (r re-reads it for a fresh one)")
+		} else if exp != "" {
+			line += th.Dim.Render("URL valid for " + exp)
+		}
+		b.WriteString(line + "\n")
+		for _, dl := range d.downloads {
+			if dl.Index == c.Index && dl.Kind == history.KindURL {
+				b.WriteString("     " + d.downloadLine(dl, w-6) + "\n")
+			}
+		}
+	}
+	if !d.sideBySide() {
+		if pv := d.previewView(); pv != "" {
+			b.WriteString("\n" + pv + "\n")
+		}
+	}
+
+	b.WriteString("\n" + th.Section.Render("Timeline") + "\n")
+	for _, ev := range t.Events {
+		b.WriteString("  " + th.Dim.Render(ev.At.Local().Format("Jan 2 15:04:05")) + "  " + stateStyle(th, ev.To)(stateLabel(ev.To)) + "\n")
+	}
+	if len(t.Events) == 0 {
+		b.WriteString(th.Dim.Render("  no state change recorded yet") + "\n")
+	}
+
+	b.WriteString("\n" + th.Section.Render("Request") + "\n")
+	b.WriteString(fields(th, t.Request, w))
+	for _, m := range t.Media {
+		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", clean(m.Path), clean(m.ContentType), humanBytes(m.Bytes))) + "\n")
+	}
+	if len(t.Echo) > 0 {
+		b.WriteString("\n" + th.Section.Render("Creation echo") + "\n")
+		b.WriteString(fields(th, t.Echo, w))
+	}
+	d.vp.SetContent(b.String())
+}
+
+func (d *detailModel) downloadLine(dl history.Download, w int) string {
+	th := d.env.theme
+	switch dl.Status {
+	case history.DownloadDone:
+		return th.Success.Render("saved ") + fit(clean(dl.Path), w-20) + th.Dim.Render(" ("+humanBytes(dl.Bytes)+")")
+	case history.DownloadQueued:
+		return th.Dim.Render("download queued")
+	case history.DownloadRunning:
+		pct := 0.0
+		if dl.Total > 0 {
+			pct = float64(dl.Bytes) / float64(dl.Total)
+		}
+		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", humanBytes(dl.Bytes), humanBytes(dl.Total)))
+	}
+	return th.Error.Render(fmt.Sprintf("download %s: %s", clean(string(dl.Status)), clean(dl.Error)))
+}
+
+// fields lists a JSON object's keys and values, one per line, sorted.
+func fields(th *Theme, raw []byte, w int) string {
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return "  " + fit(clean(string(raw)), w-2) + "\n"
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	kw := 0
+	for _, k := range keys {
+		kw = max(kw, min(len(k), 22))
+	}
+	var b strings.Builder
+	for _, k := range keys {
+		v := obj[k]
+		var s string
+		if str, ok := v.(string); ok {
+			s = str
+		} else {
+			enc, _ := json.Marshal(v)
+			s = string(enc)
+		}
+		b.WriteString("  " + th.Dim.Render(fit(clean(k), kw)) + "  " + fit(clean(s), max(w-kw-4, 8)) + "\n")
+	}
+	return b.String()
+}
+
+func wrapIndent(s string, w, n int) string {
+	return strings.ReplaceAll(wrap(clean(s), w), "\n", "\n"+strings.Repeat(" ", n))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

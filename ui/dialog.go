@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// dialog is a small window over everything; while one is open it takes
+// every key. Update reports done when the dialog closes itself.
+type dialog interface {
+	Update(msg tea.Msg) (cmd tea.Cmd, done bool)
+	View(th *Theme, width int) string
+}
+
+var dialogKeys = struct{ Yes, No, Submit, Cancel key.Binding }{
+	Yes:    key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "yes")),
+	No:     key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc", "no")),
+	Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ok")),
+	Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+}
+
+// confirmDialog asks a yes/no question; yes runs onYes.
+type confirmDialog struct {
+	title, body string
+	onYes       tea.Cmd
+}
+
+func (d *confirmDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case key.Matches(k, dialogKeys.Yes):
+		return d.onYes, true
+	case key.Matches(k, dialogKeys.No), k.String() == "ctrl+c":
+		return nil, true
+	}
+	return nil, false
+}
+
+func (d *confirmDialog) View(th *Theme, width int) string {
+	w := min(width-4, 64)
+	body := th.Strong.Render(d.title) + "\n\n" + wrap(d.body, w-4) + "\n\n" +
+		th.Key.Render("y") + th.Dim.Render(" yes   ") + th.Key.Render("n") + th.Dim.Render(" no")
+	return th.Box.Width(w).Render(body)
+}
+
+// inputDialog asks for one line of text; what the user typed stays when
+// the check fails, with the reason under it.
+type inputDialog struct {
+	title, hint string
+	input       textinput.Model
+	check       func(string) error
+	onSubmit    func(string) tea.Cmd
+	problem     string
+}
+
+func newInputDialog(th *Theme, title, hint, placeholder string, check func(string) error, onSubmit func(string) tea.Cmd) *inputDialog {
+	in := textinput.New()
+	in.Placeholder = placeholder
+	in.Prompt = "› "
+	in.SetStyles(textinput.DefaultStyles(th.Dark))
+	in.Focus()
+	return &inputDialog{title: title, hint: hint, input: in, check: check, onSubmit: onSubmit}
+}
+
+func (d *inputDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, dialogKeys.Cancel):
+			return nil, true
+		case key.Matches(k, dialogKeys.Submit):
+			v := strings.TrimSpace(d.input.Value())
+			if d.check != nil {
+				if err := d.check(v); err != nil {
+					d.problem = err.Error()
+					return nil, false
+				}
+			}
+			return d.onSubmit(v), true
+		}
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	d.problem = ""
+	return cmd, false
+}
+
+func (d *inputDialog) View(th *Theme, width int) string {
+	w := min(width-4, 70)
+	d.input.SetWidth(w - 8)
+	body := th.Strong.Render(d.title) + "\n" + th.Dim.Render(wrap(d.hint, w-4)) + "\n\n" + d.input.View()
+	if d.problem != "" {
+		body += "\n" + th.Error.Render(wrap(d.problem, w-4))
+	}
+	body += "\n\n" + th.Key.Render("enter") + th.Dim.Render(" ok   ") + th.Key.Render("esc") + th.Dim.Render(" cancel")
+	return th.Box.Width(w).Render(body)
+}
+
+// wrap folds text to w cells on word boundaries.
+func wrap(s string, w int) string {
+	return lipgloss.NewStyle().Width(max(w, 10)).Render(s)
+}

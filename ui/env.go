@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/studio"
+)
+
+// env is what every screen shares: the running studio, the theme, the clock
+// and the spinner's frame. The root owns it and swaps the studio when the
+// backend changes; screens only read it.
+type env struct {
+	studio *studio.Studio
+	theme  *Theme
+	now    func() time.Time
+	frame  int
+	// submitting counts requests sent and not yet answered: quitting then
+	// asks first.
+	submitting int
+}
+
+func (e *env) store() *history.Store { return e.studio.Store }
+
+// Messages: named for what happened.
+type (
+	// studioEventMsg is something the watcher or downloader recorded.
+	studioEventMsg struct{ ev track.Event }
+	// historyChangedMsg: a commit reached the history (maybe another process).
+	historyChangedMsg struct{}
+	// statsLoadedMsg carries the header's figures.
+	statsLoadedMsg struct {
+		running, queued, unknown int
+		creditsToday             int64
+		err                      error
+	}
+	// unknownLoadedMsg lists the requests of unknown outcome.
+	unknownLoadedMsg struct {
+		tasks []history.Task
+		err   error
+	}
+	// statusMsg is a transient line for the status bar.
+	statusMsg struct {
+		text string
+		bad  bool
+	}
+	// statusExpiredMsg clears the status line if it still shows seq.
+	statusExpiredMsg struct{ seq int }
+	// openDetailMsg asks the root to show a task's detail.
+	openDetailMsg struct{ localID int64 }
+	// openDialogMsg asks the root to show a dialog over everything.
+	openDialogMsg struct{ d dialog }
+	// switchPageMsg asks the root to show a page.
+	switchPageMsg struct{ page int }
+	// duplicateMsg hands a task's request to the New page.
+	duplicateMsg struct{ task history.Task }
+	// tickMsg advances spinners and countdowns; only scheduled while
+	// something on screen moves.
+	tickMsg struct{ gen int }
+	// studioOpenedMsg is a studio started on new settings.
+	studioOpenedMsg struct {
+		s   *studio.Studio
+		err error
+	}
+)
+
+func status(text string) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: text} }
+}
+
+func statusErr(err error) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: clean(err.Error()), bad: true} }
+}
+
+// loadStats reads the header's figures: in flight against the service's
+// limit and today's credits.
+func loadStats(e *env) tea.Cmd {
+	store, now := e.store(), e.now()
+	return func() tea.Msg {
+		ctx := context.Background()
+		counts, err := store.CountsByState(ctx, history.Filter{})
+		if err != nil {
+			return statsLoadedMsg{err: err}
+		}
+		y, m, d := now.Date()
+		midnight := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+		days, err := store.CreditsByDay(ctx, midnight, midnight.Add(24*time.Hour))
+		if err != nil {
+			return statsLoadedMsg{err: err}
+		}
+		msg := statsLoadedMsg{
+			running: counts[api.StateProcessing],
+			queued:  counts[api.StateQueueing] + counts[api.StateCreated],
+		}
+		for _, d := range days {
+			msg.creditsToday += d.Credits
+		}
+		return msg
+	}
+}
+
+func loadUnknown(e *env) tea.Cmd {
+	store := e.store()
+	return func() tea.Msg {
+		ts, err := store.UnknownOutcomes(context.Background())
+		return unknownLoadedMsg{tasks: ts, err: err}
+	}
+}
+
+// attachTask verifies an id with the service before attaching it to a
+// request of unknown outcome, then follows the task.
+func attachTask(e *env, t history.Task, taskID string) tea.Cmd {
+	s := e.studio
+	return func() tea.Msg {
+		ctx := context.Background()
+		res, err := s.Client.Get(ctx, taskID)
+		if err != nil {
+			var ae *api.Error
+			if errors.As(err, &ae) && ae.Status == 404 {
+				return statusMsg{text: fmt.Sprintf("task %s is not known to the service; request #%d stays of unknown outcome", clean(taskID), t.LocalID), bad: true}
+			}
+			return statusMsg{text: "could not check task " + clean(taskID) + ": " + clean(err.Error()), bad: true}
+		}
+		if err := s.Store.ResolveUnknown(ctx, t.LocalID, taskID); err != nil {
+			return statusMsg{text: clean(err.Error()), bad: true}
+		}
+		s.Watcher.Watch(taskID, t.Operation, t.Model, res.State, t.CreatedAt)
+		return statusMsg{text: fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, clean(taskID), clean(res.State))}
+	}
+}
+
+func abandonTask(e *env, t history.Task) tea.Cmd {
+	store := e.store()
+	return func() tea.Msg {
+		if err := store.Abandon(context.Background(), t.LocalID); err != nil {
+			return statusMsg{text: clean(err.Error()), bad: true}
+		}
+		return statusMsg{text: fmt.Sprintf("request #%d abandoned; it stays in history", t.LocalID)}
+	}
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// clean makes server, file and history text safe for the screen and keeps
+// it on one line: the api's cleaner (one cleaner for the whole program),
+// then newlines and tabs folded to spaces.
+func clean(s string) string {
+	s = api.CleanText(s)
+	if strings.ContainsAny(s, "\n\t") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
+
+// cleanBlock is clean for multi-line text (JSON, messages): lines are kept.
+func cleanBlock(s string) string {
+	return strings.ReplaceAll(api.CleanText(s), "\t", "  ")
+}
+
+// fit truncates s to w cells with an ellipsis and pads it to exactly w.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// fitLeft is fit aligned right.
+func fitLeft(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	if pad := w - ansi.StringWidth(s); pad > 0 {
+		s = strings.Repeat(" ", pad) + s
+	}
+	return s
+}
+
+// age says how long ago t was, in the largest unit that fits in 3 cells.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	}
+	return t.Local().Format("Jan 06")
+}
+
+// left says how long until t: "23h", "41m", "expired".
+func left(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "expired"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// inFlight reports whether a task's state can still change by itself.
+func inFlight(state string) bool {
+	switch state {
+	case api.StateCreated, api.StateQueueing, api.StateProcessing, history.StateSubmitting:
+		return true
+	}
+	return false
+}
+
+// unknownOutcome is the row state of a request whose answer never came.
+const unknownOutcome = "unknown"
+
+// glyph is a state's symbol: readable without colour.
+func glyph(state string) string {
+	switch state {
+	case api.StateSuccess:
+		return "✓"
+	case api.StateFailed:
+		return "✗"
+	case history.StateRejected:
+		return "⊘"
+	case history.StateAbandoned:
+		return "–"
+	case unknownOutcome:
+		return "?"
+	case api.StateQueueing, api.StateCreated:
+		return "◷"
+	}
+	return "•"
+}
+
+// stateLabel is how a state reads in a list.
+func stateLabel(state string) string {
+	switch state {
+	case history.StateSubmitting:
+		return "sending"
+	case unknownOutcome:
+		return "unknown outcome"
+	}
+	return clean(state)
+}
+
+// credits reads "1 credit", "12 credits".
+func credits(n int64) string {
+	if n == 1 {
+		return "1 credit"
+	}
+	return fmt.Sprintf("%d credits", n)
+}
+
+// plural reads "1 task", "3 tasks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// joinEnds puts left and right on one line of width w, right-aligned,
+// cutting left when both do not fit.
+func joinEnds(left, right string, w int) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+rw+1 > w {
+		left = ansi.Truncate(left, max(w-rw-1, 0), "…")
+		lw = ansi.StringWidth(left)
+	}
+	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
+}
+
+// ansiCut truncates styled text to w cells.
+func ansiCut(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "")
+}

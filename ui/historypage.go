@@ -1,0 +1,395 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+type historyKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Open, Search, Charts key.Binding
+}
+
+func (k historyKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Search, k.Charts}
+}
+
+func (k historyKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Search, k.Charts}}
+}
+
+// historyPage searches every past task and shows what was spent: totals,
+// credits by day and by model.
+type historyPage struct {
+	env    *env
+	keys   historyKeys
+	win    *taskWindow
+	search textinput.Model
+	typing bool
+	query  history.Filter
+	// problem names the search word that could not be read.
+	problem    string
+	showCharts bool
+
+	counts  map[string]int
+	byDay   []history.DayCredits
+	byModel []history.ModelCredits
+
+	width, height int
+	scroll        int
+}
+
+type historyStatsMsg struct {
+	filter  history.Filter
+	counts  map[string]int
+	byDay   []history.DayCredits
+	byModel []history.ModelCredits
+	err     error
+}
+
+func newHistoryPage(e *env) *historyPage {
+	in := textinput.New()
+	in.Prompt = "search › "
+	in.Placeholder = "words  state:failed  op:text2video  model:svcq1  from:2026-11-01  to:2026-11-30"
+	p := &historyPage{env: e, search: in, keys: historyKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		Charts:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charts")),
+	}}
+	p.win = newTaskWindow(e.store(), []history.Filter{{}})
+	return p
+}
+
+func (p *historyPage) Title() string   { return "History" }
+func (p *historyPage) Capturing() bool { return p.typing }
+
+func (p *historyPage) Help() help.KeyMap {
+	k := p.keys
+	k.Charts.SetEnabled(!p.wide())
+	if p.typing {
+		return historyKeys{Search: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
+			Open: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
+	}
+	return k
+}
+
+func (p *historyPage) Init() tea.Cmd { return tea.Batch(p.win.load(loadReplace, 0), p.loadStats()) }
+
+func (p *historyPage) reopen() tea.Cmd {
+	p.win = newTaskWindow(p.env.store(), []history.Filter{p.query})
+	return p.Init()
+}
+
+func (p *historyPage) refresh() tea.Cmd { return tea.Batch(p.win.load(loadRefresh, 0), p.loadStats()) }
+
+func (p *historyPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.search.SetWidth(max(w-12, 10))
+}
+
+func (p *historyPage) wide() bool { return p.width >= 110 }
+
+// statsRange is the charts' span: the search's dates, else the last 14 days.
+func (p *historyPage) statsRange() (time.Time, time.Time) {
+	now := p.env.now()
+	y, m, d := now.Date()
+	to := time.Date(y, m, d, 0, 0, 0, 0, now.Location()).AddDate(0, 0, 1)
+	from := to.AddDate(0, 0, -14)
+	if !p.query.From.IsZero() {
+		from = p.query.From
+	}
+	if !p.query.To.IsZero() {
+		to = p.query.To
+	}
+	return from, to
+}
+
+func (p *historyPage) loadStats() tea.Cmd {
+	store, f := p.env.store(), p.query
+	from, to := p.statsRange()
+	return func() tea.Msg {
+		ctx := context.Background()
+		msg := historyStatsMsg{filter: f}
+		if msg.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
+			return msg
+		}
+		if msg.byDay, msg.err = store.CreditsByDay(ctx, from, to); msg.err != nil {
+			return msg
+		}
+		msg.byModel, msg.err = store.CreditsByModel(ctx, from, to)
+		return msg
+	}
+}
+
+func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case windowLoadedMsg:
+		if msg.win == p.win {
+			p.win.apply(msg)
+		}
+	case historyStatsMsg:
+		if msg.err == nil {
+			p.counts, p.byDay, p.byModel = msg.counts, msg.byDay, msg.byModel
+		}
+	case tea.PasteMsg:
+		if p.typing {
+			var cmd tea.Cmd
+			p.search, cmd = p.search.Update(msg)
+			return cmd
+		}
+	case tea.KeyPressMsg:
+		if p.typing {
+			return p.updateSearch(msg)
+		}
+		return p.updateKeys(msg)
+	}
+	return nil
+}
+
+func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		f, err := parseSearch(p.search.Value())
+		if err != nil {
+			p.problem = err.Error()
+			return nil
+		}
+		p.problem, p.typing, p.query = "", false, f
+		p.search.Blur()
+		p.scroll = 0
+		return tea.Batch(p.win.setSegments([]history.Filter{f}), p.loadStats())
+	case "esc":
+		p.typing, p.problem = false, ""
+		p.search.Blur()
+		p.search.SetValue("")
+		p.query = history.Filter{}
+		return tea.Batch(p.win.setSegments([]history.Filter{{}}), p.loadStats())
+	}
+	var cmd tea.Cmd
+	p.search, cmd = p.search.Update(msg)
+	return cmd
+}
+
+func (p *historyPage) listHeight() int { return max(p.height-4, 1) }
+
+func (p *historyPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.Help().(historyKeys)
+	switch {
+	case key.Matches(msg, k.Up):
+		return p.win.move(-1)
+	case key.Matches(msg, k.Down):
+		return p.win.move(1)
+	case key.Matches(msg, k.PageUp):
+		return p.win.move(-p.listHeight())
+	case key.Matches(msg, k.PageDown):
+		return p.win.move(p.listHeight())
+	case key.Matches(msg, k.Top):
+		return p.win.top()
+	case key.Matches(msg, k.Bottom):
+		return p.win.bottom()
+	case key.Matches(msg, k.Search):
+		p.typing = true
+		return p.search.Focus()
+	case key.Matches(msg, k.Charts):
+		p.showCharts = !p.showCharts
+	case key.Matches(msg, k.Open):
+		if t, ok := p.win.selected(); ok {
+			return func() tea.Msg { return openDetailMsg{localID: t.LocalID} }
+		}
+	}
+	return nil
+}
+
+// parseSearch reads "words state:failed op:text2video model:svcq1
+// from:2026-11-01 to:2026-11-30" into a filter; a word it cannot read is
+// named with what is allowed.
+func parseSearch(s string) (history.Filter, error) {
+	var f history.Filter
+	var words []string
+	for _, w := range strings.Fields(s) {
+		k, v, ok := strings.Cut(w, ":")
+		if !ok || v == "" {
+			words = append(words, w)
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "state":
+			f.States = append(f.States, strings.ToLower(v))
+		case "op", "operation":
+			op, err := api.ParseOperation(v)
+			if err != nil {
+				return f, fmt.Errorf("op:%s: %v", v, err)
+			}
+			f.Operations = append(f.Operations, op)
+		case "model":
+			f.Models = append(f.Models, v)
+		case "from", "since":
+			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
+			if err != nil {
+				return f, fmt.Errorf("from:%s: give a date as YYYY-MM-DD", v)
+			}
+			f.From = t
+		case "to", "until":
+			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
+			if err != nil {
+				return f, fmt.Errorf("to:%s: give a date as YYYY-MM-DD", v)
+			}
+			f.To = t.AddDate(0, 0, 1) // the whole day
+		default:
+			words = append(words, w)
+		}
+	}
+	f.Text = strings.Join(words, " ")
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		return f, fmt.Errorf("from: is after to:; give an earlier from date")
+	}
+	return f, nil
+}
+
+func (p *historyPage) View() string {
+	th := p.env.theme
+	var b strings.Builder
+	switch {
+	case p.typing:
+		b.WriteString(p.search.View())
+	case p.search.Value() != "":
+		b.WriteString(th.Dim.Render("search › ") + clean(p.search.Value()) + th.Dim.Render("   (/ to change, esc in search clears)"))
+	default:
+		b.WriteString(th.Dim.Render("/ search by words, state:, op:, model:, from:, to:"))
+	}
+	b.WriteString("\n")
+	if p.problem != "" {
+		b.WriteString(th.Error.Render(fit(p.problem, p.width)))
+	} else {
+		b.WriteString(p.totals())
+	}
+	b.WriteString("\n\n")
+	listW := p.width
+	if p.wide() {
+		listW = p.width - chartWidth - 3
+	}
+	var body string
+	if !p.wide() && p.showCharts {
+		body = p.charts(p.width)
+	} else {
+		body = p.list(listW)
+	}
+	if p.wide() {
+		body = joinColumns(body, p.charts(chartWidth), listW)
+	}
+	b.WriteString(body)
+	return b.String()
+}
+
+const chartWidth = 44
+
+func (p *historyPage) totals() string {
+	th := p.env.theme
+	total := 0
+	keys := make([]string, 0, len(p.counts))
+	for s, n := range p.counts {
+		total += n
+		keys = append(keys, s)
+	}
+	slices.Sort(keys)
+	parts := []string{th.Strong.Render(plural(total, "task", "tasks"))}
+	for _, s := range keys {
+		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", p.counts[s], stateLabel(s))))
+	}
+	var spent int64
+	for _, d := range p.byDay {
+		spent += d.Credits
+	}
+	from, to := p.statsRange()
+	parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(spent), from.Format("Jan 2"), to.AddDate(0, 0, -1).Format("Jan 2")))
+	return fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
+}
+
+func (p *historyPage) list(w int) string {
+	th := p.env.theme
+	now := p.env.now()
+	cols := layoutColumns(w)
+	n := p.listHeight() - 1
+	c := p.win.cursor
+	if c < p.scroll {
+		p.scroll = c
+	}
+	if c >= p.scroll+n {
+		p.scroll = c - n + 1
+	}
+	p.scroll = min(max(p.scroll, 0), max(len(p.win.rows)-n, 0))
+	var b strings.Builder
+	b.WriteString(cols.header(th))
+	if len(p.win.rows) == 0 {
+		b.WriteString("\n" + th.Dim.Render("  No task matches."))
+	}
+	for i := p.scroll; i < min(p.scroll+n, len(p.win.rows)); i++ {
+		b.WriteString("\n" + renderRow(th, cols, p.win.rows[i], now, i == c, p.env.frame))
+	}
+	return b.String()
+}
+
+// charts draws credits by day and by model as bars.
+func (p *historyPage) charts(w int) string {
+	th := p.env.theme
+	var b strings.Builder
+	b.WriteString(th.Section.Render("Credits by day") + "\n")
+	var maxDay int64
+	for _, d := range p.byDay {
+		maxDay = max(maxDay, d.Credits)
+	}
+	days := p.byDay
+	if len(days) > 14 {
+		days = days[len(days)-14:]
+	}
+	if len(days) == 0 {
+		b.WriteString(th.Dim.Render("  nothing spent in this span") + "\n")
+	}
+	for _, d := range days {
+		b.WriteString(th.Dim.Render(d.Day.Format("Jan 02")) + " " + bar(th, d.Credits, maxDay, w-17) + " " + fmt.Sprint(d.Credits) + "\n")
+	}
+	b.WriteString("\n" + th.Section.Render("Credits by model") + "\n")
+	var maxModel int64
+	for _, m := range p.byModel {
+		maxModel = max(maxModel, m.Credits)
+	}
+	if len(p.byModel) == 0 {
+		b.WriteString(th.Dim.Render("  nothing spent in this span") + "\n")
+	}
+	for _, m := range p.byModel {
+		b.WriteString(fit(clean(m.Model), 14) + " " + bar(th, m.Credits, maxModel, w-25) + " " + fmt.Sprint(m.Credits) + "\n")
+	}
+	return b.String()
+}
+
+// bar is a horizontal bar of n out of most, w cells at full length, with
+// eighth-cell resolution.
+func bar(th *Theme, n, most int64, w int) string {
+	w = max(w, 4)
+	if most <= 0 || n <= 0 {
+		return strings.Repeat(" ", w)
+	}
+	eighths := int(n * int64(w) * 8 / most)
+	full, rest := eighths/8, eighths%8
+	s := strings.Repeat("█", full)
+	if rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	}
+	return th.Title.Render(s) + strings.Repeat(" ", max(w-full-min(rest, 1), 0))
+}

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"clapper/history"
+)
+
+// spinnerFrames turn once per tick while something is in flight.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// columns is the task list's layout for one width: narrower terminals drop
+// the model, then the expiry.
+type columns struct {
+	op, model, prompt, state, credits, age, expiry int
+}
+
+func layoutColumns(width int) columns {
+	c := columns{op: 17, model: 14, state: 15, credits: 6, age: 4, expiry: 8}
+	if width < 100 {
+		c.op, c.model, c.state = 16, 12, 14
+	}
+	if width < 84 {
+		c.model = 0
+	}
+	if width < 70 {
+		c.expiry = 0
+	}
+	// marker + glyph + spaces between columns
+	fixed := 2 + 2 + c.op + c.state + c.credits + c.age + c.expiry + 6
+	if c.model > 0 {
+		fixed += c.model + 1
+	}
+	c.prompt = max(width-fixed, 8)
+	return c
+}
+
+func (c columns) header(th *Theme) string {
+	var b strings.Builder
+	b.WriteString("    ")
+	b.WriteString(fit("OPERATION", c.op) + " ")
+	if c.model > 0 {
+		b.WriteString(fit("MODEL", c.model) + " ")
+	}
+	b.WriteString(fit("PROMPT", c.prompt) + " ")
+	b.WriteString(fit("STATE", c.state) + " ")
+	b.WriteString(fitLeft("CRED", c.credits) + " ")
+	b.WriteString(fitLeft("AGE", c.age))
+	if c.expiry > 0 {
+		b.WriteString(" " + fitLeft("URLS", c.expiry))
+	}
+	return th.Dim.Render(b.String())
+}
+
+// stateCell is the state with progress where known.
+func stateCell(t history.Task) string {
+	s := stateLabel(t.State)
+	if t.Progress != nil && inFlight(t.State) {
+		s += fmt.Sprintf(" %d%%", *t.Progress)
+	}
+	if t.ErrCode != "" && !inFlight(t.State) {
+		s += " " + clean(t.ErrCode)
+	}
+	return s
+}
+
+func stateStyle(th *Theme, state string) func(...string) string {
+	switch {
+	case state == "success":
+		return th.Success.Render
+	case state == "failed" || state == history.StateRejected:
+		return th.Error.Render
+	case state == unknownOutcome:
+		return th.Warning.Render
+	case inFlight(state):
+		return th.Running.Render
+	}
+	return th.Dim.Render
+}
+
+// renderRow draws one task: plain padded text with a few styled cells, so a
+// screenful costs well under a millisecond.
+func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected bool, frame int) string {
+	var b strings.Builder
+	if selected {
+		b.WriteString(th.Marker.Render("▌"))
+	} else {
+		b.WriteString(" ")
+	}
+	g := glyph(t.State)
+	if inFlight(t.State) && t.State != history.StateSubmitting {
+		g = spinnerFrames[frame%len(spinnerFrames)]
+	}
+	style := stateStyle(th, t.State)
+	b.WriteString(" " + style(g) + " ")
+	text := fit(string(t.Operation), c.op) + " "
+	if c.model > 0 {
+		model := t.Model
+		if model == "" {
+			model = "—"
+		}
+		text += fit(clean(model), c.model) + " "
+	}
+	text += fit(clean(t.Prompt), c.prompt) + " "
+	if selected {
+		b.WriteString(th.Selected.Render(text))
+	} else {
+		b.WriteString(text)
+	}
+	b.WriteString(style(fit(stateCell(t), c.state)) + " ")
+	cr := ""
+	if t.Credits > 0 {
+		cr = fmt.Sprint(t.Credits)
+	}
+	b.WriteString(fitLeft(cr, c.credits) + " ")
+	b.WriteString(th.Dim.Render(fitLeft(age(now, t.CreatedAt), c.age)))
+	if c.expiry > 0 {
+		exp := left(now, t.URLsExpireAt)
+		cell := fitLeft(exp, c.expiry)
+		switch {
+		case exp == "expired":
+			cell = th.Dim.Render(cell)
+		case !t.URLsExpireAt.IsZero() && t.URLsExpireAt.Sub(now) < time.Hour:
+			cell = th.Warning.Render(cell)
+		}
+		b.WriteString(" " + cell)
+	}
+	return b.String()
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/studio"
+)
+
+// Run opens the studio for cfg and runs the TUI until the user quits.
+func Run(ctx context.Context, cfg studio.Config) error {
+	s, err := studio.Open(ctx, cfg, studio.Options{})
+	if err != nil {
+		return err
+	}
+	if err := s.Start(ctx); err != nil {
+		s.Close()
+		return err
+	}
+	var p *tea.Program
+	relays := newRelays()
+	m := New(s, nil, func(s *studio.Studio) { relays.start(s, p) })
+	p = tea.NewProgram(m, tea.WithContext(ctx))
+	relays.start(s, p)
+	_, err = p.Run()
+	relays.stop()
+	// The studio in use at the end (the user may have switched backends).
+	closeErr := m.env.studio.Close()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return closeErr
+}
+
+// relays pass each studio's events to the program: one goroutine per
+// studio, stopped when the studio is replaced, so no event of an old
+// backend reaches the screen of the new one.
+type relays struct {
+	cancel context.CancelFunc
+}
+
+func newRelays() *relays { return &relays{} }
+
+func (r *relays) start(s *studio.Studio, p *tea.Program) {
+	r.stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev := <-s.Events():
+				p.Send(studioEventMsg{ev})
+			case <-s.Changes():
+				p.Send(historyChangedMsg{})
+			}
+		}
+	}()
+}
+
+func (r *relays) stop() {
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+}
+
+// onSettingsSaved applies saved settings: a new theme at once; anything
+// else restarts the studio on the new configuration (another backend opens
+// its own history).
+func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
+	old := m.env.studio
+	themeOnly := msg.cfg == withTheme(old.Config, msg.cfg.Theme)
+	if themeOnly {
+		old.Config.Theme = msg.cfg.Theme
+		m.applyTheme()
+		m.pages[pageSettings].(*settingsPage).reopen()
+		return status("settings saved in " + msg.path)
+	}
+	cfg := msg.cfg
+	return func() tea.Msg {
+		s, err := studio.Open(context.Background(), cfg, studio.Options{})
+		if err == nil {
+			if err = s.Start(context.Background()); err != nil {
+				s.Close()
+			}
+		}
+		return studioOpenedMsg{s: s, err: err}
+	}
+}
+
+func withTheme(c studio.Config, theme string) studio.Config {
+	c.Theme = theme
+	return c
+}
+
+// onStudioOpened swaps the running studio for the new one and reloads
+// every screen from its history.
+func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
+	if msg.err != nil {
+		return statusErrText("could not start on the new settings: " + clean(msg.err.Error()) + " (still running on the old ones)")
+	}
+	old := m.env.studio
+	m.env.studio = msg.s
+	if m.relay != nil {
+		m.relay(msg.s)
+	}
+	go old.Close()
+	m.detail = nil
+	m.statsLoaded = false
+	m.applyTheme()
+	cmds := []tea.Cmd{loadStats(m.env), status("now running on " + msg.s.Config.Backend())}
+	for _, p := range m.pages {
+		if r, ok := p.(interface{ reopen() tea.Cmd }); ok {
+			cmds = append(cmds, r.reopen())
+		}
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/studio"
+)
+
+type settingsKeys struct{ Up, Down, Edit, Toggle, Save, Cancel key.Binding }
+
+func (k settingsKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Edit, k.Toggle, k.Save, k.Cancel}
+}
+func (k settingsKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down}, {k.Edit, k.Toggle, k.Save, k.Cancel}}
+}
+
+// setting is one row of the Settings page.
+type setting struct {
+	label, help string
+	kind        settingKind
+	get         func(c *studio.Config) string
+	set         func(c *studio.Config, v string) error
+}
+
+type settingKind int
+
+const (
+	textSetting settingKind = iota
+	secretSetting
+	toggleSetting
+	choiceSetting
+)
+
+// settingsSavedMsg: the settings file was written; cfg is the new
+// configuration to run on.
+type settingsSavedMsg struct {
+	cfg  studio.Config
+	path string
+}
+
+// settingsPage edits a copy of the configuration; s saves it to the
+// settings file and restarts the studio on it (another backend means
+// another history), without restarting the program.
+type settingsPage struct {
+	env     *env
+	keys    settingsKeys
+	rows    []setting
+	draft   studio.Config
+	cursor  int
+	editing bool
+	input   textinput.Model
+	problem string
+	dirty   bool
+	width   int
+	height  int
+}
+
+func newSettingsPage(e *env) *settingsPage {
+	in := textinput.New()
+	in.Prompt = "› "
+	p := &settingsPage{env: e, input: in, draft: e.studio.Config, keys: settingsKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "switch")),
+		Save:   key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save and apply")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard changes")),
+	}}
+	p.rows = []setting{
+		{label: "API key", kind: secretSetting, help: "Empty runs on the embedded sandbox. " + studio.EnvAPIKey + " wins over this.",
+			get: func(c *studio.Config) string { return c.APIKey },
+			set: func(c *studio.Config, v string) error { c.APIKey = v; return nil }},
+		{label: "Service address", help: "The service's base URL, e.g. https://api.example.com (needed with a key).",
+			get: func(c *studio.Config) string { return c.BaseURL },
+			set: func(c *studio.Config, v string) error { c.BaseURL = v; return nil }},
+		{label: "Download folder", help: "Empty picks ~/Videos, ~/Pictures or ~/Music /clapper by media.",
+			get: func(c *studio.Config) string { return c.DownloadDir },
+			set: func(c *studio.Config, v string) error { c.DownloadDir = v; return nil }},
+		{label: "Auto-download", kind: toggleSetting, help: "Save results as soon as a task succeeds.",
+			get: func(c *studio.Config) string { return onOff(c.AutoDownload) },
+			set: func(c *studio.Config, v string) error { c.AutoDownload = v == "on"; return nil }},
+		{label: "Request budget", help: "Reads per second for all tasks together, 0.5 to 20.",
+			get: func(c *studio.Config) string { return strconv.FormatFloat(c.RequestBudget, 'f', -1, 64) },
+			set: func(c *studio.Config, v string) error {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 0.5 || f > 20 {
+					return fmt.Errorf("request budget: give a number from 0.5 to 20 (reads per second)")
+				}
+				c.RequestBudget = f
+				return nil
+			}},
+		{label: "Sandbox speed", help: "1 is real time; 60 runs a minute of simulated generation in a second.",
+			get: func(c *studio.Config) string { return strconv.FormatFloat(c.SandboxSpeed, 'f', -1, 64) },
+			set: func(c *studio.Config, v string) error {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 1 || f > studio.MaxSandboxSpeed {
+					return fmt.Errorf("sandbox speed: give a number from 1 to %g", studio.MaxSandboxSpeed)
+				}
+				c.SandboxSpeed = f
+				return nil
+			}},
+		{label: "Theme", kind: choiceSetting, help: "auto follows the terminal's background.",
+			get: func(c *studio.Config) string { return c.Theme },
+			set: func(c *studio.Config, v string) error { c.Theme = v; return nil }},
+	}
+	return p
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (p *settingsPage) Title() string    { return "Settings" }
+func (p *settingsPage) Init() tea.Cmd    { return nil }
+func (p *settingsPage) Capturing() bool  { return p.editing }
+func (p *settingsPage) SetSize(w, h int) { p.width, p.height = w, h; p.input.SetWidth(max(w-30, 10)) }
+
+// reopen takes the configuration of a new studio as the draft.
+func (p *settingsPage) reopen() tea.Cmd {
+	p.draft, p.dirty, p.problem = p.env.studio.Config, false, ""
+	return nil
+}
+
+func (p *settingsPage) Help() help.KeyMap {
+	k := p.keys
+	if p.editing {
+		return settingsKeys{Edit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep")),
+			Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "undo edit"))}
+	}
+	kind := p.rows[p.cursor].kind
+	k.Toggle.SetEnabled(kind == toggleSetting || kind == choiceSetting)
+	k.Edit.SetEnabled(kind == textSetting || kind == secretSetting)
+	k.Save.SetEnabled(p.dirty)
+	k.Cancel.SetEnabled(p.dirty)
+	return k
+}
+
+func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		if p.editing {
+			var cmd tea.Cmd
+			p.input, cmd = p.input.Update(msg)
+			return cmd
+		}
+	case tea.KeyPressMsg:
+		if p.editing {
+			return p.updateEditing(msg)
+		}
+		k := p.Help().(settingsKeys)
+		row := p.rows[p.cursor]
+		switch {
+		case key.Matches(msg, k.Up):
+			p.cursor = (p.cursor + len(p.rows) - 1) % len(p.rows)
+		case key.Matches(msg, k.Down):
+			p.cursor = (p.cursor + 1) % len(p.rows)
+		case key.Matches(msg, k.Edit):
+			p.editing, p.problem = true, ""
+			p.input.SetValue(row.get(&p.draft))
+			p.input.EchoMode = textinput.EchoNormal
+			if row.kind == secretSetting {
+				p.input.EchoMode = textinput.EchoPassword
+			}
+			p.input.CursorEnd()
+			return p.input.Focus()
+		case key.Matches(msg, k.Toggle):
+			p.toggle(row)
+		case key.Matches(msg, k.Save):
+			return p.save()
+		case key.Matches(msg, k.Cancel):
+			p.draft, p.dirty, p.problem = p.env.studio.Config, false, ""
+		}
+	}
+	return nil
+}
+
+func (p *settingsPage) toggle(row setting) {
+	switch row.kind {
+	case toggleSetting:
+		if row.get(&p.draft) == "on" {
+			row.set(&p.draft, "off")
+		} else {
+			row.set(&p.draft, "on")
+		}
+	case choiceSetting:
+		i := slices.Index(studio.Themes, row.get(&p.draft))
+		row.set(&p.draft, studio.Themes[(i+1)%len(studio.Themes)])
+	}
+	p.dirty = true
+}
+
+func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		if err := p.rows[p.cursor].set(&p.draft, strings.TrimSpace(p.input.Value())); err != nil {
+			p.problem = err.Error()
+			return nil
+		}
+		p.editing, p.problem, p.dirty = false, "", true
+		p.input.Blur()
+		return nil
+	case "esc":
+		p.editing, p.problem = false, ""
+		p.input.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return cmd
+}
+
+// save checks the draft, writes the settings file and hands the new
+// configuration to the root.
+func (p *settingsPage) save() tea.Cmd {
+	cfg := p.draft
+	if env := os.Getenv(studio.EnvAPIKey); env != "" {
+		cfg.APIKey = env
+	}
+	if err := cfg.Check(); err != nil {
+		p.problem = err.Error()
+		return nil
+	}
+	auto := cfg.AutoDownload
+	s := studio.Settings{APIKey: p.draft.APIKey, BaseURL: cfg.BaseURL, DownloadDir: cfg.DownloadDir, AutoDownload: &auto,
+		RequestBudget: cfg.RequestBudget, Theme: cfg.Theme, SandboxSpeed: cfg.SandboxSpeed}
+	return func() tea.Msg {
+		path, err := studio.SaveSettings(s)
+		if err != nil {
+			return statusMsg{text: "settings not saved: " + clean(err.Error()), bad: true}
+		}
+		return settingsSavedMsg{cfg: cfg, path: path}
+	}
+}
+
+func (p *settingsPage) View() string {
+	th := p.env.theme
+	var b strings.Builder
+	cur := p.env.studio.Config
+	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(clean(cur.Backend())) +
+		th.Dim.Render(" · history "+clean(cur.HistoryPath())) + "\n\n")
+	lw := 17
+	for i, r := range p.rows {
+		v := clean(r.get(&p.draft))
+		switch {
+		case r.kind == secretSetting && v != "":
+			v = studio.MaskKey(v)
+		case v == "" && r.kind == secretSetting:
+			v = th.Dim.Render("none — sandbox")
+		case v == "":
+			v = th.Dim.Render("default")
+		}
+		if r.kind == secretSetting && os.Getenv(studio.EnvAPIKey) != "" {
+			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")
+		}
+		marker := "  "
+		label := fit(r.label, lw)
+		if i == p.cursor {
+			marker = th.Marker.Render("▌") + " "
+			label = th.Strong.Render(label)
+		}
+		if i == p.cursor && p.editing {
+			v = p.input.View()
+		}
+		b.WriteString(marker + label + " " + v + "\n")
+		if i == p.cursor {
+			b.WriteString(strings.Repeat(" ", lw+3) + th.Dim.Render(fit(r.help, max(p.width-lw-4, 10))) + "\n")
+		}
+	}
+	b.WriteString("\n")
+	switch {
+	case p.problem != "":
+		b.WriteString(th.Error.Render(" "+p.problem) + "\n")
+	case p.dirty:
+		b.WriteString(th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them.") + "\n")
+	}
+	if path, err := studio.SettingsPath(); err == nil {
+		b.WriteString(th.Dim.Render(" Saved in "+path+" (mode 0600). Data: "+cur.DataDir) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,445 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// tasksKeys are the Tasks page's bindings; those that do not apply to the
+// selected row are disabled, so help never lists a dead key.
+type tasksKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Filter, ClearFilter, State, Op    key.Binding
+	Sort, Attach, Abandon                   key.Binding
+}
+
+func newTasksKeys() tasksKeys {
+	return tasksKeys{
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filters")),
+		State:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "state filter")),
+		Op:          key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "operation filter")),
+		Sort:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort age/state")),
+		Attach:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach task id")),
+		Abandon:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "abandon request")),
+	}
+}
+
+func (k tasksKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Filter, k.State, k.Op, k.Attach, k.Abandon}
+}
+
+func (k tasksKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Sort},
+		{k.Attach, k.Abandon},
+	}
+}
+
+// stateChoice is a quick filter by state.
+type stateChoice struct {
+	label  string
+	states []string
+}
+
+var stateChoices = []stateChoice{
+	{"all", nil},
+	{"in flight", []string{api.StateCreated, api.StateQueueing, api.StateProcessing, history.StateSubmitting}},
+	{"succeeded", []string{api.StateSuccess}},
+	{"failed", []string{api.StateFailed, history.StateRejected}},
+}
+
+// tasksPage is the home: every task, newest first, live.
+type tasksPage struct {
+	env  *env
+	keys tasksKeys
+	win  *taskWindow
+
+	unknown    []history.Task // pinned on top
+	pinned     int            // cursor in unknown; -1 when in the list
+	filter     textinput.Model
+	filtering  bool
+	state, op  int // quick filters: index into stateChoices, 0 or 1+operation
+	byState    bool
+	empty      bool // the history holds no task at all
+	loadedOnce bool
+
+	width, height int
+	scroll        int // first visible list row
+}
+
+func newTasksPage(e *env) *tasksPage {
+	in := textinput.New()
+	in.Prompt = "/ "
+	in.Placeholder = "words in prompt, id, model or operation"
+	p := &tasksPage{env: e, keys: newTasksKeys(), pinned: -1, filter: in}
+	p.win = newTaskWindow(e.store(), p.segments())
+	return p
+}
+
+func (p *tasksPage) Title() string { return "Tasks" }
+
+// Capturing: while the filter is being typed, keys are text.
+func (p *tasksPage) Capturing() bool { return p.filtering }
+
+func (p *tasksPage) Init() tea.Cmd {
+	return tea.Batch(p.win.load(loadReplace, 0), loadUnknown(p.env))
+}
+
+// reopen points the page at a new studio's history.
+func (p *tasksPage) reopen() tea.Cmd {
+	p.win = newTaskWindow(p.env.store(), p.segments())
+	p.unknown, p.pinned, p.scroll = nil, -1, 0
+	return p.Init()
+}
+
+func (p *tasksPage) baseFilter() history.Filter {
+	f := history.Filter{Text: strings.TrimSpace(p.filter.Value()), States: stateChoices[p.state].states}
+	if p.op > 0 {
+		f.Operations = []api.Operation{api.Operations()[p.op-1]}
+	}
+	return f
+}
+
+func (p *tasksPage) segments() []history.Filter {
+	if p.byState {
+		return stateSegments(p.baseFilter())
+	}
+	return []history.Filter{p.baseFilter()}
+}
+
+func (p *tasksPage) filtered() bool {
+	return p.filter.Value() != "" || p.state != 0 || p.op != 0
+}
+
+func (p *tasksPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.filter.SetWidth(max(w-4, 10))
+}
+
+func (p *tasksPage) Help() help.KeyMap { return p.KeyMap() }
+
+func (p *tasksPage) KeyMap() tasksKeys {
+	k := p.keys
+	onPinned := p.pinned >= 0
+	k.Attach.SetEnabled(onPinned)
+	k.Abandon.SetEnabled(onPinned)
+	k.ClearFilter.SetEnabled(p.filtered())
+	_, hasRow := p.win.selected()
+	k.Open.SetEnabled(onPinned || hasRow)
+	if p.filtering {
+		k.Filter.SetHelp("enter", "keep filter")
+	}
+	return k
+}
+
+// refresh re-reads what the page shows, keeping the cursor on its task.
+func (p *tasksPage) refresh() tea.Cmd {
+	return tea.Batch(p.win.load(loadRefresh, 0), loadUnknown(p.env))
+}
+
+func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case windowLoadedMsg:
+		if msg.win != p.win {
+			return nil
+		}
+		p.win.apply(msg)
+		p.loadedOnce = true
+		if msg.err != nil {
+			return statusErr(msg.err)
+		}
+		if !p.filtered() {
+			p.empty = p.win.total == 0
+		}
+		return nil
+	case unknownLoadedMsg:
+		if msg.err == nil {
+			p.unknown = msg.tasks
+			if p.pinned >= len(p.unknown) {
+				p.pinned = len(p.unknown) - 1
+			}
+		}
+		return nil
+	case tea.KeyPressMsg:
+		if p.filtering {
+			return p.updateFilter(msg)
+		}
+		return p.updateKeys(msg)
+	case tea.PasteMsg:
+		if p.filtering {
+			var cmd tea.Cmd
+			p.filter, cmd = p.filter.Update(msg)
+			return tea.Batch(cmd, p.win.setSegments(p.segments()))
+		}
+	}
+	return nil
+}
+
+func (p *tasksPage) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		p.filtering = false
+		p.filter.Blur()
+		return nil
+	case "esc":
+		p.filtering = false
+		p.filter.Blur()
+		p.filter.SetValue("")
+		return p.win.setSegments(p.segments())
+	}
+	before := p.filter.Value()
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	if p.filter.Value() != before {
+		p.pinned = -1
+		return tea.Batch(cmd, p.win.setSegments(p.segments()))
+	}
+	return cmd
+}
+
+func (p *tasksPage) visibleRows() int {
+	// header row, the filter line when shown, pinned rows, a blank line
+	h := p.height - 1
+	if p.filtering || p.filter.Value() != "" || p.filtered() {
+		h--
+	}
+	if len(p.unknown) > 0 {
+		h -= len(p.unknown) + 2
+	}
+	return max(h, 1)
+}
+
+func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.KeyMap()
+	switch {
+	case key.Matches(msg, k.Up):
+		if p.pinned > 0 {
+			p.pinned--
+			return nil
+		}
+		if p.pinned < 0 && p.win.cursor == 0 && len(p.unknown) > 0 {
+			p.pinned = len(p.unknown) - 1
+			return nil
+		}
+		if p.pinned == 0 {
+			return nil
+		}
+		return p.win.move(-1)
+	case key.Matches(msg, k.Down):
+		if p.pinned >= 0 {
+			if p.pinned < len(p.unknown)-1 {
+				p.pinned++
+			} else if len(p.win.rows) > 0 {
+				p.pinned = -1
+				p.win.cursor = 0
+			}
+			return nil
+		}
+		return p.win.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.pinned = -1
+		return p.win.move(-p.visibleRows())
+	case key.Matches(msg, k.PageDown):
+		p.pinned = -1
+		return p.win.move(p.visibleRows())
+	case key.Matches(msg, k.Top):
+		p.pinned = -1
+		p.scroll = 0
+		return p.win.top()
+	case key.Matches(msg, k.Bottom):
+		p.pinned = -1
+		return p.win.bottom()
+	case key.Matches(msg, k.Open):
+		if p.pinned >= 0 {
+			id := p.unknown[p.pinned].LocalID
+			return func() tea.Msg { return openDetailMsg{localID: id} }
+		}
+		if t, ok := p.win.selected(); ok {
+			return func() tea.Msg { return openDetailMsg{localID: t.LocalID} }
+		}
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		return p.filter.Focus()
+	case key.Matches(msg, k.ClearFilter):
+		p.filter.SetValue("")
+		p.state, p.op = 0, 0
+		return p.win.setSegments(p.segments())
+	case key.Matches(msg, k.State):
+		p.state = (p.state + 1) % len(stateChoices)
+		p.pinned = -1
+		return p.win.setSegments(p.segments())
+	case key.Matches(msg, k.Op):
+		p.op = (p.op + 1) % (len(api.Operations()) + 1)
+		p.pinned = -1
+		return p.win.setSegments(p.segments())
+	case key.Matches(msg, k.Sort):
+		p.byState = !p.byState
+		return p.win.setSegments(p.segments())
+	case key.Matches(msg, k.Attach):
+		return p.attachDialog(p.unknown[p.pinned])
+	case key.Matches(msg, k.Abandon):
+		t := p.unknown[p.pinned]
+		d := &confirmDialog{
+			title: fmt.Sprintf("Abandon request #%d?", t.LocalID),
+			body: "Its answer never came, so the service may or may not have created the task. Abandon it only if you know " +
+				"it was not created (no task with its prompt in the service's list). It stays in history as abandoned.",
+			onYes: abandonTask(p.env, t),
+		}
+		return func() tea.Msg { return openDialogMsg{d: d} }
+	}
+	return nil
+}
+
+var taskIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
+	d := newInputDialog(p.env.theme,
+		fmt.Sprintf("Attach a task id to request #%d", t.LocalID),
+		"Find the task in the service's own list (same operation and prompt, created "+t.CreatedAt.Local().Format("Jan 2 15:04")+
+			") and paste its id. clapper checks it with the service before attaching.",
+		"task id, e.g. 812345678901234567",
+		func(v string) error {
+			if !taskIDPattern.MatchString(v) {
+				return fmt.Errorf("a task id is 1-128 letters, digits, '-' or '_'")
+			}
+			return nil
+		},
+		func(v string) tea.Cmd { return attachTask(p.env, t, v) })
+	return func() tea.Msg { return openDialogMsg{d: d} }
+}
+
+// tickEvery is how soon a visible row changes by itself: a spinner turns,
+// an age in seconds or minutes moves on, a URL countdown drops a minute.
+func (p *tasksPage) tickEvery() time.Duration {
+	now := p.env.now()
+	var every time.Duration
+	shorter := func(d time.Duration) {
+		if every == 0 || d < every {
+			every = d
+		}
+	}
+	for _, t := range append(p.visible(), p.unknown...) {
+		switch {
+		case inFlight(t.State):
+			shorter(120 * time.Millisecond)
+		case now.Sub(t.CreatedAt) < time.Minute:
+			shorter(time.Second)
+		case now.Sub(t.CreatedAt) < time.Hour, !t.URLsExpireAt.IsZero() && t.URLsExpireAt.After(now):
+			shorter(time.Minute)
+		}
+	}
+	return every
+}
+
+// visible is the rows on screen, adjusting the scroll to keep the cursor
+// in view.
+func (p *tasksPage) visible() []history.Task {
+	n := p.visibleRows()
+	c := p.win.cursor
+	if c < p.scroll {
+		p.scroll = c
+	}
+	if c >= p.scroll+n {
+		p.scroll = c - n + 1
+	}
+	p.scroll = min(max(p.scroll, 0), max(len(p.win.rows)-n, 0))
+	end := min(p.scroll+n, len(p.win.rows))
+	return p.win.rows[p.scroll:end]
+}
+
+func (p *tasksPage) View() string {
+	th := p.env.theme
+	now := p.env.now()
+	var b strings.Builder
+	cols := layoutColumns(p.width)
+	if p.filtering || p.filtered() {
+		b.WriteString(p.filterLine() + "\n")
+	}
+	if len(p.unknown) > 0 {
+		b.WriteString(th.Warning.Render(fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", plural(len(p.unknown), "request", "requests")), p.width)) + "\n")
+		for i, t := range p.unknown {
+			t.State = unknownOutcome
+			b.WriteString(renderRow(th, cols, t, now, i == p.pinned, p.env.frame) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if p.empty && !p.filtered() && p.loadedOnce {
+		b.WriteString(p.emptyView())
+		return b.String()
+	}
+	b.WriteString(cols.header(th) + "\n")
+	rows := p.visible()
+	if len(rows) == 0 && p.loadedOnce {
+		b.WriteString(th.Dim.Render("  No task matches these filters. esc clears them."))
+	}
+	for i, t := range rows {
+		sel := p.pinned < 0 && p.scroll+i == p.win.cursor
+		b.WriteString(renderRow(th, cols, t, now, sel, p.env.frame))
+		if i < len(rows)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func (p *tasksPage) filterLine() string {
+	th := p.env.theme
+	parts := []string{}
+	if p.state != 0 {
+		parts = append(parts, "state: "+stateChoices[p.state].label)
+	}
+	if p.op != 0 {
+		parts = append(parts, "operation: "+string(api.Operations()[p.op-1]))
+	}
+	if p.byState {
+		parts = append(parts, "sorted by state")
+	}
+	pos := ""
+	if p.win.total > 0 {
+		pos = fmt.Sprintf("%d/%d", p.win.position()+1, p.win.total)
+	} else {
+		pos = "no match"
+	}
+	right := th.Dim.Render(strings.Join(append(parts, pos), " · "))
+	var in string
+	if p.filtering {
+		in = p.filter.View()
+	} else if v := p.filter.Value(); v != "" {
+		in = th.Dim.Render("/ ") + clean(v)
+	}
+	return joinEnds(in, right, p.width)
+}
+
+func (p *tasksPage) emptyView() string {
+	th := p.env.theme
+	w := max(p.width-4, 20)
+	var b strings.Builder
+	b.WriteString("\n" + th.Strong.Render("  No tasks yet.") + "\n\n")
+	b.WriteString(indent(wrap("Press "+th.Key.Render("n")+" for the New page, or create one from another terminal:", w), 2) + "\n")
+	b.WriteString(th.Key.Render(indent(wrap("clapper create text2video --set model=svcq3-turbo --set prompt='a red fox in fresh snow'", w-2), 4)) + "\n")
+	b.WriteString(indent(wrap("Tasks show here as soon as they are sent and change live until their results are ready.", w), 2) + "\n")
+	if p.env.studio.Sandbox() {
+		b.WriteString("\n" + indent(wrap(th.Badge.Render("SANDBOX")+" You are on the embedded sandbox: results are simulated and nothing is billed. "+
+			"To go live, set CLAPPER_API_KEY and CLAPPER_BASE_URL, or enter a key on the Settings page ("+th.Key.Render("6")+").", w), 2))
+	}
+	return b.String()
+}
