@@ -2,11 +2,8 @@ package history
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,68 +39,13 @@ func fixture(b *testing.B) string {
 			return
 		}
 		fixturePath = filepath.Join(fixtureDir, "history.db")
-		fixtureErr = buildFixture(fixturePath, fixtureTasks)
+		fixtureErr = WriteFixture(fixturePath, fixtureTasks, t0.AddDate(-1, 0, 0), t0)
 		b.Logf("fixture of %d tasks built in %v", fixtureTasks, time.Since(start).Round(time.Millisecond))
 	})
 	if fixtureErr != nil {
 		b.Fatal(fixtureErr)
 	}
 	return fixturePath
-}
-
-var (
-	benchWords = strings.Fields(`a the red blue green fox whale kite storm sea city night neon rain
-		slow fast camera pan zoom dancer portrait product bottle shoe forest desert snow sunrise
-		cinematic drone close-up wide smiling running flying glowing ancient future robot cat dog`)
-	benchOps    = []api.Operation{api.OpText2Video, api.OpImg2Video, api.OpReference2Video, api.OpReference2Image, api.OpAudioTTS}
-	benchModels = []string{"svcq1", "svcq2", "svcq2-pro", "svcq3", ""}
-	// Mostly finished, as a real history is.
-	benchStates = []string{api.StateSuccess, api.StateSuccess, api.StateSuccess, api.StateSuccess,
-		api.StateSuccess, api.StateSuccess, api.StateFailed, api.StateProcessing, api.StateQueueing, StateRejected}
-)
-
-func buildFixture(path string, n int) error {
-	s, err := Open(path)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ctx := context.Background()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (task_id, operation, model, prompt, state,
-		credits, request, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	rng := rand.New(rand.NewPCG(1, 2))
-	base := t0.AddDate(-1, 0, 0).UnixMilli()
-	step := int64(365*24*time.Hour/time.Millisecond) / int64(n)
-	var prompt strings.Builder
-	for i := range n {
-		prompt.Reset()
-		for w := range 8 + rng.IntN(10) {
-			if w > 0 {
-				prompt.WriteByte(' ')
-			}
-			prompt.WriteString(benchWords[rng.IntN(len(benchWords))])
-		}
-		state := benchStates[rng.IntN(len(benchStates))]
-		var taskID any = fmt.Sprintf("%016x", rng.Uint64())
-		if state == StateRejected {
-			taskID = nil
-		}
-		created := base + int64(i)*step
-		if _, err := stmt.ExecContext(ctx, taskID, benchOps[rng.IntN(len(benchOps))], benchModels[rng.IntN(len(benchModels))],
-			prompt.String(), state, rng.IntN(60), `{"prompt":"x"}`, created, created); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
 }
 
 func openFixture(b *testing.B) *Store {

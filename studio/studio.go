@@ -23,6 +23,8 @@ type Options struct {
 	Watcher track.WatcherOptions
 	// Sandbox overrides the embedded sandbox's settings (seed, clock).
 	Sandbox *sandbox.Config
+	// Clock stamps history writes (tests fix it); nil is the wall clock.
+	Clock func() time.Time
 	// ChangeInterval is how often the history is checked for commits of
 	// other processes (default 500 ms: a task created in another terminal
 	// shows within a second).
@@ -119,7 +121,11 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if s.Client, s.stopSandbx, err = Connect(ctx, cfg, o.Sandbox); err != nil {
 		return nil, err
 	}
-	if s.Store, err = OpenHistory(cfg); err != nil {
+	var storeOpts []history.Option
+	if o.Clock != nil {
+		storeOpts = append(storeOpts, history.WithClock(o.Clock))
+	}
+	if s.Store, err = history.Open(cfg.HistoryPath(), storeOpts...); err != nil {
 		s.stopSandbx()
 		return nil, err
 	}

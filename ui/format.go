@@ -128,7 +128,7 @@ func stateLabel(state string) string {
 	case history.StateSubmitting:
 		return "sending"
 	case unknownOutcome:
-		return "unknown outcome"
+		return "unknown"
 	}
 	return clean(state)
 }

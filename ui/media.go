@@ -85,7 +85,7 @@ func fetchPreview(dataDir, taskID, url string) (string, error) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("could not fetch the picture (%v)", err)
+		return "", fmt.Errorf("could not fetch the picture from %s", req.URL.Host)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

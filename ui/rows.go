@@ -83,6 +83,7 @@ func stateStyle(th *Theme, state string) func(...string) string {
 // renderRow draws one task: plain padded text with a few styled cells, so a
 // screenful costs well under a millisecond.
 func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected bool, frame int) string {
+	t.State = displayState(t, now)
 	var b strings.Builder
 	if selected {
 		b.WriteString(th.Marker.Render("▌"))
@@ -128,4 +129,18 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 		b.WriteString(" " + cell)
 	}
 	return b.String()
+}
+
+// unknownAfter is how long a request may wait for its answer before it
+// counts as of unknown outcome: past the client's timeout, with a margin
+// for a `clapper create` still running in another terminal.
+const unknownAfter = 2 * time.Minute
+
+// displayState is the state a row shows: a request still submitting long
+// after it was sent is of unknown outcome.
+func displayState(t history.Task, now time.Time) string {
+	if t.State == history.StateSubmitting && now.Sub(t.CreatedAt) > unknownAfter {
+		return unknownOutcome
+	}
+	return t.State
 }

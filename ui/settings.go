@@ -249,8 +249,7 @@ func (p *settingsPage) View() string {
 	th := p.env.theme
 	var b strings.Builder
 	cur := p.env.studio.Config
-	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(clean(cur.Backend())) +
-		th.Dim.Render(" · history "+clean(cur.HistoryPath())) + "\n\n")
+	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(clean(cur.Backend())) + "\n\n")
 	lw := 17
 	for i, r := range p.rows {
 		v := clean(r.get(&p.draft))
@@ -286,8 +285,10 @@ func (p *settingsPage) View() string {
 	case p.dirty:
 		b.WriteString(th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them.") + "\n")
 	}
+	w := max(p.width-2, 20)
 	if path, err := studio.SettingsPath(); err == nil {
-		b.WriteString(th.Dim.Render(" Saved in "+path+" (mode 0600). Data: "+cur.DataDir) + "\n")
+		b.WriteString(th.Dim.Render(indent(wrap("Saved in "+path+" (mode 0600, it may hold the key).", w), 1)) + "\n")
 	}
+	b.WriteString(th.Dim.Render(indent(wrap("This backend's history: "+clean(cur.HistoryPath())+". Each backend keeps its own.", w), 1)) + "\n")
 	return b.String()
 }

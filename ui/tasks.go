@@ -173,7 +173,13 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case unknownLoadedMsg:
 		if msg.err == nil {
-			p.unknown = msg.tasks
+			now := p.env.now()
+			p.unknown = p.unknown[:0]
+			for _, t := range msg.tasks {
+				if displayState(t, now) == unknownOutcome {
+					p.unknown = append(p.unknown, t)
+				}
+			}
 			if p.pinned >= len(p.unknown) {
 				p.pinned = len(p.unknown) - 1
 			}
