@@ -393,7 +393,7 @@ func (m *Model) render() string {
 	default:
 		body = m.pages[m.active].View()
 	}
-	body = lipgloss.NewStyle().Height(h).MaxHeight(h).MaxWidth(m.width).Render(body)
+	body = clampBlock(body, m.width, h)
 	screen := m.header() + "\n" + body + "\n" + m.footer()
 	if m.dialog != nil {
 		d := m.dialog.View(th, m.width)

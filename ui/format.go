@@ -167,3 +167,22 @@ func ansiCut(s string, w int) string {
 	}
 	return ansi.Truncate(s, w, "")
 }
+
+// clampBlock makes text exactly h lines of at most w cells: longer lines
+// are cut, missing lines added. It is the cheap frame of every page (a
+// lipgloss Height/MaxWidth style re-wraps the whole text on each frame).
+func clampBlock(s string, w, h int) string {
+	lines := strings.SplitN(s, "\n", h+1)
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -197,6 +197,37 @@ func run(m *Model, cmd tea.Cmd) {
 	}
 }
 
+// runUntil runs commands concurrently, as the program does, feeding their
+// messages back until done reports true; it never waits on a timer.
+func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool {
+	msgs := make(chan tea.Msg, 64)
+	start := func(c tea.Cmd) {
+		if c != nil {
+			go func() { msgs <- c() }()
+		}
+	}
+	start(cmd)
+	deadline := time.After(limit)
+	for !done() {
+		select {
+		case msg := <-msgs:
+			switch msg := msg.(type) {
+			case nil, tickMsg, statusExpiredMsg:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					start(c)
+				}
+			default:
+				_, next := m.Update(msg)
+				start(next)
+			}
+		case <-deadline:
+			return false
+		}
+	}
+	return true
+}
+
 func press(s string) tea.KeyPressMsg {
 	switch s {
 	case "enter":

@@ -144,3 +144,42 @@ func displayState(t history.Task, now time.Time) string {
 	}
 	return t.State
 }
+
+// rowCache keeps rendered rows by everything that shows in them, so a
+// frame re-renders only rows that changed: a cursor move redraws two rows,
+// a tick only the spinners.
+type rowCache struct {
+	theme *Theme
+	rows  map[rowKey]string
+}
+
+type rowKey struct {
+	id        int64
+	updated   int64
+	state     string
+	width     int
+	selected  bool
+	frame     int // -1 when the row has no spinner
+	age, urls string
+	progress  int64
+}
+
+func (c *rowCache) render(th *Theme, cols columns, width int, t history.Task, now time.Time, selected bool, frame int) string {
+	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
+		selected: selected, frame: -1, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1}
+	if inFlight(k.state) {
+		k.frame = frame % len(spinnerFrames)
+	}
+	if t.Progress != nil {
+		k.progress = *t.Progress
+	}
+	if c.theme != th || len(c.rows) > 2000 {
+		c.theme, c.rows = th, map[rowKey]string{}
+	}
+	if r, ok := c.rows[k]; ok {
+		return r
+	}
+	r := renderRow(th, cols, t, now, selected, frame)
+	c.rows[k] = r
+	return r
+}

@@ -84,6 +84,7 @@ type tasksPage struct {
 
 	width, height int
 	scroll        int // first visible list row
+	rows          rowCache
 }
 
 func newTasksPage(e *env) *tasksPage {
@@ -399,7 +400,7 @@ func (p *tasksPage) View() string {
 	}
 	for i, t := range rows {
 		sel := p.pinned < 0 && p.scroll+i == p.win.cursor
-		b.WriteString(renderRow(th, cols, t, now, sel, p.env.frame))
+		b.WriteString(p.rows.render(th, cols, p.width, t, now, sel, p.env.frame))
 		if i < len(rows)-1 {
 			b.WriteByte('\n')
 		}

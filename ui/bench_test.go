@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api/sandbox"
+	"clapper/history"
+	"clapper/studio"
+)
+
+var (
+	fixtureMu   sync.Mutex
+	fixtureDirs = map[int]string{}
+)
+
+// benchDataDir is a data dir whose history holds n tasks, built once per
+// run (100,000 tasks take a few seconds).
+func benchDataDir(b *testing.B, n int) string {
+	b.Helper()
+	fixtureMu.Lock()
+	defer fixtureMu.Unlock()
+	if d, ok := fixtureDirs[n]; ok {
+		return d
+	}
+	d := filepath.Join(os.TempDir(), fmt.Sprintf("clapper-ui-bench-%d", n))
+	path := filepath.Join(d, "history.db")
+	if _, err := os.Stat(path); err != nil {
+		os.MkdirAll(d, 0o700)
+		if err := history.WriteFixture(path+".tmp", n, testNow.AddDate(-1, 0, 0), testNow); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fixtureDirs[n] = d
+	return d
+}
+
+func openBenchStudio(b *testing.B, dir string) *studio.Studio {
+	b.Helper()
+	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{Sandbox: &sandbox.Config{StatePath: filepath.Join(b.TempDir(), "sb.json"), Seed: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// benchModel is the Tasks page on a large history at 140x40, loaded.
+func benchModel(b *testing.B, n int) *Model {
+	s := openBenchStudio(b, benchDataDir(b, n))
+	b.Cleanup(func() { s.Close() })
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	if len(m.pages[pageTasks].(*tasksPage).win.rows) == 0 {
+		b.Fatal("no rows loaded")
+	}
+	return m
+}
+
+// The task list's frame with 10,000 and 100,000 tasks in history (target
+// under 1 ms): only the visible window is rendered.
+func BenchmarkTaskListView(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := benchModel(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// A cursor move and the frame after it (target under 1 ms). The cursor
+// walks down and back inside the loaded window, so no page read is in the
+// loop: reads run in commands, off the UI's path.
+func BenchmarkTaskListMoveView(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := benchModel(b, n)
+			down, up := press("down"), press("up")
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				k := down
+				if (i/20)%2 == 1 {
+					k = up
+				}
+				i++
+				m.Update(k)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// From nothing to the first frame with its rows, on a 100,000-task
+// history (target under 100 ms): open the studio (history and embedded
+// sandbox), build the model, run its loads, draw.
+func BenchmarkStartToFirstFrame(b *testing.B) {
+	dir := benchDataDir(b, 100_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s := openBenchStudio(b, dir)
+		m := New(s, time.Now, nil)
+		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+		tasks := m.pages[pageTasks].(*tasksPage)
+		if !runUntil(m, m.Init(), func() bool { return len(tasks.win.rows) > 0 }, 5*time.Second) {
+			b.Fatal("no rows within 5 s")
+		}
+		_ = m.View()
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}
