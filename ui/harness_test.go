@@ -53,6 +53,12 @@ func newTestStudio(t testing.TB, clk *clock) *studio.Studio {
 	dir := filepath.Join(testRoot, regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_"))
 	os.RemoveAll(dir)
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	return newTestStudioIn(t, clk, dir)
+}
+
+// newTestStudioIn is newTestStudio on a given data dir.
+func newTestStudioIn(t testing.TB, clk *clock, dir string) *studio.Studio {
+	t.Helper()
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
 	s, err := studio.Open(context.Background(), cfg, studio.Options{
 		Clock:   clk.now,
@@ -242,6 +248,10 @@ func press(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}
