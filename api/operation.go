@@ -89,5 +89,33 @@ const (
 	StateFailed     = "failed"
 )
 
-// IsTerminal reports whether no further state change can follow.
-func IsTerminal(state string) bool { return state == StateSuccess || state == StateFailed }
+// IsTerminal reports whether no further state change can follow: success,
+// failed, or a word the service may use for a task it ended without a result.
+// The spec leaves the state of a cancelled off-peak task "not shown"; these
+// are the words such services use for it, and none can be followed by more.
+func IsTerminal(state string) bool {
+	switch state {
+	case StateSuccess, StateFailed, "cancelled", "canceled", "expired":
+		return true
+	}
+	return false
+}
+
+// IsKnownState reports whether the spec names the state or IsTerminal knows
+// it. Any other word is a state the client cannot place in the lifecycle.
+func IsKnownState(state string) bool {
+	switch state {
+	case StateCreated, StateQueueing, StateProcessing:
+		return true
+	}
+	return IsTerminal(state)
+}
+
+// DescribeState is a state as people read it: an unknown word is marked so,
+// since nothing is known of what it means.
+func DescribeState(state string) string {
+	if IsKnownState(state) {
+		return state
+	}
+	return "unknown state " + CleanText(state)
+}

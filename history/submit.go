@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"clapper/api"
@@ -253,12 +254,40 @@ func (s *Store) Abandon(ctx context.Context, localID int64) error {
 	})
 }
 
-// InFlight are the tasks the tracker must follow: with a task id and not yet
-// in a final state, oldest first.
+// InFlight are the tasks the tracker must follow: with a task id, not in a
+// final state and not lost (RecordNotFound), oldest first. A state the spec
+// does not name is in flight: the service has not said the task ended.
 func (s *Store) InFlight(ctx context.Context) ([]Task, error) {
+	// The states that occur come from task_counts (a few rows), so the task
+	// query stays an index lookup on state however large the history.
+	var states []any
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT state FROM task_counts WHERE n > 0`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var st string
+			if err := rows.Scan(&st); err != nil {
+				return err
+			}
+			if r := lifecycle(st); r != lifecycle(StateSubmitting) && r != lifecycle(api.StateSuccess) {
+				states = append(states, st)
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history: in flight: %w", err)
+	}
+	if len(states) == 0 {
+		return nil, nil
+	}
 	return collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t
-		WHERE t.state IN (?, ?, ?) AND t.task_id IS NOT NULL ORDER BY t.created_at, t.id`,
-		api.StateCreated, api.StateQueueing, api.StateProcessing))
+		WHERE t.state IN (?`+strings.Repeat(", ?", len(states)-1)+`) AND t.task_id IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM not_found n WHERE n.task = t.id AND n.lost_at IS NOT NULL)
+		ORDER BY t.created_at, t.id`, states...))
 }
 
 // lockState reads the task's state inside the write transaction (which holds

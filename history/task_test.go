@@ -102,9 +102,9 @@ func TestApplyResultFailedAndObservedAt(t *testing.T) {
 	}
 }
 
-// An unknown state (the spec does not name the off-peak cancellation state)
-// is recorded and treated as final.
-func TestApplyResultUnknownStateIsFinal(t *testing.T) {
+// The spec does not name the off-peak cancellation state; "cancelled", a
+// word api.IsTerminal knows, is recorded and treated as final.
+func TestApplyResultCancelledIsFinal(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	submitted(t, s, "tk-x", `{}`)
@@ -112,7 +112,7 @@ func TestApplyResultUnknownStateIsFinal(t *testing.T) {
 		t.Fatalf("%v %v", changed, err)
 	}
 	if changed, _ := s.ApplyResult(ctx, "tk-x", Update{State: api.StateProcessing}); changed {
-		t.Error("left an unknown (final) state")
+		t.Error("left a final state")
 	}
 	inflight, _ := s.InFlight(ctx)
 	if len(inflight) != 0 {

@@ -1,0 +1,109 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"clapper/api"
+)
+
+// NotFound is a task's run of 404 answers: reads in a row, over any number
+// of runs, in which the service said it does not know the task.
+type NotFound struct {
+	LocalID   int64
+	TaskID    string
+	Operation api.Operation
+	State     string // the task's state in history, kept as it was
+	Count     int
+	FirstAt   time.Time
+	LastAt    time.Time
+	Reason    string    // the last answer's reason, e.g. TaskNotFound
+	LostAt    time.Time // when Count reached the limit; zero before
+}
+
+// Lost reports whether the task is no longer followed.
+func (n NotFound) Lost() bool { return !n.LostAt.IsZero() }
+
+// RecordNotFound counts one more 404 answer for a task. When the run reaches
+// limit the task is lost: InFlight leaves it out from then on, in this
+// process and every later one, so no run retries it forever. The task keeps
+// its state. A task id history does not hold is ErrNotFound.
+func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int) (NotFound, error) {
+	var n NotFound
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&n.LocalID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+		}
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO not_found (task, count, first_at, last_at, reason)
+			VALUES (?, 1, ?, ?, ?)
+			ON CONFLICT (task) DO UPDATE SET count = count + 1, last_at = excluded.last_at, reason = excluded.reason`,
+			n.LocalID, ms(at), ms(at), reason); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE not_found SET lost_at = ? WHERE task = ? AND lost_at IS NULL AND count >= ?`,
+			ms(at), n.LocalID, limit); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		n, err = scanNotFound(tx.QueryRowContext(ctx, notFoundQuery+` WHERE n.task = ?`, n.LocalID))
+		return err
+	})
+	return n, err
+}
+
+// ClearNotFound ends a task's run of 404 answers: the service answered for
+// it. Unknown ids and tasks without a run are left alone.
+func (s *Store) ClearNotFound(ctx context.Context, taskID string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM not_found
+			WHERE task = (SELECT id FROM tasks WHERE task_id = ?)`, taskID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return nil
+	})
+}
+
+// LostTasks are the tasks no longer followed because the service kept
+// answering that it does not know them, most recently lost first.
+func (s *Store) LostTasks(ctx context.Context) ([]NotFound, error) {
+	rows, err := s.r.QueryContext(ctx, notFoundQuery+` WHERE n.lost_at IS NOT NULL ORDER BY n.lost_at DESC, n.task DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []NotFound
+	for rows.Next() {
+		n, err := scanNotFound(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+const notFoundQuery = `SELECT n.task, t.task_id, t.operation, t.state, n.count, n.first_at, n.last_at, n.reason, n.lost_at
+	FROM not_found n JOIN tasks t ON t.id = n.task`
+
+func scanNotFound(sc scanner) (NotFound, error) {
+	var (
+		n           NotFound
+		first, last int64
+		lost        sql.NullInt64
+		taskID      sql.NullString
+	)
+	if err := sc.Scan(&n.LocalID, &taskID, &n.Operation, &n.State, &n.Count, &first, &last, &n.Reason, &lost); err != nil {
+		return NotFound{}, fmt.Errorf("history: %w", err)
+	}
+	n.TaskID, n.FirstAt, n.LastAt, n.LostAt = taskID.String, fromMS(first), fromMS(last), fromNullMS(lost)
+	return n, nil
+}

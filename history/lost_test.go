@@ -1,0 +1,130 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+func inFlightIDs(t *testing.T, s *Store) []string {
+	t.Helper()
+	tasks, err := s.InFlight(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, task := range tasks {
+		ids = append(ids, task.TaskID)
+	}
+	return ids
+}
+
+// Issue 11.8: repeated 404s stop the retrying across runs, not only within
+// one. Each run here is a fresh Open of the same file.
+func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	open := func() *Store {
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := open()
+	submitted(t, s, "tk-gone", `{}`)
+	submitted(t, s, "tk-here", `{}`)
+	for i := 1; i <= 2; i++ {
+		n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Duration(i)*time.Second), "TaskNotFound", 3)
+		if err != nil || n.Count != i || n.Lost() {
+			t.Fatalf("404 #%d: %+v %v", i, n, err)
+		}
+	}
+	s.Close()
+
+	s = open() // the next run
+	defer s.Close()
+	if ids := inFlightIDs(t, s); !slices.Equal(ids, []string{"tk-gone", "tk-here"}) {
+		t.Fatalf("before the third 404, in flight %v", ids)
+	}
+	n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Minute), "TaskNotFound", 3)
+	if err != nil || !n.Lost() || n.Count != 3 || !n.FirstAt.Equal(t0.Add(time.Second)) || n.State != api.StateCreated {
+		t.Fatalf("third 404: %+v %v", n, err)
+	}
+	if ids := inFlightIDs(t, s); !slices.Equal(ids, []string{"tk-here"}) {
+		t.Errorf("a lost task is still in flight: %v", ids)
+	}
+	lost, err := s.LostTasks(ctx)
+	if err != nil || len(lost) != 1 || lost[0].TaskID != "tk-gone" || lost[0].Reason != "TaskNotFound" || !lost[0].LostAt.Equal(t0.Add(time.Minute)) {
+		t.Errorf("lost tasks %+v %v", lost, err)
+	}
+	if task, _ := s.TaskByID(ctx, "tk-gone"); task.State != api.StateCreated {
+		t.Errorf("a lost task changed state: %s", task.State)
+	}
+	if _, err := s.RecordNotFound(ctx, "tk-never", t0, "TaskNotFound", 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("404 for an id history does not hold: %v", err)
+	}
+}
+
+// Only 404s in a row count: an answer in between starts the run again.
+func TestNotFoundRunEndsWithAnAnswer(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-1", `{}`)
+	for i := 0; i < 2; i++ {
+		if _, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.ClearNotFound(ctx, "tk-1"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3)
+	if err != nil || n.Count != 1 || n.Lost() {
+		t.Errorf("after an answer: %+v %v", n, err)
+	}
+	if err := s.ClearNotFound(ctx, "tk-unknown"); err != nil {
+		t.Errorf("clearing an id history does not hold: %v", err)
+	}
+}
+
+// Issue 11.7: a state the spec does not name keeps the task in flight and
+// in order with what the service says next; the known words for an ended
+// task are final.
+func TestUnknownStateStaysInFlight(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-pending", `{}`)
+	submitted(t, s, "tk-cancelled", `{}`)
+	for _, step := range []struct {
+		id, state string
+		changed   bool
+	}{
+		{"tk-pending", "pending", true},
+		{"tk-pending", api.StateQueueing, true}, // unordered: the service's next word is taken
+		{"tk-pending", "pending", true},
+		{"tk-pending", api.StateSuccess, true},
+		{"tk-pending", "pending", false}, // nothing leaves a final state
+		{"tk-cancelled", api.StateProcessing, true},
+		{"tk-cancelled", "canceled", true},
+		{"tk-cancelled", api.StateSuccess, false},
+	} {
+		changed, err := s.ApplyResult(ctx, step.id, Update{State: step.state})
+		if err != nil || changed != step.changed {
+			t.Errorf("%s -> %s: changed %v, want %v (%v)", step.id, step.state, changed, step.changed, err)
+		}
+		if step.id == "tk-pending" && step.state == "pending" && step.changed {
+			if ids := inFlightIDs(t, s); !slices.Contains(ids, "tk-pending") {
+				t.Errorf("a task in an unknown state is not in flight: %v", ids)
+			}
+		}
+	}
+	if ids := inFlightIDs(t, s); len(ids) != 0 {
+		t.Errorf("in flight after success and canceled: %v", ids)
+	}
+}
