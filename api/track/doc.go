@@ -22,6 +22,46 @@
 // exponentially, and a Retry-After from the server is honoured. Jitter keeps
 // tasks created together from polling together.
 //
+// # States the spec does not name
+//
+// The spec names created, queueing, processing, success and failed, and
+// leaves the state of a cancelled off-peak task "not shown". A word that
+// api.IsTerminal knows for a task the service ended without a result
+// (cancelled, canceled, expired) ends the following like failed: nothing can
+// come after it, and create --wait says so and exits 1. Any other word is
+// recorded as the service sent it, shown as "unknown state X"
+// (api.DescribeState), and the task stays followed: each pause between reads
+// is half the time spent in that state, up to QueueCheckMax, until the
+// service names a state that ends it. Such a state is unordered: it neither
+// holds back nor is held back by the next answer, since nothing says where it
+// lies in the lifecycle.
+//
+// # Tasks the service does not know
+//
+// A 404 answer is counted in history (RecordNotFound), any other answer ends
+// the count. After three 404s in a row, in one run or over several, the task
+// is lost: no run follows it again, its state stays as it was, and
+// history.Store.LostTasks lists it so that watch can say why.
+//
+// # Callbacks
+//
+// A callback is a signal, never the truth. The service signs the method,
+// path, query, Date and nonce but not the body, so anyone who saw one
+// callback's headers could pair them with any body. The Receiver checks the
+// signature and the Date (within five minutes), refuses a nonce it has seen
+// (401: a captured callback cannot be replayed at all), then only wakes the
+// watcher for the task the body names: that task, or the multi-scene job a
+// scene belongs to, is read from the service at once, under the same request
+// budget as every read, and the service's answer is what history records and
+// the UI shows. Nothing of the body is stored, downloaded or shown. A
+// callback for a task this watcher does not follow causes no read; if the
+// task is followed within a minute (a callback can outrun the creation
+// answer), its first read comes at once. The service's redeliveries are
+// signed anew, so each wakes the task, which by then is finished and no
+// longer followed: three deliveries, one read, one change. Nonces are kept
+// until their Date leaves the window, at most MaxNonces of them; a full cache
+// answers 503 rather than forget a nonce that could still be replayed.
+//
 // The package depends on history for its record types: the Store interface
 // lists exactly what it needs, which *history.Store satisfies and tests fake.
 package track

@@ -81,8 +81,8 @@ func TestWatcherThroughSandboxFaults(t *testing.T) {
 	t.Logf("%d tasks settled through %d failed reads", len(ids), failedReads)
 }
 
-// Callbacks from the sandbox reach the receiver, verify, and finish tasks
-// without waiting for a poll.
+// Callbacks from the sandbox reach the receiver, verify, and have the task
+// read at once: it finishes without waiting for the poll schedule.
 func TestSandboxCallbacksFinishTasks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -119,8 +119,10 @@ func TestSandboxCallbacksFinishTasks(t *testing.T) {
 			t.Fatal("no callback finished the task")
 		case e := <-w.Events():
 			if e.To == api.StateSuccess {
-				if w.Requests() != 0 {
-					t.Errorf("%d reads sent; callbacks alone should have carried the task", w.Requests())
+				// One read per callback at most (processing, success): the
+				// schedule's first read is an hour away.
+				if n := w.Requests(); n < 1 || n > 2 {
+					t.Errorf("%d reads sent; want one per callback", n)
 				}
 				return
 			}

@@ -122,7 +122,7 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 		_, typical := s.expected(t.op, t.model)
 		wait := time.Duration(float64(typical) * float64(ahead+1) / float64(max(s.Slots, 1)) / 2)
 		return s.jitter(min(max(wait, s.QueueCheckMin), s.QueueCheckMax))
-	default:
+	case api.StateProcessing:
 		low, typical := s.expected(t.op, t.model)
 		if inState < low {
 			// Nothing usually finishes this early: look again when it might.
@@ -135,6 +135,11 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 			step = inState / 16
 		}
 		return s.jitter(min(max(step, s.MinInterval), s.MaxInterval))
+	default:
+		// A state the spec does not name: nothing tells when it changes, so
+		// each pause is half the time spent in it, from FirstPoll up to
+		// QueueCheckMax: the reads thin out geometrically (x1.5).
+		return s.jitter(min(max(inState/2, s.FirstPoll), s.QueueCheckMax))
 	}
 }
 

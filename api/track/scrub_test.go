@@ -11,8 +11,10 @@ import (
 	"clapper/api"
 )
 
-// Issue 11 item 3: the key a callback is signed with (the API key) is
-// scrubbed from its body in any JSON spelling before history keeps it.
+// Issue 11 item 3: the key a callback is signed with (the API key) never
+// reaches history from a callback body in any JSON spelling: since issue 12
+// nothing of a callback body is kept, only the service's answer to the read
+// the callback triggers.
 func TestCallbackEchoOfTheKeyIsNotStored(t *testing.T) {
 	const key = `k"/+é`
 	svc := newService()
@@ -33,22 +35,16 @@ func TestCallbackEchoOfTheKeyIsNotStored(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("callback answered %d", resp.StatusCode)
 	}
+	svc.states[ids[0]] = []string{"success"}
+	w.Step(context.Background())
 	task, err := store.TaskByID(context.Background(), ids[0])
 	if err != nil || task.State != api.StateSuccess {
 		t.Fatalf("task %+v, %v", task, err)
 	}
-	kept := false
 	for _, ev := range task.Events {
-		var v struct{ Payload string }
-		if json.Unmarshal(ev.Raw, &v) != nil || v.Payload == "" {
-			continue
+		var v struct{ Payload *string }
+		if json.Unmarshal(ev.Raw, &v) == nil && v.Payload != nil {
+			t.Errorf("history keeps the callback's payload as %q", *v.Payload)
 		}
-		kept = true
-		if v.Payload != "[redacted]" {
-			t.Errorf("history keeps the callback's payload as %q", v.Payload)
-		}
-	}
-	if !kept {
-		t.Error("the callback's body is not in history")
 	}
 }

@@ -400,43 +400,145 @@ func TestWatcherStopsFollowingAnUnknownTask(t *testing.T) {
 	if last.Kind != EventLost || last.TaskID != ids[0] || w.Watching() != 0 {
 		t.Errorf("last event %+v, watching %d", last, w.Watching())
 	}
-	// History keeps the task as it was: the next run tries again.
+	// History keeps the task as it was, marked lost: no later run retries it.
 	if task, _ := store.TaskByID(context.Background(), ids[0]); task.State != api.StateCreated {
 		t.Errorf("history changed a task it knows nothing new about: %s", task.State)
 	}
-}
-
-// A state the spec does not name (say, of a cancelled off-peak task) ends
-// the following, as history treats it as final.
-func TestUnknownStateIsFinal(t *testing.T) {
-	svc := newService()
-	c, store, clk := setup(t, svc)
-	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
-	svc.states[ids[0]] = []string{"queueing", "cancelled"}
-	events := run(t, w, clk, t0.Add(time.Hour))
-	if last := events[len(events)-1]; last.To != "cancelled" || w.Watching() != 0 {
-		t.Errorf("last %+v, watching %d", last, w.Watching())
+	next := NewWatcher(c, store, WatcherOptions{Clock: clk})
+	if err := next.Load(context.Background()); err != nil || next.Watching() != 0 {
+		t.Errorf("the next run follows a lost task again (%d followed, %v)", next.Watching(), err)
 	}
 }
 
-// A read that answers after a callback brought newer news neither reports
-// a change nor stops the following.
+// Issue 11.8: repeated 404s stop the retrying across runs, not only within
+// one. Each run here is a new watcher that sees one 404 and stops.
+func TestNotFoundCountsAcrossRuns(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 2)
+	svc.states[ids[1]] = []string{"processing"}
+	for runNo := 1; runNo <= 3; runNo++ {
+		w := NewWatcher(c, store, WatcherOptions{Clock: clk})
+		if err := w.Load(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if w.Watching() != 2 {
+			t.Fatalf("run %d follows %d task(s), want 2", runNo, w.Watching())
+		}
+		clk.Advance(time.Minute)
+		w.Step(context.Background()) // one read of each, then the run ends
+		lost := false
+		for _, e := range drain(w) {
+			lost = lost || e.Kind == EventLost && e.TaskID == ids[0]
+		}
+		if lost != (runNo == 3) {
+			t.Errorf("run %d: lost %v", runNo, lost)
+		}
+	}
+	w := NewWatcher(c, store, WatcherOptions{Clock: clk})
+	w.Load(context.Background())
+	if w.Watching() != 1 {
+		t.Errorf("after three runs with a 404 each, %d task(s) followed, want the one that answers", w.Watching())
+	}
+	gone, _ := store.LostTasks(context.Background())
+	if len(gone) != 1 || gone[0].TaskID != ids[0] || gone[0].Count != 3 {
+		t.Errorf("lost tasks %+v", gone)
+	}
+}
+
+// A 404 between answers does not add up to a loss: only 404s in a row count,
+// also when the answer came in an earlier run.
+func TestNotFoundRunEndsWithAnAnswer(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	id := ids[0]
+	for i := 0; i < 6; i++ {
+		svc.mu.Lock()
+		if i%3 == 2 {
+			svc.states[id] = []string{"processing"}
+		} else {
+			delete(svc.states, id)
+		}
+		svc.mu.Unlock()
+		w.mu.Lock()
+		w.tasks[id].next = clk.Now()
+		heap.Fix(&w.queue, w.tasks[id].index)
+		w.mu.Unlock()
+		w.Step(context.Background())
+		for _, e := range drain(w) {
+			if e.Kind == EventLost {
+				t.Fatalf("lost after 404, 404, answer, 404, 404 (read %d)", i+1)
+			}
+		}
+		if i == 2 {
+			// A new run picks up where the last left: with no run of 404s.
+			w = NewWatcher(c, store, WatcherOptions{Clock: clk})
+			w.Load(context.Background())
+		}
+	}
+}
+
+// Issue 11.7: the known words for a task the service ended without a result
+// end the following; anything else the spec does not name keeps the task
+// followed, with pauses that grow, until the service names a final state.
+func TestStatesTheSpecDoesNotName(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 2)
+	svc.states[ids[0]] = []string{"queueing", "cancelled"}
+	pending := make([]string, 12)
+	for i := range pending {
+		pending[i] = "pending"
+	}
+	svc.states[ids[1]] = append(pending, "processing", "success")
+	var reads []time.Time
+	got := map[string][]string{}
+	for i := 0; i < 1000 && w.Watching() > 0; i++ {
+		before := svc.reads[ids[1]]
+		next := w.Step(context.Background())
+		if svc.reads[ids[1]] > before {
+			reads = append(reads, clk.Now())
+		}
+		for _, e := range drain(w) {
+			got[e.TaskID] = append(got[e.TaskID], e.To)
+		}
+		if next.IsZero() {
+			break
+		}
+		clk.Set(next)
+	}
+	if a, b := strings.Join(got[ids[0]], " "), strings.Join(got[ids[1]], " "); a != "queueing cancelled" || b != "pending processing success" {
+		t.Errorf("events %q and %q", a, b)
+	}
+	if task, _ := store.TaskByID(context.Background(), ids[1]); task.State != api.StateSuccess {
+		t.Errorf("history after pending and success: %s", task.State)
+	}
+	// Reads of the pending task back off: each pause longer than the last
+	// few (jitter is ±10%, the growth 1.5x).
+	var pauses []time.Duration
+	for i := 1; i < 12 && i < len(reads); i++ {
+		pauses = append(pauses, reads[i].Sub(reads[i-1]))
+	}
+	if len(pauses) < 10 || pauses[9] < 10*pauses[1] {
+		t.Errorf("pauses between reads of a pending task do not grow: %v", pauses)
+	}
+}
+
+// An answer behind one already recorded (a lagging service replica) neither
+// reports a change nor stops the following.
 func TestStaleReadKeepsFollowing(t *testing.T) {
 	svc := newService()
 	c, store, clk := setup(t, svc)
 	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
 	id := ids[0]
-	if err := w.Apply(context.Background(), &api.TaskResult{ID: id, State: api.StateProcessing}); err != nil {
-		t.Fatal(err)
-	}
-	drain(w)
-	svc.states[id] = []string{"queueing", "queueing", "success"}
+	svc.states[id] = []string{"processing", "queueing", "queueing", "success"}
 	events := run(t, w, clk, t0.Add(time.Hour))
 	var got []string
 	for _, e := range events {
 		got = append(got, e.To)
 	}
-	if strings.Join(got, " ") != "success" || w.Watching() != 0 {
+	if strings.Join(got, " ") != "processing success" || w.Watching() != 0 {
 		t.Errorf("events %v, watching %d", got, w.Watching())
 	}
 }

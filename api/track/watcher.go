@@ -3,7 +3,6 @@ package track
 import (
 	"container/heap"
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -26,9 +25,10 @@ const (
 	EventPollFailed
 	// EventDownload: a result download progressed, finished or failed.
 	EventDownload
-	// EventLost: the service answered three reads in a row that it does not
-	// know the task (another account, a reset sandbox). The watcher stops
-	// following it for this run; history keeps it as it was.
+	// EventLost: the service answered three reads in a row, in this run or
+	// over several, that it does not know the task (another account, a reset
+	// sandbox, a wrong id). History marks it lost and keeps its state; no run
+	// follows it again (history.Store.LostTasks lists it).
 	EventLost
 )
 
@@ -72,6 +72,12 @@ type Watcher struct {
 	mu    sync.Mutex
 	tasks map[string]*watched
 	queue taskHeap
+	// aliases maps the scenes and compositions of a followed multi-scene
+	// job to the job: the service calls back with a sub-job's id.
+	aliases map[string]string
+	// early holds callbacks for ids not followed yet, by arrival: a
+	// callback can outrun the creation answer that starts the following.
+	early map[string]time.Time
 	// pausedUntil holds every read after a 429 with Retry-After: the
 	// service asked the whole client to wait, not one task.
 	pausedUntil time.Time
@@ -91,9 +97,18 @@ type watched struct {
 	running    time.Time // when first seen processing; zero before
 	next       time.Time
 	failures   int
-	notFound   int
-	index      int // in the heap; -1 when not queued
+	notFound   int // 404 answers in a row in this run
+	// notFoundRun: history may hold a run of 404s for the task (from this
+	// run or an earlier one); the next answer ends it.
+	notFoundRun bool
+	// woken: a callback came while a read was under way, whose answer may
+	// predate it, so the task is read again at once.
+	woken bool
+	index int // in the heap; -1 when not queued
 }
+
+// lostAfter is how many 404 answers in a row make a task lost.
+const lostAfter = 3
 
 // NewWatcher returns a watcher; call Load to pick up tasks left in flight
 // by an earlier run, then Run (or Step, under a fake clock).
@@ -119,6 +134,8 @@ func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
 		events:  make(chan Event, 1024),
 		wake:    make(chan struct{}, 1),
 		tasks:   map[string]*watched{},
+		aliases: map[string]string{},
+		early:   map[string]time.Time{},
 	}
 }
 
@@ -163,16 +180,72 @@ func (w *Watcher) Watch(id string, op api.Operation, model, state string, create
 	now := w.clock.Now()
 	w.mu.Lock()
 	if _, ok := w.tasks[id]; !ok {
-		t := &watched{id: id, op: op, model: model, state: state, created: created, stateSince: now, index: -1}
+		t := &watched{id: id, op: op, model: model, state: state, created: created, stateSince: now, notFoundRun: true, index: -1}
 		if state == api.StateProcessing {
 			t.running = now
 		}
 		w.tasks[id] = t
 		t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+		if at, ok := w.early[id]; ok {
+			delete(w.early, id)
+			if now.Sub(at) < earlyWindow {
+				t.next = now
+			}
+		}
 		heap.Push(&w.queue, t)
 	}
 	w.mu.Unlock()
 	w.poke()
+}
+
+// Wake reads a followed task (or the multi-scene job a scene belongs to) as
+// soon as the request budget allows, and reports whether it is followed. A
+// callback calls it: the callback says something changed, the read says
+// what, and only the read is recorded. An id not followed is not read; if
+// Watch follows it within earlyWindow, its first read comes at once.
+func (w *Watcher) Wake(id string) bool {
+	w.mu.Lock()
+	t, ok := w.tasks[id]
+	if !ok {
+		t, ok = w.tasks[w.aliases[id]]
+	}
+	if !ok {
+		w.rememberLocked(id)
+	}
+	if ok {
+		if t.index < 0 {
+			t.woken = true
+		} else if now := w.clock.Now(); t.next.After(now) {
+			t.next = now
+			heap.Fix(&w.queue, t.index)
+		}
+	}
+	w.mu.Unlock()
+	if ok {
+		w.poke()
+	}
+	return ok
+}
+
+// earlyWindow is how long a callback for an id not followed yet is kept,
+// and maxEarly how many are: enough for a burst of creations.
+const (
+	earlyWindow = time.Minute
+	maxEarly    = 256
+)
+
+func (w *Watcher) rememberLocked(id string) {
+	now := w.clock.Now()
+	if len(w.early) >= maxEarly {
+		for k, at := range w.early {
+			if now.Sub(at) >= earlyWindow {
+				delete(w.early, k)
+			}
+		}
+	}
+	if len(w.early) < maxEarly {
+		w.early[id] = now
+	}
 }
 
 func (w *Watcher) poke() {
@@ -255,39 +328,46 @@ func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
 		}
 	}
 	if err != nil {
-		if e, ok := api.AsError(err); ok && e.Status == 404 && w.notFoundBefore(t) >= 2 {
-			w.lose(ctx, t, err, now)
+		if e, ok := api.AsError(err); ok && e.Status == 404 && w.lost(ctx, t, e, now) {
 			return
 		}
 		w.failed(ctx, t, err)
 		return
 	}
+	w.answered(ctx, t)
 	if err := w.record(ctx, t, state, res, job, now); err != nil {
 		w.failed(ctx, t, err)
 	}
 }
 
-// Apply records a result that arrived without a read (a callback), as a
-// read would have.
-func (w *Watcher) Apply(ctx context.Context, res *api.TaskResult) error {
+// lost records a 404 answer in history and reports whether it made the task
+// lost, in which case the task is no longer followed. Without a record (a
+// task history does not hold, a failing write) this run's count decides.
+func (w *Watcher) lost(ctx context.Context, t *watched, e *api.Error, now time.Time) bool {
 	w.mu.Lock()
-	t, ok := w.tasks[res.ID]
-	if ok && t.index >= 0 {
-		heap.Remove(&w.queue, t.index)
-	}
+	lost := t.notFound+1 >= lostAfter
+	t.notFoundRun = true
 	w.mu.Unlock()
-	if !ok {
-		// Not followed (finished already, or from another client): history
-		// still learns it; ApplyResult ignores what it does not know.
-		_, err := w.store.ApplyResult(ctx, res.ID, updateFrom(res, w.clock.Now()))
-		if errors.Is(err, history.ErrNotFound) {
-			return nil
-		}
-		return err
+	if n, err := w.store.RecordNotFound(ctx, t.id, now, e.Reason, lostAfter); err == nil {
+		lost = n.Lost()
 	}
-	err := w.record(ctx, t, res.State, res, nil, w.clock.Now())
-	w.poke()
-	return err
+	if lost {
+		w.lose(ctx, t, e, now)
+	}
+	return lost
+}
+
+// answered ends the task's run of 404s in history, if it may have one.
+func (w *Watcher) answered(ctx context.Context, t *watched) {
+	w.mu.Lock()
+	run := t.notFoundRun
+	w.mu.Unlock()
+	if !run || w.store.ClearNotFound(ctx, t.id) != nil {
+		return // a run left in history is ended by the next answer
+	}
+	w.mu.Lock()
+	t.notFoundRun = false
+	w.mu.Unlock()
 }
 
 // record writes a read to history, tells the UI when something changed, and
@@ -302,8 +382,9 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 	if !current {
 		return nil // finished or dropped while this read was under way
 	}
-	if job == nil && rank(state) < rank(prev) {
-		// A late read after newer news (a callback): keep following.
+	if job == nil && behind(state, prev) {
+		// An answer behind one already recorded (a service replica
+		// lagging): keep following, record nothing.
 		w.reschedule(t, now)
 		return nil
 	}
@@ -335,6 +416,13 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 			t.running = now
 		}
 	}
+	if job != nil {
+		for _, rec := range job.JobRecords {
+			for _, j := range rec.Jobs {
+				w.aliases[j.ID] = t.id
+			}
+		}
+	}
 	if settled(state) && (job == nil || !jobBusy(job)) {
 		if state == api.StateSuccess && !t.running.IsZero() {
 			w.sched.Observe(t.op, t.model, now.Sub(t.running))
@@ -358,6 +446,9 @@ func (w *Watcher) reschedule(t *watched, now time.Time) {
 
 func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
 	t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+	if t.woken {
+		t.next, t.woken = now, false
+	}
 	if t.index < 0 {
 		heap.Push(&w.queue, t)
 	} else {
@@ -367,6 +458,11 @@ func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
 
 func (w *Watcher) dropLocked(t *watched) {
 	delete(w.tasks, t.id)
+	for sub, job := range w.aliases {
+		if job == t.id {
+			delete(w.aliases, sub)
+		}
+	}
 	if t.index >= 0 {
 		heap.Remove(&w.queue, t.index)
 	}
@@ -421,14 +517,10 @@ func (w *Watcher) aheadLocked(t *watched) int {
 	return n
 }
 
-func (w *Watcher) notFoundBefore(t *watched) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return t.notFound
-}
-
-// rank orders states so that a late answer cannot move a task backwards.
-// A state the spec does not name counts as final, as history treats it.
+// rank orders the states the spec names, so that an answer cannot move a
+// task backwards; a final state (api.IsTerminal) ranks last. A state the
+// spec does not name is unordered (-1): nothing says where it lies, so it
+// neither holds back nor is held back by another answer.
 func rank(state string) int {
 	switch state {
 	case api.StateCreated, "":
@@ -438,11 +530,20 @@ func rank(state string) int {
 	case api.StateProcessing:
 		return 2
 	}
-	return 3
+	if api.IsTerminal(state) {
+		return 3
+	}
+	return -1
+}
+
+// behind reports whether state comes before prev in the lifecycle.
+func behind(state, prev string) bool {
+	r, p := rank(state), rank(prev)
+	return r >= 0 && p >= 0 && r < p
 }
 
 // settled reports whether a task in this state will change no more.
-func settled(state string) bool { return rank(state) == 3 }
+func settled(state string) bool { return api.IsTerminal(state) }
 
 func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	now := w.clock.Now()
@@ -453,6 +554,7 @@ func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 		return // a callback finished it meanwhile
 	}
 	t.failures++
+	t.woken = false // the backoff holds: the service is in trouble or refusing
 	wait := w.sched.backoff(t.failures)
 	if e, ok := api.AsError(err); ok {
 		if ra := api.ParseRetryAfter(e.RetryAfter, now); ra > 0 {
