@@ -1,4 +1,5 @@
-# clapper: `make run` starts the TUI on the embedded sandbox; `make test` runs every test.
+# clapper: `make run` starts the terminal UI (on the embedded sandbox without an API key);
+# `make test` runs vet, the gofmt check and every test.
 GO      ?= go
 BIN     ?= bin/clapper
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)

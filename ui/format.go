@@ -68,10 +68,12 @@ func age(now, t time.Time) string {
 		return fmt.Sprintf("%dm", int(d.Minutes()))
 	case d < 48*time.Hour:
 		return fmt.Sprintf("%dh", int(d.Hours()))
-	case d < 60*24*time.Hour:
+	case d < 100*24*time.Hour:
 		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	case d < 365*24*time.Hour:
+		return fmt.Sprintf("%dmo", int(d.Hours()/24/30))
 	}
-	return t.Local().Format("Jan 06")
+	return fmt.Sprintf("%dy", int(d.Hours()/24/365))
 }
 
 // left says how long until t: "23h", "41m", "expired".
