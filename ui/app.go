@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -18,9 +19,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 
 	"clapper/api/track"
 	"clapper/studio"
+	"clapper/ui/preview"
 )
 
 // page is one tab of the shell.
@@ -82,7 +85,8 @@ type Model struct {
 	creditsToday    int64
 	statsLoaded     bool
 
-	ticking  bool
+	kittyProbe *preview.Kitty
+	ticking    bool
 	tickGen  int
 	relay    func(*studio.Studio)
 	quitting bool
@@ -111,6 +115,12 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env)}
+	if k, ok := preview.DetectKitty(os.Getenv); ok {
+		// Only a terminal that answers gets pixels; the others keep
+		// half-blocks and never see another kitty sequence.
+		m.kittyProbe = &k
+		cmds = append(cmds, tea.Raw(k.Query()))
+	}
 	for _, p := range m.pages {
 		cmds = append(cmds, p.Init())
 	}
@@ -131,6 +141,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.BackgroundColorMsg:
 		m.terminalDark = msg.IsDark()
 		m.applyTheme()
+		return nil
+	case uv.KittyGraphicsEvent:
+		if m.kittyProbe != nil && preview.IsKittyReply(msg) {
+			m.env.kitty = m.kittyProbe
+		}
 		return nil
 	case tickMsg:
 		if msg.gen != m.tickGen {
@@ -159,16 +174,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case historyChangedMsg:
 		return m.refreshAll()
 	case openDetailMsg:
+		free := m.closeDetail()
 		m.detail = newDetailModel(m.env, msg.localID)
 		m.layout()
-		return m.detail.Init()
+		return tea.Batch(free, m.detail.Init())
 	case openDialogMsg:
 		m.dialog = msg.d
 		return nil
 	case switchPageMsg:
 		return m.switchTo(msg.page)
 	case duplicateMsg:
-		m.detail = nil
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)
@@ -231,8 +246,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchTo(pageNew)
 	}
 	if m.detail != nil && msg.String() == "esc" {
-		m.detail = nil
-		return nil
+		return m.closeDetail()
 	}
 	return m.toScreen(msg)
 }
@@ -248,10 +262,20 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	if i < 0 || i >= len(m.pages) {
 		return nil
 	}
-	m.detail = nil
+	cmd := m.closeDetail()
 	m.showHelp = false
 	m.active = i
-	return nil
+	return cmd
+}
+
+// closeDetail leaves the detail, freeing its kitty image in the terminal.
+func (m *Model) closeDetail() tea.Cmd {
+	d := m.detail
+	m.detail = nil
+	if d == nil || d.imageID == 0 || m.env.kitty == nil {
+		return nil
+	}
+	return tea.Raw(m.env.kitty.Free(d.imageID))
 }
 
 func (m *Model) quit() tea.Cmd {

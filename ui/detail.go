@@ -67,6 +67,8 @@ type detailModel struct {
 	preview        *preview.Cells
 	previewNote    string
 	previewLoading bool
+	// imageID is the kitty image of the preview; 0 when drawn as cells.
+	imageID int
 }
 
 type detailLoadedMsg struct {
@@ -129,7 +131,10 @@ func (d *detailModel) textWidth() int {
 	return d.width
 }
 
-const previewCols, previewRows = 44, 16
+const (
+	previewCols, previewRows             = 44, 16
+	narrowPreviewCols, narrowPreviewRows = 32, 9
+)
 
 func (d *detailModel) Help() help.KeyMap {
 	k := d.keys
@@ -163,12 +168,19 @@ func (d *detailModel) Update(msg tea.Msg) tea.Cmd {
 		d.render()
 		return nil
 	case previewLoadedMsg:
-		if msg.localID == d.localID {
-			d.previewLoading = false
-			d.preview, d.previewNote = msg.cells, msg.note
-			d.render()
+		if msg.localID != d.localID {
+			return nil
 		}
-		return nil
+		d.previewLoading = false
+		d.preview, d.previewNote = msg.cells, msg.note
+		var cmd tea.Cmd
+		if k := d.env.kitty; k != nil && d.preview != nil {
+			d.env.nextImageID++
+			d.imageID = d.env.nextImageID
+			cmd = tea.Raw(k.Transmit(d.preview, d.imageID))
+		}
+		d.render()
+		return cmd
 	case studioEventMsg:
 		if d.task != nil && msg.ev.TaskID == d.task.TaskID {
 			return d.refresh()
@@ -306,6 +318,8 @@ func (d *detailModel) View() string {
 func (d *detailModel) previewView() string {
 	th := d.env.theme
 	switch {
+	case d.preview != nil && d.imageID != 0:
+		return d.preview.KittyPlaceholders(d.imageID)
 	case d.preview != nil:
 		return d.preview.HalfBlock()
 	case d.previewLoading:

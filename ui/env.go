@@ -12,6 +12,7 @@ import (
 	"clapper/api/track"
 	"clapper/history"
 	"clapper/studio"
+	"clapper/ui/preview"
 )
 
 // env is what every screen shares: the running studio, the theme, the clock
@@ -25,6 +26,11 @@ type env struct {
 	// submitting counts requests sent and not yet answered: quitting then
 	// asks first.
 	submitting int
+	// kitty is set once the terminal answered the kitty graphics query:
+	// previews are then real pixels instead of half-blocks.
+	kitty *preview.Kitty
+	// nextImageID numbers transmitted kitty images.
+	nextImageID int
 }
 
 func (e *env) store() *history.Store { return e.studio.Store }

@@ -44,6 +44,10 @@ func (d *detailModel) loadPreview() tea.Cmd {
 	}
 	taskID := t.TaskID
 	cols, rows := previewCols, previewRows
+	if !d.sideBySide() {
+		cols, rows = narrowPreviewCols, narrowPreviewRows
+	}
+	kitty := d.env.kitty
 	return func() tea.Msg {
 		path := ""
 		if media == "image" && saved != "" {
@@ -57,7 +61,11 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		} else {
 			return previewLoadedMsg{localID: localID, note: "No preview: the service gave no cover image for this result."}
 		}
-		cells, err := previews.Load(path, cols, rows)
+		load := previews.Load
+		if kitty != nil {
+			load = previews.LoadForKitty
+		}
+		cells, err := load(path, cols, rows)
 		if err != nil {
 			return previewLoadedMsg{localID: localID, note: "No preview: " + clean(err.Error())}
 		}
