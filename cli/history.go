@@ -232,16 +232,64 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func newResolveCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "resolve # TASK_ID",
-		Short: "Attach a task id to a request of unknown outcome",
-		Args:  exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
+		Short: "Attach a task id, checked with the service, to a request",
+		Long: "Reads TASK_ID from the service first: an id it does not know (404) is\n" +
+			"refused and nothing is attached (exit 1), so a mistyped id never leaves\n" +
+			"a task that clapper watch cannot follow.",
+		Args: exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
-			if err := store.ResolveUnknown(ctx, localID, args[1]); err != nil {
+			taskID := strings.TrimSpace(args[1])
+			if taskID == "" {
+				return usageError("TASK_ID is empty; see clapper history resolve --help")
+			}
+			t, err := store.Task(ctx, localID)
+			if err == nil && t.State != history.StateSubmitting {
+				err = history.ErrConflict
+			}
+			if err != nil {
 				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
 			}
-			_, err := fmt.Fprintf(app.Out, "request %d is task %s; it is followed again from now on\n", localID, args[1])
+			state, err := app.confirmTask(ctx, t.Operation, taskID)
+			if err != nil {
+				if e, ok := api.AsError(err); ok && e.Status == 404 {
+					return fmt.Errorf("the service does not know task %s (%s: %s); nothing attached, request #%d stays of unknown outcome",
+						taskID, e.Reason, e.Message, localID)
+				}
+				return fmt.Errorf("could not confirm task %s with the service, so nothing was attached: %w", taskID, describeAPIError(err))
+			}
+			if err := store.ResolveUnknown(ctx, localID, taskID); err != nil {
+				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
+			}
+			_, err = fmt.Fprintf(app.Out, "request %d is task %s (the service says %s); it is followed again from now on\n",
+				localID, taskID, api.DescribeState(state))
 			return err
 		}),
 	}
+}
+
+// confirmTask reads a task (a multi-scene job by its own path) and returns
+// the state the service gives it.
+func (app *App) confirmTask(ctx context.Context, op api.Operation, taskID string) (string, error) {
+	client, closeFn, err := app.connect(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer closeFn()
+	if op.IsMultiScene() {
+		j, err := client.GetOneClick(ctx, taskID)
+		if err != nil {
+			return "", err
+		}
+		if j.State == "" {
+			return api.StateCreated, nil
+		}
+		return j.State, nil
+	}
+	r, err := client.Get(ctx, taskID)
+	if err != nil {
+		return "", err
+	}
+	return r.State, nil
 }
 
 func newAbandonCmd(app *App) *cobra.Command {

@@ -42,9 +42,9 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 				case ev.Kind == track.EventPollFailed && !o.json:
 					fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", id, api.CleanText(ev.Err.Error()))
 				case ev.Kind == track.EventLost:
-					return fmt.Errorf("the service does not know task %s (%v); history keeps it as it was", id, ev.Err)
+					return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was", id, api.CleanText(ev.Err.Error()))
 				case ev.Kind == track.EventState && !o.json:
-					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), ev.To)
+					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), api.DescribeState(ev.To))
 				}
 				if ev.Kind == track.EventState && api.IsTerminal(ev.To) {
 					final = &ev
@@ -71,6 +71,9 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	}
 	if state == api.StateFailed {
 		return fmt.Errorf("task %s failed", id)
+	}
+	if state != api.StateSuccess && api.IsTerminal(state) {
+		return fmt.Errorf("task %s ended %s: the service will not finish it, and there is no result (an off-peak task not made within 48 hours is cancelled and its credits returned)", id, state)
 	}
 	if o.noDownload {
 		return nil

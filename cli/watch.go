@@ -58,6 +58,14 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 	if err := w.Load(ctx); err != nil {
 		return err
 	}
+	lost, err := store.LostTasks(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range lost {
+		fmt.Fprintf(app.Err, "task %s (%s, %s) is not followed: the service answered %d reads in a row that it does not know it (%s, last %s)\n",
+			n.TaskID, n.Operation, api.DescribeState(n.State), n.Count, api.CleanText(n.Reason), n.LastAt.Local().Format("2006-01-02 15:04"))
+	}
 	if w.Watching() == 0 {
 		_, err := fmt.Fprintln(app.Out, "No task is in flight.")
 		return err
@@ -75,17 +83,17 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 			switch ev.Kind {
 			case track.EventLost:
 				left--
-				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); history keeps it as it was\n", ev.TaskID, api.CleanText(ev.Err.Error()))
+				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); it is no longer followed, in this run or the next (history keeps it as it was)\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventPollFailed:
 				fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventState:
-				line := fmt.Sprintf("%s  %s %s: %s", time.Now().Format("15:04:05"), ev.Operation, ev.TaskID, ev.To)
+				line := fmt.Sprintf("%s  %s %s: %s", time.Now().Format("15:04:05"), ev.Operation, ev.TaskID, api.DescribeState(ev.To))
 				if ev.Result != nil && ev.Result.ErrCode != "" {
 					line += " (" + api.CleanText(ev.Result.ErrCode) + ": " + api.Explain(ev.Result.ErrCode, 0) + ")"
 				}
 				fmt.Fprintln(app.Out, line)
-				if ev.To == api.StateFailed {
-					failed++
+				if ev.To != api.StateSuccess && api.IsTerminal(ev.To) {
+					failed++ // failed, or cancelled: no result either way
 				}
 				if api.IsTerminal(ev.To) {
 					left--
