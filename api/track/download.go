@@ -2,6 +2,8 @@ package track
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +29,15 @@ import (
 // a partial one with a Range request, confined to its folder by os.Root. An
 // expired URL is re-read from the service, which signs finished results
 // afresh; when that fails the download is marked expired.
+//
+// A transfer that receives nothing for IdleTimeout is abandoned and resumed
+// with a Range request, so a server that sends headers and then stalls
+// never hangs a download. Each file is fetched by exactly one process: a
+// download is claimed in the history before it starts (history's
+// ClaimDownload) and the claim's lease is renewed while it runs. A process
+// that dies leaves a lease that lapses, and the next downloader, in any
+// process, takes the download over and resumes its partial file; a live
+// holder is waited for (Settle), never doubled.
 type Downloader struct {
 	Store  Store
 	Client *api.Client
@@ -37,10 +49,53 @@ type Downloader struct {
 	Emit func(Event)
 	// Workers is how many files download at once (default 2).
 	Workers int
+	// Owner names this downloader in its claims (default: host, process id
+	// and a random part, so no two downloaders share one).
+	Owner string
+	// Lease is how long a claim holds unless renewed (default 30 s); it is
+	// renewed every third of it, so a killed process's downloads are taken
+	// over within one Lease.
+	Lease time.Duration
+	// IdleTimeout abandons a transfer that received no byte for this long
+	// (default 30 s); the next attempt resumes where it stopped.
+	IdleTimeout time.Duration
 
-	mu      sync.Mutex
-	running map[int64]bool
-	kick    chan struct{}
+	ownerOnce sync.Once
+	mu        sync.Mutex
+	kick      chan struct{}
+}
+
+// Defaults of the Downloader's timing.
+const (
+	DefaultLease       = 30 * time.Second
+	DefaultIdleTimeout = 30 * time.Second
+)
+
+func (d *Downloader) owner() string {
+	d.ownerOnce.Do(func() {
+		if d.Owner != "" {
+			return
+		}
+		host, _ := os.Hostname()
+		b := make([]byte, 6)
+		rand.Read(b)
+		d.Owner = fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
+	})
+	return d.Owner
+}
+
+func (d *Downloader) lease() time.Duration {
+	if d.Lease > 0 {
+		return d.Lease
+	}
+	return DefaultLease
+}
+
+func (d *Downloader) idleTimeout() time.Duration {
+	if d.IdleTimeout > 0 {
+		return d.IdleTimeout
+	}
+	return DefaultIdleTimeout
 }
 
 // MediaOf tells what an operation produces: "video", "image" or "audio".
@@ -149,8 +204,56 @@ func (d *Downloader) Run(ctx context.Context) error {
 	}
 }
 
-// RunPending downloads every queued file and returns when they are done.
+// RunPending downloads every pending file that no live process holds and
+// returns when they are done.
 func (d *Downloader) RunPending(ctx context.Context) error {
+	return d.runPending(ctx, func(history.Download) bool { return true })
+}
+
+// Interrupted lists the pending downloads that no live process holds: queued
+// ones nobody started and those whose holder stopped renewing its claim
+// (killed, or an older clapper's).
+func (d *Downloader) Interrupted(ctx context.Context) ([]history.Download, error) {
+	pending, err := d.Store.PendingDownloads(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []history.Download
+	for _, dl := range pending {
+		if dl.Owner == "" || !dl.LeaseUntil.After(d.now()) {
+			out = append(out, dl)
+		}
+	}
+	return out, nil
+}
+
+// Settle downloads the pending files of a task and returns its downloads
+// once none is pending. A file another process holds is waited for (and
+// taken over if that process stops renewing its claim), so two processes
+// that follow one task save each result once and both report it.
+func (d *Downloader) Settle(ctx context.Context, taskID string) ([]history.Download, error) {
+	poll := min(d.lease()/3, time.Second)
+	for {
+		if err := d.runPending(ctx, func(dl history.Download) bool { return dl.TaskID == taskID }); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		dls, err := d.Store.Downloads(ctx, taskID)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(dls, func(dl history.Download) bool { return !dl.Settled() }) {
+			return dls, nil
+		}
+		if err := api.SleepContext(ctx, poll); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (d *Downloader) runPending(ctx context.Context, want func(history.Download) bool) error {
 	pending, err := d.Store.PendingDownloads(ctx)
 	if err != nil {
 		return err
@@ -161,38 +264,55 @@ func (d *Downloader) RunPending(ctx context.Context) error {
 	}
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
-	for _, dl := range pending {
-		if !d.claim(dl.ID) {
+	defer wg.Wait()
+	for _, p := range pending {
+		if !want(p) || (p.Owner != "" && p.LeaseUntil.After(d.now())) {
 			continue
 		}
-		sem <- struct{}{}
+		// A worker first, then the claim: a claim is never held by a
+		// download that waits for a worker, which another process could
+		// be fetching meanwhile.
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		dl, err := d.Store.ClaimDownload(ctx, p.ID, d.owner(), d.lease())
+		if err != nil {
+			<-sem
+			if !errors.Is(err, history.ErrConflict) && ctx.Err() == nil {
+				d.emit(Event{Kind: EventDownload, TaskID: p.TaskID, Operation: p.Operation, Err: err, At: d.now()})
+			}
+			continue
+		}
 		wg.Add(1)
-		go func(dl history.Download) {
-			defer func() { <-sem; wg.Done(); d.release(dl.ID) }()
+		go func() {
+			defer func() { <-sem; wg.Done() }()
 			d.download(ctx, dl)
-		}(dl)
+		}()
 	}
-	wg.Wait()
 	return nil
 }
 
-func (d *Downloader) claim(id int64) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.running == nil {
-		d.running = map[int64]bool{}
+// keepClaim renews the claim on download id until ctx ends, and ends the
+// download through lost when another downloader took it over (this process
+// stalled for longer than a lease).
+func (d *Downloader) keepClaim(ctx context.Context, id int64, lost context.CancelCauseFunc) {
+	t := time.NewTicker(d.lease() / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		// Any other failure (a busy database) is tried again at the next
+		// tick: the lease has two more thirds to run.
+		if err := d.Store.RenewDownload(ctx, id, d.owner(), d.lease()); errors.Is(err, history.ErrConflict) || errors.Is(err, history.ErrNotFound) {
+			lost(errClaimLost)
+			return
+		}
 	}
-	if d.running[id] {
-		return false
-	}
-	d.running[id] = true
-	return true
-}
-
-func (d *Downloader) release(id int64) {
-	d.mu.Lock()
-	delete(d.running, id)
-	d.mu.Unlock()
 }
 
 // defaultHTTP bounds the wait for a server's answer; a download itself may
@@ -206,20 +326,41 @@ var defaultHTTP = &http.Client{Transport: &http.Transport{
 // errExpired is a URL the server no longer honours.
 var errExpired = errors.New("the result URL has expired")
 
+// errStalled is a transfer that received nothing for the idle timeout.
+var errStalled = errors.New("download stalled")
+
+// errClaimLost is a download another downloader took over.
+var errClaimLost = errors.New("download: another downloader took this file over")
+
 // attempts bounds how often one file is tried in a run: a dropped
 // connection resumes where it stopped.
 const attempts = 3
 
+// download fetches a claimed download, keeping the claim while it runs.
 func (d *Downloader) download(ctx context.Context, dl history.Download) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	renewing := make(chan struct{})
+	id := dl.ID
+	go func() { defer close(renewing); d.keepClaim(ctx, id, cancel) }()
+	defer func() { cancel(nil); <-renewing }()
+
 	if !dl.ExpiresAt.IsZero() && !d.now().Before(dl.ExpiresAt) {
 		dl, _ = d.refresh(ctx, dl)
 	}
 	var err error
 	refreshed := false
+	var best int64 // the longest the partial file grew in this run
 	for try := 1; try <= attempts; try++ {
-		err = d.fetch(ctx, dl)
-		if err == nil || ctx.Err() != nil {
+		var have int64
+		have, err = d.fetch(ctx, dl)
+		if err == nil || ctx.Err() != nil || errors.Is(err, errClaimLost) {
 			break
+		}
+		if have > best {
+			// The attempt moved the file forward before it broke off (a
+			// stall, a dropped connection): that is not a failed try.
+			best = have
+			try--
 		}
 		if errors.Is(err, errExpired) || unreachable(err) {
 			// A lapsed signature, or a host that is gone (an embedded
@@ -244,6 +385,9 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	switch {
 	case err == nil:
 		return
+	case errors.Is(err, errClaimLost) || errors.Is(context.Cause(ctx), errClaimLost):
+		// The one that took it over reports it.
+		d.emit(Event{Kind: EventDownload, TaskID: dl.TaskID, Operation: dl.Operation, Err: errClaimLost, At: d.now()})
 	case ctx.Err() != nil:
 		// Stopped: the partial file stays and the next run resumes it.
 		d.update(context.WithoutCancel(ctx), dl, history.DownloadProgress{Status: history.DownloadQueued, Bytes: dl.Bytes, Total: dl.Total})
@@ -281,14 +425,16 @@ func (d *Downloader) refresh(ctx context.Context, dl history.Download) (history.
 	return dl, nil
 }
 
-func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
+// fetch makes one attempt at dl and returns how long the partial file is
+// when it ends.
+func (d *Downloader) fetch(ctx context.Context, dl history.Download) (int64, error) {
 	dir, name := filepath.Dir(dl.Path), filepath.Base(dl.Path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer root.Close()
 	part := "." + name + ".part"
@@ -296,9 +442,22 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 	if st, err := root.Stat(part); err == nil {
 		have = st.Size()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, dl.URL, nil)
-	if err != nil {
+	// The attempt ends when nothing arrives for the idle timeout, from the
+	// request on: waiting for headers and for each read alike.
+	actx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	idle := d.idleTimeout()
+	timer := time.AfterFunc(idle, func() { abort(errStalled) })
+	defer timer.Stop()
+	stalled := func(err error) error {
+		if ctx.Err() == nil && errors.Is(context.Cause(actx), errStalled) {
+			return fmt.Errorf("%w: nothing received for %s", errStalled, idle)
+		}
 		return err
+	}
+	req, err := http.NewRequestWithContext(actx, http.MethodGet, dl.URL, nil)
+	if err != nil {
+		return have, err
 	}
 	if have > 0 {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
@@ -309,7 +468,7 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return err
+		return have, stalled(err)
 	}
 	defer resp.Body.Close()
 	flags := os.O_WRONLY | os.O_CREATE
@@ -321,17 +480,17 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 		// Append only where the server resumes exactly where the part ends.
 		if !strings.HasPrefix(resp.Header.Get("Content-Range"), fmt.Sprintf("bytes %d-", have)) {
 			_ = root.Remove(part)
-			return fmt.Errorf("download: the server resumed at the wrong place (%s)", resp.Header.Get("Content-Range"))
+			return 0, fmt.Errorf("download: the server resumed at the wrong place (%s)", resp.Header.Get("Content-Range"))
 		}
 		flags |= os.O_APPEND
 	case http.StatusForbidden, http.StatusGone, http.StatusNotFound:
-		return errExpired
+		return have, errExpired
 	case http.StatusRequestedRangeNotSatisfiable:
 		// The part is whole or stale; the next attempt starts over.
 		_ = root.Remove(part)
-		return fmt.Errorf("download: %s; starting over", resp.Status)
+		return 0, fmt.Errorf("download: %s; starting over", resp.Status)
 	default:
-		return fmt.Errorf("download: %s", resp.Status)
+		return have, fmt.Errorf("download: %s", resp.Status)
 	}
 	total := int64(0)
 	if resp.ContentLength >= 0 {
@@ -339,24 +498,50 @@ func (d *Downloader) fetch(ctx context.Context, dl history.Download) error {
 	}
 	f, err := root.OpenFile(part, flags, 0o644)
 	if err != nil {
-		return err
+		return have, err
 	}
 	pw := &progressWriter{d: d, dl: dl, bytes: have, total: total, ctx: ctx}
-	d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: have, Total: total})
-	_, cerr := io.Copy(f, io.TeeReader(resp.Body, pw))
+	if err := d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: have, Total: total}); errors.Is(err, history.ErrConflict) {
+		f.Close()
+		return have, errClaimLost
+	}
+	body := &idleReader{r: resp.Body, timer: timer, idle: idle}
+	_, cerr := io.Copy(f, io.TeeReader(body, pw))
 	if err := f.Close(); cerr == nil {
 		cerr = err
 	}
 	if cerr != nil {
-		return cerr
+		return pw.bytes, stalled(cerr)
+	}
+	// The file is renamed only while this downloader still holds it.
+	if err := d.Store.RenewDownload(ctx, dl.ID, d.owner(), d.lease()); err != nil {
+		if errors.Is(err, history.ErrConflict) {
+			err = errClaimLost
+		}
+		return pw.bytes, err
 	}
 	final := finalName(root, name, resp.Header.Get("Content-Type"))
 	if err := root.Rename(part, final); err != nil {
-		return err
+		return pw.bytes, err
 	}
 	done := filepath.Join(dir, final)
 	d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: done, Bytes: pw.bytes, Total: pw.bytes})
-	return nil
+	return pw.bytes, nil
+}
+
+// idleReader pushes the idle deadline back whenever bytes arrive.
+type idleReader struct {
+	r     io.Reader
+	timer *time.Timer
+	idle  time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.timer.Reset(r.idle)
+	}
+	return n, err
 }
 
 // mediaExt is the usual extension of each result content type; the
@@ -385,16 +570,20 @@ func finalName(root *os.Root, name, contentType string) string {
 	}
 }
 
-func (d *Downloader) update(ctx context.Context, dl history.Download, p history.DownloadProgress) {
+// update records p as long as this downloader holds dl; an error is also
+// reported as an event.
+func (d *Downloader) update(ctx context.Context, dl history.Download, p history.DownloadProgress) error {
+	p.Owner = d.owner()
 	if err := d.Store.UpdateDownload(ctx, dl.ID, p); err != nil {
 		d.emit(Event{Kind: EventDownload, TaskID: dl.TaskID, Operation: dl.Operation, Err: err, At: d.now()})
-		return
+		return err
 	}
 	dl.Status, dl.Bytes, dl.Total, dl.Error = p.Status, p.Bytes, p.Total, p.Error
 	if p.Path != "" {
 		dl.Path = p.Path
 	}
 	d.emit(Event{Kind: EventDownload, TaskID: dl.TaskID, Operation: dl.Operation, Download: &dl, At: d.now()})
+	return nil
 }
 
 func (d *Downloader) emit(e Event) {
@@ -423,7 +612,10 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	p.bytes += int64(len(b))
 	if p.bytes-p.reported >= 256<<10 {
 		p.reported = p.bytes
-		p.d.update(p.ctx, p.dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: p.bytes, Total: p.total})
+		err := p.d.update(p.ctx, p.dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: p.bytes, Total: p.total})
+		if errors.Is(err, history.ErrConflict) {
+			return 0, errClaimLost
+		}
 	}
 	return len(b), nil
 }

@@ -16,14 +16,15 @@ type Store interface {
 	Resubmit(ctx context.Context, localID int64) ([]byte, error)
 	InFlight(ctx context.Context) ([]history.Task, error)
 	ApplyResult(ctx context.Context, taskID string, u history.Update) (bool, error)
-	RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int) (history.NotFound, error)
-	ClearNotFound(ctx context.Context, taskID string) error
 	SaveJob(ctx context.Context, j api.OneClickJob) (bool, error)
 	RecordVoice(ctx context.Context, v history.Voice) error
 	TouchVoice(ctx context.Context, voiceID string, at time.Time) error
 	QueueDownload(ctx context.Context, taskID string, index int, kind history.URLKind, path string) (int64, error)
 	UpdateDownload(ctx context.Context, id int64, p history.DownloadProgress) error
 	PendingDownloads(ctx context.Context) ([]history.Download, error)
+	Downloads(ctx context.Context, taskID string) ([]history.Download, error)
+	ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (history.Download, error)
+	RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error
 }
 
 // Clock tells the time; tests and benchmarks drive a fake one.
