@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -442,9 +443,20 @@ func (m *Model) header() string {
 	}
 	right := ""
 	if m.statsLoaded {
-		right = th.Running.Render(plural(m.running, "running", "running")) + th.Dim.Render(" · ") +
-			plural(m.queued, "queued", "queued") + th.Dim.Render(" · limit 5 · ") +
-			credits(m.creditsToday) + th.Dim.Render(" today ")
+		// The longest summary that fits beside the badge: the backend
+		// must never be cut.
+		dot := th.Dim.Render(" · ")
+		run := th.Running.Render(fmt.Sprintf("%d running", m.running))
+		for _, r := range []string{
+			run + dot + fmt.Sprintf("%d queued", m.queued) + th.Dim.Render(" · limit 5 · ") + credits(m.creditsToday) + th.Dim.Render(" today "),
+			run + dot + fmt.Sprintf("%d queued", m.queued) + dot + fmt.Sprintf("%d cr today ", m.creditsToday),
+			run + dot + fmt.Sprintf("%d queued ", m.queued),
+		} {
+			right = r
+			if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
+				break
+			}
+		}
 	}
 	line1 := joinEnds(left, right, m.width)
 	var tabs []string

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,7 +40,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var testRoot = filepath.Join(os.TempDir(), "clapper-ui-test")
+// testRoot is this process's own folder (two runs at once must not share
+// one), of a fixed length so that snapshots wrap alike; snapshot writes it
+// as goldenRoot.
+var (
+	testRoot   = filepath.Join(os.TempDir(), fmt.Sprintf("clapper-ui-%010d", os.Getpid()))
+	goldenRoot = filepath.Join(os.TempDir(), "clapper-ui-0000000000")
+)
 
 // clock is a settable time for the store's stamps.
 type clock struct{ t time.Time }
@@ -272,7 +279,7 @@ func snapshot(t *testing.T, m *Model) {
 	t.Helper()
 	var buf bytes.Buffer
 	w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ANSI256}
-	w.Write([]byte(m.View().Content))
+	w.Write([]byte(strings.ReplaceAll(m.View().Content, testRoot, goldenRoot)))
 	golden.RequireEqual(t, buf.String())
 }
 

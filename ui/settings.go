@@ -286,9 +286,13 @@ func (p *settingsPage) View() string {
 		b.WriteString(th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them.") + "\n")
 	}
 	w := max(p.width-2, 20)
+	// Paths stay on one line each, cut at the end if they must be: a
+	// wrapped path reads as two.
 	if path, err := studio.SettingsPath(); err == nil {
-		b.WriteString(th.Dim.Render(indent(wrap("Saved in "+path+" (mode 0600, it may hold the key).", w), 1)) + "\n")
+		b.WriteString(th.Dim.Render(" Settings file (0600, may hold the key): ") + "\n")
+		b.WriteString("   " + fit(clean(path), w-2) + "\n")
 	}
-	b.WriteString(th.Dim.Render(indent(wrap("This backend's history: "+clean(cur.HistoryPath())+". Each backend keeps its own.", w), 1)) + "\n")
+	b.WriteString(th.Dim.Render(" History of this backend (each backend keeps its own):") + "\n")
+	b.WriteString("   " + fit(clean(cur.HistoryPath()), w-2) + "\n")
 	return b.String()
 }
