@@ -117,7 +117,7 @@ func (app *App) download(ctx context.Context, client *api.Client, store *history
 		switch dl.Status {
 		case history.DownloadDone:
 			if !o.json {
-				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, humanBytes(dl.Bytes))
+				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, studio.HumanBytes(dl.Bytes))
 			}
 		default:
 			failed++
@@ -128,16 +128,6 @@ func (app *App) download(ctx context.Context, client *api.Client, store *history
 		return fmt.Errorf("%d result file(s) could not be saved; their URLs are listed above", failed)
 	}
 	return nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func newResubmitCmd(app *App) *cobra.Command {

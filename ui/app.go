@@ -88,9 +88,9 @@ type Model struct {
 
 	kittyProbe *preview.Kitty
 	ticking    bool
-	tickGen  int
-	relay    func(*studio.Studio)
-	quitting bool
+	tickGen    int
+	relay      func(*studio.Studio)
+	quitting   bool
 }
 
 // New builds the root model on a started studio. now is the clock the

@@ -415,7 +415,7 @@ func (d *detailModel) render() {
 	b.WriteString("\n" + th.Section.Render("Request") + "\n")
 	b.WriteString(fields(th, t.Request, w))
 	for _, m := range t.Media {
-		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", clean(m.Path), clean(m.ContentType), humanBytes(m.Bytes))) + "\n")
+		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", clean(m.Path), clean(m.ContentType), studio.HumanBytes(m.Bytes))) + "\n")
 	}
 	if len(t.Echo) > 0 {
 		b.WriteString("\n" + th.Section.Render("Creation echo") + "\n")
@@ -428,7 +428,7 @@ func (d *detailModel) downloadLine(dl history.Download, w int) string {
 	th := d.env.theme
 	switch dl.Status {
 	case history.DownloadDone:
-		return th.Success.Render("saved ") + fit(clean(dl.Path), w-20) + th.Dim.Render(" ("+humanBytes(dl.Bytes)+")")
+		return th.Success.Render("saved ") + fit(clean(dl.Path), w-20) + th.Dim.Render(" ("+studio.HumanBytes(dl.Bytes)+")")
 	case history.DownloadQueued:
 		return th.Dim.Render("download queued")
 	case history.DownloadRunning:
@@ -436,7 +436,7 @@ func (d *detailModel) downloadLine(dl history.Download, w int) string {
 		if dl.Total > 0 {
 			pct = float64(dl.Bytes) / float64(dl.Total)
 		}
-		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", humanBytes(dl.Bytes), humanBytes(dl.Total)))
+		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", studio.HumanBytes(dl.Bytes), studio.HumanBytes(dl.Total)))
 	}
 	return th.Error.Render(fmt.Sprintf("download %s: %s", clean(string(dl.Status)), clean(dl.Error)))
 }
@@ -480,14 +480,4 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
