@@ -223,6 +223,38 @@ func TestCallbackBeforeFollowingReadsAtOnce(t *testing.T) {
 	}
 }
 
+// The service calls back a scene edit or a composition with the sub-job's
+// id: it wakes the multi-scene job the scene belongs to.
+func TestSubJobCallbackWakesItsJob(t *testing.T) {
+	reads := 0
+	jobSrv := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reads++
+		state := "processing"
+		if reads > 1 {
+			state = "success"
+		}
+		w.Write([]byte(`{"id":"j1","state":"processing","job_records":[{"type":"generate_video","index":0,
+			"jobs":[{"id":"scene-1","type":"generate_video","state":"` + state + `"}]}]}`))
+	})
+	c, store, clk := setup(t, jobSrv)
+	slow := &Schedule{FirstPoll: time.Hour, MinInterval: time.Hour, MaxInterval: time.Hour,
+		QueueCheckMin: time.Hour, QueueCheckMax: time.Hour, Slots: 5}
+	w := NewWatcher(c, store, WatcherOptions{Schedule: slow, Clock: clk})
+	w.Watch("j1", api.OpGeneralOneClick, "", api.StateCreated, clk.Now())
+	h := newHook(t, w, clk)
+	if code := h.send(h.signed(`{"id":"j1","state":"processing"}`)); code != http.StatusOK {
+		t.Fatalf("answered %d", code)
+	}
+	w.Step(context.Background())
+	if code := h.send(h.signed(`{"id":"scene-1","state":"success"}`)); code != http.StatusOK {
+		t.Fatalf("answered %d", code)
+	}
+	w.Step(context.Background())
+	if reads != 2 {
+		t.Errorf("%d reads of the job, want 2: the scene's callback did not wake it", reads)
+	}
+}
+
 // The woken read is still under the request budget.
 func TestCallbackReadWaitsForBudget(t *testing.T) {
 	svc := newService()
