@@ -348,7 +348,8 @@ func explainConflict(ctx context.Context, store *history.Store, localID int64, e
 				state += " (task " + t.TaskID + ")"
 			}
 		}
-		return fmt.Errorf("request #%d is %s; only %s can be %s", localID, state, which, action)
+		// Nothing was sent: asking for the wrong request is bad input.
+		return &ExitError{Code: 2, Err: fmt.Errorf("request #%d is %s; only %s can be %s", localID, state, which, action)}
 	}
 	return err
 }

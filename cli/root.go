@@ -30,11 +30,16 @@ func (e *ExitError) Unwrap() error { return e.Err }
 const exitInterrupted = 130
 
 // ExitCode maps an error to the process status: 2 for bad input (nothing
-// was sent), 1 for everything else.
+// was sent), 130 for Ctrl-C, 1 for everything else.
 func ExitCode(err error) int {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
+	}
+	// A command's context ends only when Ctrl-C (or SIGTERM) stops it,
+	// whatever it was doing then.
+	if errors.Is(err, context.Canceled) {
+		return exitInterrupted
 	}
 	// cobra reports a mistyped subcommand as a plain error.
 	if strings.HasPrefix(err.Error(), "unknown command ") {

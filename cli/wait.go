@@ -96,21 +96,31 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	return app.download(ctx, client, store, op, id, res, o)
 }
 
-func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
+// downloader saves results where o says. One per command: its owner token
+// names this process in the history's download claims.
+func (app *App) downloader(client *api.Client, store *history.Store, o createOpts) *track.Downloader {
 	dirFor := studio.DownloadDirs(app.Config)
 	if o.downloadDir != "" {
 		dirFor = func(api.Operation) string { return o.downloadDir }
 	}
-	d := &track.Downloader{Store: store, Client: client, DirFor: dirFor}
+	return &track.Downloader{Store: store, Client: client, DirFor: dirFor}
+}
+
+func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
+	d := app.downloader(client, store, o)
 	if err := d.QueueResults(ctx, id, op, time.Now(), res); err != nil {
-		return err
+		return downloadStopped(ctx, id, err)
 	}
-	if err := d.RunPending(ctx); err != nil {
-		return err
-	}
-	dls, err := store.Downloads(ctx, id)
+	return app.settle(ctx, d, id, o)
+}
+
+// settle waits until every result of task id is saved or has failed (a file
+// another clapper is fetching is waited for, not fetched twice) and says
+// which.
+func (app *App) settle(ctx context.Context, d *track.Downloader, id string, o createOpts) error {
+	dls, err := d.Settle(ctx, id)
 	if err != nil {
-		return err
+		return downloadStopped(ctx, id, err)
 	}
 	var failed int
 	for _, dl := range dls {
@@ -121,13 +131,22 @@ func (app *App) download(ctx context.Context, client *api.Client, store *history
 			}
 		default:
 			failed++
-			fmt.Fprintf(app.Err, "  result %d not saved: %s %s\n", dl.Index+1, dl.Status, api.CleanText(dl.Error))
+			fmt.Fprintf(app.Err, "  result %d of task %s not saved: %s %s\n", dl.Index+1, id, dl.Status, api.CleanText(dl.Error))
 		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d result file(s) could not be saved; their URLs are listed above", failed)
 	}
 	return nil
+}
+
+// downloadStopped is the error of a download that ended early: Ctrl-C is
+// exit 130, and the next clapper watch resumes what was fetched so far.
+func downloadStopped(ctx context.Context, id string, err error) error {
+	if ctx.Err() != nil {
+		return &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped downloading the results of task %s; clapper watch resumes them", id)}
+	}
+	return err
 }
 
 func newResubmitCmd(app *App) *cobra.Command {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,8 +19,9 @@ func newWatchCmd(app *App) *cobra.Command {
 		Short: "Follow tasks in flight and download results",
 		Long: "Picks up every task that history holds as created, queueing or processing (from this run or " +
 			"any earlier one), follows it with the adaptive watcher until it succeeds or fails, prints each " +
-			"state change, and downloads results as tasks succeed. Requests of unknown outcome are listed " +
-			"first: they are never resent.",
+			"state change, and downloads results as tasks succeed. Downloads that an earlier clapper left " +
+			"unfinished (stopped, or killed) are resumed first; a file another clapper is fetching is left " +
+			"to it. Requests of unknown outcome are listed first: they are never resent.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return app.watchAll(cmd.Context(), o) },
 	}
@@ -66,9 +68,42 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 		fmt.Fprintf(app.Err, "task %s (%s, %s) is not followed: the service answered %d reads in a row that it does not know it (%s, last %s)\n",
 			n.TaskID, n.Operation, api.DescribeState(n.State), n.Count, api.CleanText(n.Reason), n.LastAt.Local().Format("2006-01-02 15:04"))
 	}
+	d := app.downloader(client, store, o)
+	var unsaved int // tasks with a result that could not be saved
+	if !o.noDownload {
+		// Downloads a killed clapper left (or queued and never started) are
+		// finished first, whether or not any task is in flight.
+		stale, err := d.Interrupted(ctx)
+		if err != nil {
+			return err
+		}
+		if len(stale) > 0 {
+			fmt.Fprintf(app.Out, "resuming %d interrupted download(s)\n", len(stale))
+		}
+		var tasks []string
+		for _, dl := range stale {
+			if !slices.Contains(tasks, dl.TaskID) {
+				tasks = append(tasks, dl.TaskID)
+			}
+		}
+		for _, id := range tasks {
+			if err := app.settle(ctx, d, id, o); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				unsaved++
+				fmt.Fprintln(app.Err, "  "+api.CleanText(err.Error()))
+			}
+		}
+	}
 	if w.Watching() == 0 {
-		_, err := fmt.Fprintln(app.Out, "No task is in flight.")
-		return err
+		if _, err := fmt.Fprintln(app.Out, "No task is in flight."); err != nil {
+			return err
+		}
+		if unsaved > 0 {
+			return fmt.Errorf("results of %d task(s) could not be saved", unsaved)
+		}
+		return nil
 	}
 	fmt.Fprintf(app.Out, "following %d task(s); Ctrl-C stops (they are picked up again next time)\n", w.Watching())
 	wctx, cancel := context.WithCancel(ctx)
@@ -99,15 +134,26 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 					left--
 				}
 				if ev.To == api.StateSuccess && !o.noDownload && ev.Result != nil && len(ev.Result.Creations) > 0 {
-					if err := app.download(ctx, client, store, ev.Operation, ev.TaskID, ev.Result, o); err != nil {
+					err := d.QueueResults(ctx, ev.TaskID, ev.Operation, time.Now(), ev.Result)
+					if err == nil {
+						err = app.settle(ctx, d, ev.TaskID, o)
+					}
+					if err != nil {
+						if ctx.Err() != nil {
+							return downloadStopped(ctx, ev.TaskID, err)
+						}
+						unsaved++
 						fmt.Fprintln(app.Err, "  "+api.CleanText(err.Error()))
 					}
 				}
 			}
 		}
 	}
-	if failed > 0 {
+	switch {
+	case failed > 0:
 		return fmt.Errorf("%d task(s) failed", failed)
+	case unsaved > 0:
+		return fmt.Errorf("results of %d task(s) could not be saved", unsaved)
 	}
 	return nil
 }
