@@ -192,7 +192,9 @@ func TestExitCodesOfRefusedChangesAndCtrlC(t *testing.T) {
 	srv := httptest.NewServer(svc)
 	defer srv.Close()
 	data := t.TempDir()
-	args := func(a ...string) []string { return append(a, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data) }
+	args := func(a ...string) []string {
+		return append(a, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)
+	}
 	if r := execute("", args("create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p")...); r.code != 0 {
 		t.Fatal(r.err)
 	}
