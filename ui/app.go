@@ -22,6 +22,7 @@ import (
 	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
+	"clapper/api"
 	"clapper/api/track"
 	"clapper/studio"
 	"clapper/ui/preview"
@@ -298,19 +299,19 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	switch ev.Kind {
 	case track.EventState:
 		cmds = append(cmds, m.refreshAll())
-		if ev.To == "failed" {
+		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
 			why := ""
 			if ev.Result != nil && ev.Result.ErrCode != "" {
 				why = ": " + clean(ev.Result.ErrCode)
 			}
-			cmds = append(cmds, statusErrText("task "+clean(ev.TaskID)+" failed"+why))
+			cmds = append(cmds, statusErrText("task "+clean(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
 		}
 	case track.EventDownload:
 		if ev.Err != nil {
 			cmds = append(cmds, statusErrText("download of task "+clean(ev.TaskID)+": "+clean(ev.Err.Error())))
 		}
 	case track.EventLost:
-		cmds = append(cmds, statusErrText("the service does not know task "+clean(ev.TaskID)+"; history keeps it as it was"))
+		cmds = append(cmds, statusErrText("the service does not know task "+clean(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
 	}
 	if m.detail != nil {
 		cmds = append(cmds, m.detail.Update(msg))

@@ -131,8 +131,10 @@ func stateLabel(state string) string {
 		return "sending"
 	case unknownOutcome:
 		return "unknown"
+	case history.StateRejected, history.StateAbandoned:
+		return state
 	}
-	return clean(state)
+	return api.DescribeState(clean(state))
 }
 
 // credits reads "1 credit", "12 credits".
