@@ -3,13 +3,17 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,5 +228,84 @@ func TestExitCodesOfRefusedChangesAndCtrlC(t *testing.T) {
 	cancel()
 	if r := executeCtx(stopped, args("get", "a1")...); r.code != exitInterrupted {
 		t.Errorf("get stopped by Ctrl-C: exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+// Issue 11.5: "A download interrupted by kill -9 stays running in history
+// and is resumed only when some task happens to be in flight." A real
+// clapper is killed half way through a download; the watch started right
+// after it, with no task in flight, takes the download over at once (its
+// holder no longer runs, though its lease has not lapsed) and resumes it.
+func TestWatchRightAfterKillResumesTheDownload(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/reference2image": {`{"task_id":"k1","state":"created"}`}}}
+	payload := bytes.Repeat([]byte("pixel "), 20_000)
+	var mu sync.Mutex
+	var ranges []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/files/k1.png" {
+			svc.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		ranges = append(ranges, r.Header.Get("Range"))
+		mu.Unlock()
+		if r.Header.Get("Range") != "" {
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(payload))
+			return
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(payload)))
+		w.Write(payload[:len(payload)/2])
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
+	svc.mu.Lock() // the child process's requests are not ordered after this write for the race detector
+	svc.answers["GET /ent/v2/tasks/k1/creations"] = []string{`{"id":"k1","state":"success","creations":[{"id":"c","url":"` + srv.URL + `/files/k1.png"}]}`}
+	svc.mu.Unlock()
+	dl, data := t.TempDir(), t.TempDir()
+	common := []string{"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data}
+
+	argv, _ := json.Marshal(append([]string{"create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait"}, common...))
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), childEnv+"="+string(argv))
+	var out bytes.Buffer
+	child.Stdout, child.Stderr = &out, &out
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once half the file is on disk.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		parts, _ := filepath.Glob(filepath.Join(dl, ".*.part"))
+		if len(parts) == 1 {
+			if st, err := os.Stat(parts[0]); err == nil && st.Size() == int64(len(payload)/2) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			child.Process.Kill()
+			child.Wait()
+			t.Fatalf("the download never got half way:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+
+	r := execute("", append([]string{"watch"}, common...)...)
+	if r.code != 0 || !strings.Contains(r.out, "resuming 1 interrupted download(s)\n") || !strings.Contains(r.out, "No task is in flight.") {
+		t.Fatalf("watch: exit %d\nstdout %q\nstderr %q", r.code, r.out, r.err)
+	}
+	saved, _ := filepath.Glob(filepath.Join(dl, "*_reference2image_k1_1.png"))
+	if len(saved) != 1 {
+		t.Fatalf("saved %v", saved)
+	}
+	if got, _ := os.ReadFile(saved[0]); !bytes.Equal(got, payload) {
+		t.Errorf("file holds %d bytes, want %d", len(got), len(payload))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"", fmt.Sprintf("bytes=%d-", len(payload)/2)}; !slices.Equal(ranges, want) {
+		t.Errorf("requests (Range) %q, want %q", ranges, want)
 	}
 }

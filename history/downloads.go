@@ -142,6 +142,22 @@ func (s *Store) UpdateDownload(ctx context.Context, id int64, p DownloadProgress
 // lock, so of any number of processes claiming at once exactly one wins. The
 // download is returned as claimed, now running.
 func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (Download, error) {
+	now := ms(s.now())
+	return s.claim(ctx, id, owner, lease, `owner = '' OR lease_until IS NULL OR lease_until <= ?`, now)
+}
+
+// TakeOverDownload claims download id from gone, a holder the caller knows
+// is dead (a process of this machine that no longer runs), without waiting
+// for its lease to lapse. It is ErrConflict when gone no longer holds it, so
+// of two processes taking over at once one wins.
+func (s *Store) TakeOverDownload(ctx context.Context, id int64, gone, owner string, lease time.Duration) (Download, error) {
+	if gone == "" {
+		return Download{}, errors.New("history: a takeover needs the holder it replaces")
+	}
+	return s.claim(ctx, id, owner, lease, `owner = ?`, gone)
+}
+
+func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Duration, holder string, args ...any) (Download, error) {
 	if owner == "" {
 		return Download{}, errors.New("history: a download claim needs an owner")
 	}
@@ -149,8 +165,8 @@ func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease
 	var d Download
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = 'running', owner = ?, lease_until = ?, error = '', updated_at = ?
-			WHERE id = ? AND status IN ('queued', 'running') AND (owner = '' OR lease_until IS NULL OR lease_until <= ?)`,
-			owner, ms(now.Add(lease)), ms(now), id, ms(now))
+			WHERE id = ? AND status IN ('queued', 'running') AND (`+holder+`)`,
+			append([]any{owner, ms(now.Add(lease)), ms(now), id}, args...)...)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}

@@ -222,11 +222,38 @@ func TestDownloadClaimsAndLeases(t *testing.T) {
 	if list[0].Status != DownloadDone || list[0].Path != "/dl/tk-a.mp4" || list[0].Bytes != 9 || list[0].Owner != "" {
 		t.Errorf("done download was re-queued: %+v", list[0])
 	}
+	if _, err := s.TakeOverDownload(ctx, id, "C", "D", lease); !errors.Is(err, ErrConflict) {
+		t.Errorf("took over a done download: %v", err)
+	}
 	if _, err := s.ClaimDownload(ctx, 999, "A", lease); !errors.Is(err, ErrNotFound) {
 		t.Errorf("claim of no download: %v", err)
 	}
 	if _, err := s.ClaimDownload(ctx, id, "", lease); err == nil {
 		t.Error("claimed without an owner")
+	}
+}
+
+// A holder known to be dead is replaced at once, whatever its lease; a
+// takeover names the holder it replaces, so two takeovers do not both win.
+func TestTakeOverDownloadFromDeadHolder(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	id := queuedDownload(t, s, "tk-a")
+	if _, err := s.TakeOverDownload(ctx, id, "dead", "B", time.Minute); !errors.Is(err, ErrConflict) {
+		t.Errorf("took over a download nobody held: %v", err)
+	}
+	if _, err := s.ClaimDownload(ctx, id, "dead", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.TakeOverDownload(ctx, id, "dead", "B", time.Minute)
+	if err != nil || got.Owner != "B" || !got.LeaseUntil.Equal(t0.Add(time.Minute)) || got.Status != DownloadRunning {
+		t.Fatalf("takeover: %+v %v", got, err)
+	}
+	if _, err := s.TakeOverDownload(ctx, id, "dead", "C", time.Minute); !errors.Is(err, ErrConflict) {
+		t.Errorf("a second takeover from the same dead holder won too: %v", err)
+	}
+	if _, err := s.TakeOverDownload(ctx, id, "", "C", time.Minute); err == nil {
+		t.Error("took over without naming the holder")
 	}
 }
 

@@ -34,10 +34,11 @@ import (
 // with a Range request, so a server that sends headers and then stalls
 // never hangs a download. Each file is fetched by exactly one process: a
 // download is claimed in the history before it starts (history's
-// ClaimDownload) and the claim's lease is renewed while it runs. A process
-// that dies leaves a lease that lapses, and the next downloader, in any
-// process, takes the download over and resumes its partial file; a live
-// holder is waited for (Settle), never doubled.
+// ClaimDownload) and the claim's lease is renewed while it runs. The next
+// downloader, in any process, takes over the download of a holder that is
+// gone and resumes its partial file: at once when the holder was a process
+// of this machine that no longer runs (killed), else when its lease lapsed.
+// A live holder is waited for (Settle), never doubled.
 type Downloader struct {
 	Store  Store
 	Client *api.Client
@@ -53,7 +54,7 @@ type Downloader struct {
 	// and a random part, so no two downloaders share one).
 	Owner string
 	// Lease is how long a claim holds unless renewed (default 30 s); it is
-	// renewed every third of it, so a killed process's downloads are taken
+	// renewed every third of it, so a hung process's downloads are taken
 	// over within one Lease.
 	Lease time.Duration
 	// IdleTimeout abandons a transfer that received no byte for this long
@@ -76,12 +77,32 @@ func (d *Downloader) owner() string {
 		if d.Owner != "" {
 			return
 		}
-		host, _ := os.Hostname()
 		b := make([]byte, 6)
 		rand.Read(b)
-		d.Owner = fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
+		d.Owner = fmt.Sprintf("%s/%d/%s", hostname(), os.Getpid(), hex.EncodeToString(b))
 	})
 	return d.Owner
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return strings.ReplaceAll(h, "/", "_")
+}
+
+// ownerGone reports an owner token of a process of this machine that no
+// longer runs (killed): its downloads need not wait for its lease to lapse.
+func ownerGone(owner string) bool {
+	parts := strings.Split(owner, "/")
+	if len(parts) != 3 || parts[0] != hostname() {
+		return false
+	}
+	pid, err := strconv.Atoi(parts[1])
+	return err == nil && pid > 0 && pid != os.Getpid() && !processRuns(pid)
+}
+
+// held reports a download that a live downloader holds.
+func (d *Downloader) held(dl history.Download) bool {
+	return dl.Owner != "" && dl.LeaseUntil.After(d.now()) && !ownerGone(dl.Owner)
 }
 
 func (d *Downloader) lease() time.Duration {
@@ -211,8 +232,8 @@ func (d *Downloader) RunPending(ctx context.Context) error {
 }
 
 // Interrupted lists the pending downloads that no live process holds: queued
-// ones nobody started and those whose holder stopped renewing its claim
-// (killed, or an older clapper's).
+// ones nobody started, those whose holder stopped renewing its claim, and
+// those of a process of this machine that no longer runs (killed).
 func (d *Downloader) Interrupted(ctx context.Context) ([]history.Download, error) {
 	pending, err := d.Store.PendingDownloads(ctx)
 	if err != nil {
@@ -220,7 +241,7 @@ func (d *Downloader) Interrupted(ctx context.Context) ([]history.Download, error
 	}
 	var out []history.Download
 	for _, dl := range pending {
-		if dl.Owner == "" || !dl.LeaseUntil.After(d.now()) {
+		if !d.held(dl) {
 			out = append(out, dl)
 		}
 	}
@@ -266,7 +287,7 @@ func (d *Downloader) runPending(ctx context.Context, want func(history.Download)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for _, p := range pending {
-		if !want(p) || (p.Owner != "" && p.LeaseUntil.After(d.now())) {
+		if !want(p) || d.held(p) {
 			continue
 		}
 		// A worker first, then the claim: a claim is never held by a
@@ -277,7 +298,12 @@ func (d *Downloader) runPending(ctx context.Context, want func(history.Download)
 		case <-ctx.Done():
 			return nil
 		}
-		dl, err := d.Store.ClaimDownload(ctx, p.ID, d.owner(), d.lease())
+		var dl history.Download
+		if p.Owner != "" && p.LeaseUntil.After(d.now()) {
+			dl, err = d.Store.TakeOverDownload(ctx, p.ID, p.Owner, d.owner(), d.lease())
+		} else {
+			dl, err = d.Store.ClaimDownload(ctx, p.ID, d.owner(), d.lease())
+		}
 		if err != nil {
 			<-sem
 			if !errors.Is(err, history.ErrConflict) && ctx.Err() == nil {

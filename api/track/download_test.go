@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -429,6 +430,53 @@ func TestDownloadLeftByDeadProcessIsTakenOver(t *testing.T) {
 	}
 	if !slices.Equal(fs.ranges, []string{"bytes=4000-"}) {
 		t.Errorf("the partial file was not resumed: %q", fs.ranges)
+	}
+}
+
+// A download whose holder was a process of this machine that no longer runs
+// is taken over at once, though its lease has long to run; one that this
+// process or an unknown machine holds waits for its lease.
+func TestDownloadOfKilledProcessIsTakenOverAtOnce(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no process to outlive:", err)
+	}
+	payload := []byte("the whole result")
+	fs := &files{content: map[string][]byte{"/a.mp4": payload, "/b.mp4": payload, "/c.mp4": payload}, expired: map[string]bool{}}
+	fileSrv := httptest.NewServer(fs)
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	ctx := context.Background()
+	dir := t.TempDir()
+	holders := map[string]string{
+		"a": fmt.Sprintf("%s/%d/0a0a", hostname(), gone.Process.Pid),
+		"b": fmt.Sprintf("%s/%d/0b0b", hostname(), os.Getpid()),
+		"c": fmt.Sprintf("elsewhere/%d/0c0c", gone.Process.Pid),
+	}
+	ids := map[string]string{}
+	for _, name := range []string{"a", "b", "c"} {
+		res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/"+name+".mp4")
+		ids[name] = res.ID
+		n, err := store.QueueDownload(ctx, res.ID, 0, history.KindURL, filepath.Join(dir, name+".mp4"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.ClaimDownload(ctx, n, holders[name], time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return dir }}
+	stale, err := d.Interrupted(ctx)
+	if err != nil || len(stale) != 1 || stale[0].TaskID != ids["a"] {
+		t.Fatalf("interrupted: %+v %v", stale, err)
+	}
+	d.RunPending(ctx)
+	for name, want := range map[string]history.DownloadStatus{"a": history.DownloadDone, "b": history.DownloadRunning, "c": history.DownloadRunning} {
+		dls, _ := store.Downloads(ctx, ids[name])
+		if dls[0].Status != want {
+			t.Errorf("download held by %s: %s, want %s", holders[name], dls[0].Status, want)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ type Store interface {
 	PendingDownloads(ctx context.Context) ([]history.Download, error)
 	Downloads(ctx context.Context, taskID string) ([]history.Download, error)
 	ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (history.Download, error)
+	TakeOverDownload(ctx context.Context, id int64, gone, owner string, lease time.Duration) (history.Download, error)
 	RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error
 }
 
