@@ -375,19 +375,19 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	}
 	var err error
 	refreshed := false
-	var best int64 // the longest the partial file grew in this run
+	best := int64(-1) // the longest the partial file was after an attempt
 	for try := 1; try <= attempts; try++ {
 		var have int64
 		have, err = d.fetch(ctx, dl)
 		if err == nil || ctx.Err() != nil || errors.Is(err, errClaimLost) {
 			break
 		}
-		if have > best {
-			// The attempt moved the file forward before it broke off (a
-			// stall, a dropped connection): that is not a failed try.
-			best = have
+		if best >= 0 && have > best {
+			// The attempt moved the file further than any before it broke
+			// off (a stall, a dropped connection): that is not a failed try.
 			try--
 		}
+		best = max(best, have)
 		if errors.Is(err, errExpired) || unreachable(err) {
 			// A lapsed signature, or a host that is gone (an embedded
 			// sandbox's port from an earlier run): the service signs anew.

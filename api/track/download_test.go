@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -337,6 +338,46 @@ func TestDownloadStallResumesWithRange(t *testing.T) {
 	want := []string{"", fmt.Sprintf("bytes=%d-", len(srv.payload)/2)}
 	if got := srv.requests(); !slices.Equal(got, want) {
 		t.Errorf("requests (Range headers) %q, want %q", got, want)
+	}
+}
+
+// An attempt that moves the file forward before the connection breaks does
+// not use up a try: a server that drops every transfer after a piece still
+// delivers the whole file, in more pieces than there are tries.
+func TestDownloadKeepsGoingWhileItProgresses(t *testing.T) {
+	retryPause = time.Millisecond
+	payload := bytes.Repeat([]byte("0123456789"), 500)
+	const piece = 1000
+	var requests atomic.Int32
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		var from int
+		fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-", &from)
+		w.Header().Set("Content-Length", fmt.Sprint(len(payload)-from))
+		if from > 0 {
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", from, len(payload)-1, len(payload)))
+			w.WriteHeader(http.StatusPartialContent)
+		}
+		w.Write(payload[from:min(from+piece, len(payload))])
+		w.(http.Flusher).Flush()
+		if from+piece < len(payload) {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		}
+	}))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), res.ID)
+	if dls[0].Status != history.DownloadDone || requests.Load() != int32(len(payload)/piece) {
+		t.Fatalf("status %s (%s) after %d requests", dls[0].Status, dls[0].Error, requests.Load())
+	}
+	if got, _ := os.ReadFile(dls[0].Path); !bytes.Equal(got, payload) {
+		t.Errorf("file differs (%d bytes)", len(got))
 	}
 }
 
