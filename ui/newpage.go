@@ -154,7 +154,7 @@ func exampleCommand(op api.Operation) string {
 	case api.OpText2Video, api.OpReference2Image:
 		cmd += " --set prompt='a red fox in fresh snow'"
 	case api.OpAudioTTS:
-		cmd += " --set text='Hello there' --set voice_id=…"
+		cmd += " --set text='Hello there' --set voice_setting_voice_id=narrator_01"
 	default:
 		cmd += " --set field=value …"
 	}

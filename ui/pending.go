@@ -115,8 +115,12 @@ func (p *voicesPage) View() string {
 	}
 	b.WriteString("\n" + indent(wrap("The service deletes a cloned voice unless it is used in speech synthesis within 168 hours. "+
 		"Cloning, reminders and speech from this page come with the next release; meanwhile:", w), 1) + "\n\n")
-	b.WriteString(th.Key.Render("   clapper create audio-clone --set voice_id=my_voice --set audio=./sample.wav") + "\n")
-	b.WriteString(th.Key.Render("   clapper create audio-tts --set voice_id=my_voice --set text='Hello there' --wait") + "\n")
+	for _, c := range []string{
+		"clapper create audio-clone --set voice_id=narrator_01 --set audio_url=./sample.wav",
+		"clapper create audio-tts --set voice_setting_voice_id=narrator_01 --set text='Hello there' --wait",
+	} {
+		b.WriteString(th.Key.Render(indent(wrap(c, w-4), 3)) + "\n")
+	}
 	b.WriteString(th.Key.Render("   clapper voices") + th.Dim.Render("   the same list, for scripts") + "\n")
 	return b.String()
 }
