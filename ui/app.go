@@ -185,7 +185,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case switchPageMsg:
 		return m.switchTo(msg.page)
-	case duplicateMsg:
+	case duplicateMsg, newFormMsg:
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)

@@ -67,6 +67,12 @@ type (
 	switchPageMsg struct{ page int }
 	// duplicateMsg hands a task's request to the New page.
 	duplicateMsg struct{ task history.Task }
+	// newFormMsg opens the New page's form of an operation with some values
+	// already filled in (a voice for speech synthesis, say).
+	newFormMsg struct {
+		op     api.Operation
+		values map[string]any
+	}
 	// tickMsg advances spinners and countdowns; only scheduled while
 	// something on screen moves.
 	tickMsg struct{ gen int }

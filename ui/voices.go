@@ -6,45 +6,10 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/history"
 )
-
-// noKeys is the KeyMap of a page with no keys of its own.
-type noKeys struct{}
-
-func (noKeys) ShortHelp() []key.Binding  { return nil }
-func (noKeys) FullHelp() [][]key.Binding { return nil }
-
-// scenesPage says what the multi-scene editor will do and how to work with
-// multi-scene jobs from the command line meanwhile.
-type scenesPage struct {
-	env           *env
-	width, height int
-}
-
-func newScenesPage(e *env) *scenesPage { return &scenesPage{env: e} }
-
-func (p *scenesPage) Title() string          { return "Scenes" }
-func (p *scenesPage) Init() tea.Cmd          { return nil }
-func (p *scenesPage) Update(tea.Msg) tea.Cmd { return nil }
-func (p *scenesPage) Capturing() bool        { return false }
-func (p *scenesPage) Help() help.KeyMap      { return noKeys{} }
-func (p *scenesPage) SetSize(w, h int)       { p.width, p.height = w, h }
-
-func (p *scenesPage) View() string {
-	th := p.env.theme
-	w := max(p.width-4, 20)
-	return th.Title.Render(" Multi-scene videos") + "\n\n" +
-		indent(wrap("Here you will edit a general_one_click job scene by scene: see each scene's prompt, lyric text and versions, "+
-			"rewrite one scene's prompt, choose which version of each scene goes into the cut, and recompose.", w), 1) + "\n\n" +
-		indent(wrap("Until then, the command line creates and follows them; they show on the Tasks page like any task:", w), 1) + "\n\n" +
-		th.Key.Render("   clapper models general_one_click") + th.Dim.Render("   what a job takes") + "\n" +
-		th.Key.Render("   clapper create general_one_click -f job.json --wait") + "\n" +
-		th.Key.Render("   clapper get JOB_ID") + th.Dim.Render("   its scenes, versions and composed video") + "\n"
-}
 
 // voicesPage lists the cloned voices history holds and how long each has
 // before the service deletes it.
