@@ -33,7 +33,11 @@ type Job struct {
 	FetchedAt          time.Time   // when the store received this record
 	Scenes             []JobRecord // generate_video records by index
 	Compose            []JobRecord // compose records by index
-	Raw                []byte
+	// Choices maps a scene's index to the version the user chose for the
+	// next composition (ChooseVersion); a scene without one takes its
+	// newest successful version.
+	Choices map[int]string
+	Raw     []byte
 }
 
 // JobRecord is a scene or the composition with its versions, oldest first.
@@ -70,6 +74,8 @@ type SubJob struct {
 	SignedURLExpiresAt time.Time // zero without a URL
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
+	// Download is the file saved of this version, if any (SaveVersionFile).
+	Download *VersionDownload
 }
 
 // SaveJob records a job as read from the service, in one transaction: the
@@ -77,7 +83,9 @@ type SubJob struct {
 // longer lists are kept). When the job is a task in the history, the task's
 // state follows the job's under ApplyResult's rules, with an event, and the
 // composed video becomes creation 0 so that downloads treat it like any other
-// result; changed reports a state change of that task.
+// result. changed reports what a screen would show differently: a state
+// change of that task, or a version that appeared or changed state (an edit
+// or a composition under way while the job itself reads success).
 func (s *Store) SaveJob(ctx context.Context, j api.OneClickJob) (changed bool, err error) {
 	if j.ID == "" {
 		return false, fmt.Errorf("history: SaveJob needs a job id")
@@ -97,30 +105,45 @@ func (s *Store) SaveJob(ctx context.Context, j api.OneClickJob) (changed bool, e
 			nullText(j.Raw)); err != nil {
 			return fmt.Errorf("history: job %s: %w", j.ID, err)
 		}
+		versions := false
 		for _, rec := range j.JobRecords {
-			if err := saveRecord(ctx, tx, j.ID, rec, now); err != nil {
+			moved, err := saveRecord(ctx, tx, j.ID, rec, now)
+			if err != nil {
 				return err
 			}
+			versions = versions || moved
 		}
 		changed, err = followJob(ctx, tx, j, now)
+		changed = changed || versions
 		return err
 	})
 	return changed, err
 }
 
-func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord, now time.Time) error {
+// saveRecord upserts a record's versions and reports whether one of them
+// is new or changed state.
+func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord, now time.Time) (moved bool, err error) {
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_records (job, type, idx) VALUES (?, ?, ?)`,
 		jobID, rec.Type, int64(rec.Index)); err != nil {
-		return fmt.Errorf("history: job %s: %w", jobID, err)
+		return false, fmt.Errorf("history: job %s: %w", jobID, err)
 	}
 	for seq, sj := range rec.Jobs {
+		var was string
+		switch err := tx.QueryRowContext(ctx, `SELECT state FROM sub_jobs WHERE id = ?`, sj.ID).Scan(&was); {
+		case errors.Is(err, sql.ErrNoRows):
+			moved = true
+		case err != nil:
+			return false, fmt.Errorf("history: %w", err)
+		case was != sj.State:
+			moved = true
+		}
 		var in api.SceneInput
 		if sj.MVGenerateVideoInput != nil {
 			in = *sj.MVGenerateVideoInput
 		}
 		images, err := json.Marshal(append([]string{}, in.SignedImages...))
 		if err != nil {
-			return fmt.Errorf("history: %w", err)
+			return false, fmt.Errorf("history: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sub_jobs (id, job, record_type, record_idx, seq, idx,
 				type, state, prompt, lyric_text, duration, images, input, output, err_code, err_msg,
@@ -137,10 +160,10 @@ func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord
 			int64(in.Duration), string(images), string(sj.Input), string(sj.Output), sj.ErrCode, sj.ErrMsg,
 			sj.SignedURL, nullMS(parseServiceTime(sj.CreatedAt)), nullMS(parseServiceTime(sj.UpdatedAt)),
 			ms(now)); err != nil {
-			return fmt.Errorf("history: job %s version %s: %w", jobID, sj.ID, err)
+			return false, fmt.Errorf("history: job %s version %s: %w", jobID, sj.ID, err)
 		}
 	}
-	return nil
+	return moved, nil
 }
 
 // followJob carries the job's state over to its task, if the history has it.
@@ -205,7 +228,19 @@ func (s *Store) Job(ctx context.Context, id string) (Job, error) {
 		if err != nil {
 			return err
 		}
+		if j.Choices, err = choices(ctx, tx, id); err != nil {
+			return err
+		}
+		files, err := versionDownloads(ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		for _, r := range records {
+			for i := range r.Jobs {
+				if f, ok := files[r.Jobs[i].ID]; ok {
+					r.Jobs[i].Download = &f
+				}
+			}
 			if r.Type == api.RecordCompose {
 				j.Compose = append(j.Compose, r)
 			} else {

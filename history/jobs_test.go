@@ -51,8 +51,11 @@ func TestSaveJobAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if changed {
-		t.Error("changed without a task in the history")
+	if !changed {
+		t.Error("new versions saved, yet not changed")
+	}
+	if changed, err := s.SaveJob(ctx, j); err != nil || changed {
+		t.Errorf("the same record again: changed %v, %v", changed, err)
 	}
 	got, err := s.Job(ctx, "job-1")
 	if err != nil {
