@@ -156,11 +156,29 @@ func (w *Watcher) Watching() int {
 	return len(w.tasks)
 }
 
-// Load follows every task history holds in flight (also after a restart).
+// busyJobStore is a store that keeps multi-scene versions: it lists the
+// jobs that settled while an edit or a composition still runs.
+type busyJobStore interface {
+	BusyJobs(ctx context.Context) ([]history.Task, error)
+}
+
+// Load follows every task history holds in flight (also after a restart),
+// and every multi-scene job with an edit or a composition under way.
 func (w *Watcher) Load(ctx context.Context) error {
 	tasks, err := w.store.InFlight(ctx)
 	if err != nil {
 		return err
+	}
+	if b, ok := w.store.(busyJobStore); ok {
+		busy, err := b.BusyJobs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, t := range busy {
+			// The job reads processing again while a version is made.
+			t.State = api.StateProcessing
+			tasks = append(tasks, t)
+		}
 	}
 	for _, t := range tasks {
 		created := t.ServiceCreatedAt
