@@ -54,7 +54,12 @@
 //
 // A creation's URL expiry is stored beside the URL; re-reading a task
 // replaces a URL and its expiry only when the service handed out a different
-// URL. Voices store their expiry, moved by each use in speech synthesis.
+// URL. A cloned voice stores its deadline, cloning + 168 h, which never
+// moves: the service deletes the voice then unless speech synthesis used it
+// before, and a use in time keeps it for good (kept) so it no longer counts
+// down. A use after the deadline is noted as the last use but revives
+// nothing. Only a successful audio-tts counts (RecordVoiceUse), at the
+// task's creation time.
 // Multi-scene jobs keep every version of every scene and composition, since
 // the edit history is what the user navigates.
 package history

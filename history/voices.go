@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"clapper/api"
 )
 
-// VoiceRetention is how long the service keeps a cloned voice after its
-// cloning or its last use in speech synthesis.
+// VoiceRetention is how long after its cloning the service keeps a cloned
+// voice that speech synthesis has not used. A use within that time keeps the
+// voice for good; a voice never used in time is deleted, and a later use
+// cannot save it.
 const VoiceRetention = 168 * time.Hour
 
 // Voice is a cloned voice.
@@ -17,14 +21,27 @@ type Voice struct {
 	VoiceID     string
 	CloneTaskID string // the audio-clone task that made it
 	CreatedAt   time.Time
-	LastUsedAt  time.Time // last speech synthesis; zero if never used
+	LastUsedAt  time.Time // last successful speech synthesis; zero if never used
 	DemoAudio   string    // preview URL, empty when no preview text was sent
-	ExpiresAt   time.Time // set by the store: (last use, else creation) + 168 h
-	Deleted     bool
+	// ExpiresAt is creation + 168 h: the service deletes the voice then
+	// unless it is Kept. It never moves.
+	ExpiresAt time.Time
+	// Kept: speech synthesis used the voice before ExpiresAt, so the
+	// service keeps it and it no longer counts down.
+	Kept    bool
+	Deleted bool // the service dropped it, or the user forgot it here
 }
 
-// Expired reports whether the service has deleted the voice by now.
-func (v Voice) Expired(now time.Time) bool { return !now.Before(v.ExpiresAt) }
+// Expired reports whether the service has deleted the voice by now for
+// want of a use in time.
+func (v Voice) Expired(now time.Time) bool { return !v.Kept && !now.Before(v.ExpiresAt) }
+
+// Expiring reports whether the voice still counts down and is deleted in
+// (now, now+window] unless used: the voices a reminder is about. Kept,
+// expired and deleted voices never are.
+func (v Voice) Expiring(now time.Time, window time.Duration) bool {
+	return !v.Kept && !v.Deleted && now.Before(v.ExpiresAt) && !v.ExpiresAt.After(now.Add(window))
+}
 
 // RecordVoice records a voice that audio-clone made. A voice id can be
 // recorded again only once its earlier voice is deleted or expired, as the
@@ -39,21 +56,21 @@ func (s *Store) RecordVoice(ctx context.Context, v Voice) error {
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var (
-			expires int64
-			deleted bool
+			expires       int64
+			kept, deleted bool
 		)
-		err := tx.QueryRowContext(ctx, `SELECT expires_at, deleted FROM voices WHERE voice_id = ?`, v.VoiceID).
-			Scan(&expires, &deleted)
+		err := tx.QueryRowContext(ctx, `SELECT expires_at, kept, deleted FROM voices WHERE voice_id = ?`, v.VoiceID).
+			Scan(&expires, &kept, &deleted)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
 			return fmt.Errorf("history: %w", err)
-		case !deleted && now.Before(fromMS(expires)):
+		case !deleted && (kept || now.Before(fromMS(expires))):
 			return fmt.Errorf("%w: voice %q is already recorded", ErrConflict, v.VoiceID)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO voices
-			(voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, deleted)
-			VALUES (?, ?, ?, NULL, ?, ?, 0)`, v.VoiceID, v.CloneTaskID, ms(v.CreatedAt), v.DemoAudio,
+			(voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted)
+			VALUES (?, ?, ?, NULL, ?, ?, 0, 0)`, v.VoiceID, v.CloneTaskID, ms(v.CreatedAt), v.DemoAudio,
 			ms(v.CreatedAt.Add(VoiceRetention))); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -61,21 +78,44 @@ func (s *Store) RecordVoice(ctx context.Context, v Voice) error {
 	})
 }
 
-// TouchVoice records a use of the voice in speech synthesis at at, which
-// moves its expiry to at + 168 h; a use older than the recorded one does not
-// move it back. The service accepted the voice, so it is not deleted.
-func (s *Store) TouchVoice(ctx context.Context, voiceID string, at time.Time) error {
+// RecordVoiceUse records what the successful audio-tts task taskID means
+// for the voice its request named: a use at the task's creation (the
+// service's time, else the request's). A use before the voice's expiry keeps
+// it for good (and undoes a local Deleted: the service had it); a later use
+// is noted as the last use but saves nothing. It reports ErrNotFound, and
+// records nothing, unless history holds taskID as a successful audio-tts
+// whose voice was cloned here (a system voice is not tracked).
+func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
+		var (
+			voiceID sql.NullString
+			at      int64
+		)
+		err := tx.QueryRowContext(ctx, `SELECT
+				CASE WHEN json_valid(request) THEN json_extract(request, '$.voice_setting_voice_id') END,
+				coalesce(service_created_at, created_at)
+			FROM tasks WHERE task_id = ? AND operation = ? AND state = ?`,
+			taskID, api.OpAudioTTS, api.StateSuccess).Scan(&voiceID, &at)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("%w: successful audio-tts task %q", ErrNotFound, taskID)
+		case err != nil:
+			return fmt.Errorf("history: %w", err)
+		case voiceID.String == "":
+			return fmt.Errorf("%w: a voice in task %q", ErrNotFound, taskID)
+		}
+		// A use from before the voice's cloning belongs to an earlier voice
+		// of the same id: it neither keeps nor revives this one.
 		res, err := tx.ExecContext(ctx, `UPDATE voices SET
 				last_used_at = max(coalesce(last_used_at, 0), ?1),
-				expires_at = max(coalesce(last_used_at, 0), ?1, created_at) + ?2,
-				deleted = 0
-			WHERE voice_id = ?3`, ms(at), VoiceRetention.Milliseconds(), voiceID)
+				kept = kept OR (?1 >= created_at AND ?1 < expires_at),
+				deleted = CASE WHEN ?1 >= created_at AND ?1 < expires_at THEN 0 ELSE deleted END
+			WHERE voice_id = ?2`, at, voiceID.String)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("%w: voice %q", ErrNotFound, voiceID)
+			return fmt.Errorf("%w: voice %q", ErrNotFound, voiceID.String)
 		}
 		return nil
 	})
@@ -96,19 +136,20 @@ func (s *Store) DeleteVoice(ctx context.Context, voiceID string) error {
 	})
 }
 
-const voiceCols = `voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, deleted FROM voices`
+const voiceCols = `voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted FROM voices`
 
-// Voices are all recorded voices, deleted ones included, soonest expiry first.
+// Voices are all recorded voices, deleted ones included: those counting
+// down (or expired) by expiry, soonest first, then the kept ones.
 func (s *Store) Voices(ctx context.Context) ([]Voice, error) {
-	return collectVoices(s.r.QueryContext(ctx, `SELECT `+voiceCols+` ORDER BY expires_at, voice_id`))
+	return collectVoices(s.r.QueryContext(ctx, `SELECT `+voiceCols+` ORDER BY kept, expires_at, voice_id`))
 }
 
-// VoicesExpiringWithin are the voices not deleted whose expiry falls in
-// (now, now+window]: still usable, but not for longer than window. A use in
-// speech synthesis takes a voice off the list.
+// VoicesExpiringWithin are the voices Expiring(now, window), soonest first:
+// still usable, but deleted within window unless used. Kept voices never
+// are.
 func (s *Store) VoicesExpiringWithin(ctx context.Context, now time.Time, window time.Duration) ([]Voice, error) {
 	return collectVoices(s.r.QueryContext(ctx, `SELECT `+voiceCols+`
-		WHERE deleted = 0 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at, voice_id`,
+		WHERE deleted = 0 AND kept = 0 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at, voice_id`,
 		ms(now), ms(now.Add(window))))
 }
 
@@ -124,7 +165,7 @@ func collectVoices(rows *sql.Rows, err error) ([]Voice, error) {
 			created, expires int64
 			used             sql.NullInt64
 		)
-		if err := rows.Scan(&v.VoiceID, &v.CloneTaskID, &created, &used, &v.DemoAudio, &expires, &v.Deleted); err != nil {
+		if err := rows.Scan(&v.VoiceID, &v.CloneTaskID, &created, &used, &v.DemoAudio, &expires, &v.Kept, &v.Deleted); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		v.CreatedAt, v.LastUsedAt, v.ExpiresAt = fromMS(created), fromNullMS(used), fromMS(expires)

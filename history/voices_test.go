@@ -3,9 +3,14 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"clapper/api"
 )
 
 func voiceIDs(vs []Voice) []string {
@@ -14,6 +19,38 @@ func voiceIDs(vs []Voice) []string {
 		out = append(out, v.VoiceID)
 	}
 	return out
+}
+
+// speak records a speech synthesis with voiceID that the service created at
+// at and answered in state; its task id is returned.
+func speak(t *testing.T, s *Store, voiceID string, at time.Time, state string) string {
+	t.Helper()
+	ctx := context.Background()
+	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpAudioTTS,
+		Body: fmt.Appendf(nil, `{"text":"hello","voice_setting_voice_id":%q}`, voiceID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taskID := fmt.Sprintf("tts-%d", id)
+	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: taskID, State: state, CreatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	return taskID
+}
+
+func voice(t *testing.T, s *Store, id string) Voice {
+	t.Helper()
+	vs, err := s.Voices(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		if v.VoiceID == id {
+			return v
+		}
+	}
+	t.Fatalf("no voice %q in %v", id, voiceIDs(vs))
+	return Voice{}
 }
 
 func TestRecordVoice(t *testing.T) {
@@ -55,42 +92,140 @@ func TestRecordVoice(t *testing.T) {
 	if err := s.DeleteVoice(ctx, "ghost"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("deleting an unknown voice: %v", err)
 	}
+	// A kept voice is the service's for good: its id is never free again.
+	speak(t, s, "narrator01", clk.Now().Add(time.Hour), api.StateSuccess)
+	if err := s.RecordVoiceUse(ctx, "tts-1"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(1000 * time.Hour)
+	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("re-cloning a kept id: %v", err)
+	}
 }
 
-func TestTouchVoiceMovesExpiry(t *testing.T) {
-	s, _ := newStore(t)
+// The spec: a cloned voice "is deleted unless it is used in speech
+// synthesis within 168 hours". A use one minute before the deadline keeps it
+// for good; a use one second after it (or at it) saves nothing.
+func TestVoiceKeptOnlyWhenUsedWithin168Hours(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		usedAt  time.Duration // after cloning
+		kept    bool
+		expired bool // a year on
+	}{
+		{"used at 1h", time.Hour, true, false},
+		{"used at 167h59m", 167*time.Hour + 59*time.Minute, true, false},
+		{"used at 168h00m00.999s", 168*time.Hour + 999*time.Millisecond, false, true},
+		{"used at 168h", 168 * time.Hour, false, true},
+		{"used at 168h00m01s", 168*time.Hour + time.Second, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, clk := newStore(t)
+			ctx := context.Background()
+			if err := s.RecordVoice(ctx, Voice{VoiceID: "v1"}); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(c.usedAt)
+			task := speak(t, s, "v1", clk.Now(), api.StateSuccess)
+			if err := s.RecordVoiceUse(ctx, task); err != nil {
+				t.Fatal(err)
+			}
+			v := voice(t, s, "v1")
+			if v.Kept != c.kept || !v.LastUsedAt.Equal(t0.Add(c.usedAt).Truncate(time.Millisecond)) {
+				t.Errorf("kept %v last used %v, want kept %v used at +%v", v.Kept, v.LastUsedAt, c.kept, c.usedAt)
+			}
+			// The deadline never moves: a use does not restart a clock.
+			if !v.ExpiresAt.Equal(t0.Add(VoiceRetention)) {
+				t.Errorf("expires %v, want %v", v.ExpiresAt, t0.Add(VoiceRetention))
+			}
+			if got := v.Expired(t0.Add(365 * 24 * time.Hour)); got != c.expired {
+				t.Errorf("expired a year on: %v, want %v", got, c.expired)
+			}
+			if v.Expiring(clk.Now().Add(-time.Minute), time.Hour) && c.kept {
+				t.Error("a kept voice still counts as expiring")
+			}
+		})
+	}
+}
+
+func TestVoiceUseRules(t *testing.T) {
+	s, clk := newStore(t)
 	ctx := context.Background()
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "v1", CreatedAt: t0}); err != nil {
+	if err := s.RecordVoice(ctx, Voice{VoiceID: "v1"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name     string
-		at       time.Time
-		lastUsed time.Time
-		expires  time.Time
-	}{
-		{"first use", t0.Add(100 * time.Hour), t0.Add(100 * time.Hour), t0.Add(268 * time.Hour)},
-		{"later use", t0.Add(200 * time.Hour), t0.Add(200 * time.Hour), t0.Add(368 * time.Hour)},
-		{"an older use does not move it back", t0.Add(150 * time.Hour), t0.Add(200 * time.Hour), t0.Add(368 * time.Hour)},
-	} {
-		if err := s.TouchVoice(ctx, "v1", c.at); err != nil {
+	// Only a successful audio-tts counts.
+	queued := speak(t, s, "v1", t0.Add(time.Hour), api.StateQueueing)
+	failed := speak(t, s, "v1", t0.Add(time.Hour), api.StateFailed)
+	system := speak(t, s, "system_narrator", t0.Add(time.Hour), api.StateSuccess)
+	for _, id := range []string{queued, failed, system, "no-such-task"} {
+		if err := s.RecordVoiceUse(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: %v, want ErrNotFound", id, err)
+		}
+	}
+	if v := voice(t, s, "v1"); v.Kept || !v.LastUsedAt.IsZero() {
+		t.Fatalf("a use that did not succeed was recorded: %+v", v)
+	}
+	// The queued synthesis succeeds later (the watcher sees it): the use
+	// counts at its creation, within the 168 h, even if seen after them.
+	clk.Set(t0.Add(200 * time.Hour))
+	if _, err := s.ApplyResult(ctx, queued, Update{State: api.StateSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordVoiceUse(ctx, queued); err != nil {
+		t.Fatal(err)
+	}
+	v := voice(t, s, "v1")
+	if !v.Kept || !v.LastUsedAt.Equal(t0.Add(time.Hour)) || v.Expired(clk.Now()) {
+		t.Errorf("after a queued synthesis succeeded: %+v", v)
+	}
+	// Recording it again, or an older use, moves nothing back.
+	later := speak(t, s, "v1", t0.Add(300*time.Hour), api.StateSuccess)
+	for _, id := range []string{later, queued} {
+		if err := s.RecordVoiceUse(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		vs, _ := s.Voices(ctx)
-		if !vs[0].LastUsedAt.Equal(c.lastUsed) || !vs[0].ExpiresAt.Equal(c.expires) {
-			t.Errorf("%s: used %v expires %v, want %v %v", c.name, vs[0].LastUsedAt, vs[0].ExpiresAt, c.lastUsed, c.expires)
+	}
+	if v := voice(t, s, "v1"); !v.Kept || !v.LastUsedAt.Equal(t0.Add(300*time.Hour)) {
+		t.Errorf("after a later use: %+v", v)
+	}
+}
+
+// A use after expiry does not revive the voice: the service deleted it, and
+// a deleted voice stays deleted here too.
+func TestVoiceUseAfterExpiryDoesNotRevive(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for _, id := range []string{"late", "forgotten"} {
+		if err := s.RecordVoice(ctx, Voice{VoiceID: id}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if err := s.TouchVoice(ctx, "nobody", t0); !errors.Is(err, ErrNotFound) {
-		t.Errorf("touching an unknown voice: %v", err)
-	}
-	// The service accepted it for synthesis, so it exists.
-	s.DeleteVoice(ctx, "v1")
-	if err := s.TouchVoice(ctx, "v1", t0.Add(300*time.Hour)); err != nil {
+	if err := s.DeleteVoice(ctx, "forgotten"); err != nil {
 		t.Fatal(err)
 	}
-	if vs, _ := s.Voices(ctx); vs[0].Deleted {
-		t.Error("a used voice stays deleted")
+	for _, id := range []string{"late", "forgotten"} {
+		if err := s.RecordVoiceUse(ctx, speak(t, s, id, t0.Add(169*time.Hour), api.StateSuccess)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := voice(t, s, "late"); v.Kept || !v.Expired(t0.Add(169*time.Hour)) {
+		t.Errorf("a use after expiry revived the voice: %+v", v)
+	}
+	if v := voice(t, s, "forgotten"); v.Kept || !v.Deleted {
+		t.Errorf("a late use undid a deletion: %+v", v)
+	}
+	// A use in time shows the service had it: a voice forgotten here but
+	// used in time is back, and kept.
+	if err := s.RecordVoice(ctx, Voice{VoiceID: "back", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	s.DeleteVoice(ctx, "back")
+	if err := s.RecordVoiceUse(ctx, speak(t, s, "back", t0.Add(time.Hour), api.StateSuccess)); err != nil {
+		t.Fatal(err)
+	}
+	if v := voice(t, s, "back"); !v.Kept || v.Deleted {
+		t.Errorf("a voice used in time: %+v", v)
 	}
 }
 
@@ -98,7 +233,7 @@ func TestVoicesExpiringWithin(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	// Expiries at created + 168 h: a at now+1h, b at now+24h exactly,
-	// c at now+24h+1ms, d already expired, e deleted, f used recently.
+	// c at now+24h+1ms, d already expired, e deleted, f used in time (kept).
 	now := t0.Add(200 * time.Hour)
 	rec := func(id string, expires time.Time) {
 		t.Helper()
@@ -115,7 +250,7 @@ func TestVoicesExpiringWithin(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec("f", now.Add(3*time.Hour))
-	if err := s.TouchVoice(ctx, "f", now.Add(-time.Hour)); err != nil { // moves f to now+167h
+	if err := s.RecordVoiceUse(ctx, speak(t, s, "f", now.Add(-time.Hour), api.StateSuccess)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -126,7 +261,7 @@ func TestVoicesExpiringWithin(t *testing.T) {
 		{24*time.Hour + time.Millisecond, []string{"a", "b", "c"}},
 		{time.Hour - time.Millisecond, nil},
 		{0, nil},
-		{168 * time.Hour, []string{"a", "b", "c", "f"}},
+		{1000 * time.Hour, []string{"a", "b", "c"}},
 	} {
 		got, err := s.VoicesExpiringWithin(ctx, now, c.window)
 		if err != nil {
@@ -135,12 +270,66 @@ func TestVoicesExpiringWithin(t *testing.T) {
 		if ids := voiceIDs(got); !slices.Equal(ids, c.want) {
 			t.Errorf("window %v: %v, want %v", c.window, ids, c.want)
 		}
+		// Voice.Expiring is the same rule.
+		all, _ := s.Voices(ctx)
+		var same []string
+		for _, v := range all {
+			if v.Expiring(now, c.window) {
+				same = append(same, v.VoiceID)
+			}
+		}
+		if !slices.Equal(same, c.want) {
+			t.Errorf("window %v: Expiring picks %v, the query %v", c.window, same, c.want)
+		}
 	}
 	all, _ := s.Voices(ctx)
 	if ids := voiceIDs(all); !slices.Equal(ids, []string{"d", "a", "e", "b", "c", "f"}) {
 		t.Errorf("Voices order %v", ids)
 	}
-	if !all[0].Expired(now) || all[1].Expired(now) {
-		t.Errorf("Expired: d %v a %v", all[0].Expired(now), all[1].Expired(now))
+	if !all[0].Expired(now) || all[1].Expired(now) || all[5].Expired(now.Add(1000*time.Hour)) {
+		t.Errorf("Expired: d %v a %v f %v", all[0].Expired(now), all[1].Expired(now), all[5].Expired(now.Add(1000*time.Hour)))
+	}
+}
+
+// Voices recorded under the old rule (each use restarted a 168 h clock)
+// come out of the migration with the deadline back at cloning + 168 h, and
+// kept when a use was recorded: the service accepted that use, so it still
+// had the voice, which it would not unless a use came in time.
+func TestMigrationKeepsUsedVoices(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	db := rawDB(t, path)
+	before := slices.IndexFunc(migrations, func(m string) bool { return strings.Contains(m, "ADD COLUMN kept") })
+	if before < 0 {
+		t.Fatal("no migration adds voices.kept")
+	}
+	if err := migrate(ctx, db, before); err != nil {
+		t.Fatal(err)
+	}
+	day := int64(24 * time.Hour / time.Millisecond)
+	created := t0.UnixMilli()
+	if _, err := db.ExecContext(ctx, `INSERT INTO voices (voice_id, created_at, last_used_at, expires_at) VALUES
+		('unused', ?1, NULL, ?1 + 7 * ?2),
+		('used', ?1, ?1 + ?2, ?1 + 8 * ?2),
+		('used-late', ?1, ?1 + 9 * ?2, ?1 + 16 * ?2)`, created, day); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		id   string
+		kept bool
+	}{{"unused", false}, {"used", true}, {"used-late", true}} {
+		v := voice(t, s, c.id)
+		if v.Kept != c.kept || !v.ExpiresAt.Equal(t0.Add(VoiceRetention)) {
+			t.Errorf("%s: kept %v expires %v, want kept %v expires %v", c.id, v.Kept, v.ExpiresAt, c.kept, t0.Add(VoiceRetention))
+		}
+	}
+	if got, _ := s.VoicesExpiringWithin(ctx, t0.Add(150*time.Hour), 24*time.Hour); !slices.Equal(voiceIDs(got), []string{"unused"}) {
+		t.Errorf("expiring after migration: %v", voiceIDs(got))
 	}
 }

@@ -20,7 +20,7 @@ type Store interface {
 	ClearNotFound(ctx context.Context, taskID string) error
 	SaveJob(ctx context.Context, j api.OneClickJob) (bool, error)
 	RecordVoice(ctx context.Context, v history.Voice) error
-	TouchVoice(ctx context.Context, voiceID string, at time.Time) error
+	RecordVoiceUse(ctx context.Context, taskID string) error
 	QueueDownload(ctx context.Context, taskID string, index int, kind history.URLKind, path string) (int64, error)
 	UpdateDownload(ctx context.Context, id int64, p history.DownloadProgress) error
 	PendingDownloads(ctx context.Context) ([]history.Download, error)

@@ -119,7 +119,7 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 		return nil, &SubmitError{LocalID: localID, Err: fmt.Errorf("task %s was created but could not be recorded (%v); attach it with: clapper history resolve %d %s",
 			task.Identifier(), merr, localID, task.Identifier())}
 	}
-	warning := t.recordVoice(wctx, op, raw, task)
+	warning := t.recordVoice(wctx, op, task)
 	if err := t.recordSyncResult(wctx, op, task); err != nil && warning == nil {
 		warning = err
 	}
@@ -177,31 +177,29 @@ func (t *Tracker) recordFailure(localID int64, err error) error {
 	return fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 }
 
-// recordVoice keeps voices cloned by audio-clone and their use by
-// audio-tts, which moves their deletion 168 hours on.
-func (t *Tracker) recordVoice(ctx context.Context, op api.Operation, raw []byte, task *api.Task) error {
-	if task.State == api.StateFailed {
-		return nil
-	}
-	switch op {
-	case api.OpAudioClone:
-		if task.VoiceID == "" {
-			return nil
-		}
+// recordVoice keeps voices cloned by audio-clone and the use of a cloned
+// voice by a successful audio-tts, which keeps the voice for good when it
+// comes within 168 hours of the cloning. A synthesis that answered queueing
+// counts once the watcher sees it succeed.
+func (t *Tracker) recordVoice(ctx context.Context, op api.Operation, task *api.Task) error {
+	switch {
+	case op == api.OpAudioClone && task.State != api.StateFailed && task.VoiceID != "":
 		v := history.Voice{VoiceID: task.VoiceID, CloneTaskID: task.Identifier(), CreatedAt: t.created(task), DemoAudio: task.DemoAudio}
 		if err := t.Store.RecordVoice(ctx, v); err != nil {
 			return fmt.Errorf("voice %s was cloned but not recorded: %w", task.VoiceID, err)
 		}
-	case api.OpAudioTTS:
-		var req struct {
-			VoiceID string `json:"voice_setting_voice_id"`
-		}
-		if json.Unmarshal(raw, &req) == nil && req.VoiceID != "" {
-			// Voices not cloned here (system voices) are simply not tracked.
-			if err := t.Store.TouchVoice(ctx, req.VoiceID, t.created(task)); err != nil && !errors.Is(err, history.ErrNotFound) {
-				return err
-			}
-		}
+	case op == api.OpAudioTTS && task.State == api.StateSuccess:
+		return recordSpeech(ctx, t.Store, task.Identifier())
+	}
+	return nil
+}
+
+// recordSpeech records the use of the voice by the successful audio-tts task
+// id, which history holds with its request. Voices not cloned here (system
+// voices) are simply not tracked.
+func recordSpeech(ctx context.Context, store Store, id string) error {
+	if err := store.RecordVoiceUse(ctx, id); err != nil && !errors.Is(err, history.ErrNotFound) {
+		return fmt.Errorf("the use of a voice by speech task %s was not recorded: %w", id, err)
 	}
 	return nil
 }

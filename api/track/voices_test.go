@@ -1,0 +1,80 @@
+package track
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// speechService answers audio-tts with the next of answers (a state), and
+// every read of a task with success.
+func speechService(answers ...string) *service {
+	svc := newService()
+	svc.create = func(w http.ResponseWriter) bool {
+		svc.next++
+		id := fmt.Sprintf("s%d", svc.next)
+		state := answers[0]
+		if len(answers) > 1 {
+			answers = answers[1:]
+		}
+		svc.states[id] = []string{api.StateSuccess}
+		fmt.Fprintf(w, `{"task_id":%q,"state":%q,"file_url":"","credits":1,"created_at":%q}`, id, state, t0.Add(time.Hour).Format(time.RFC3339Nano))
+		return true
+	}
+	return svc
+}
+
+func voiceOf(t *testing.T, store *history.Store, id string) history.Voice {
+	t.Helper()
+	vs, err := store.Voices(context.Background())
+	if err != nil || len(vs) == 0 {
+		t.Fatalf("voices %v %v", vs, err)
+	}
+	for _, v := range vs {
+		if v.VoiceID == id {
+			return v
+		}
+	}
+	t.Fatalf("no voice %s", id)
+	return history.Voice{}
+}
+
+func say(voiceID string) map[string]any {
+	return map[string]any{"text": "hello", "voice_setting_voice_id": voiceID}
+}
+
+// Only a synthesis that succeeded uses a voice: a failed one, or one still
+// queued, keeps nothing.
+func TestSpeechRecordsTheVoiceUseOnlyOnSuccess(t *testing.T) {
+	svc := speechService(api.StateFailed, api.StateQueueing, api.StateSuccess)
+	c, store, clk := setup(t, svc)
+	if err := store.RecordVoice(context.Background(), history.Voice{VoiceID: "narrator01", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	for _, want := range []string{api.StateFailed, api.StateQueueing} {
+		sub, err := tr.Submit(context.Background(), api.OpAudioTTS, say("narrator01"))
+		if err != nil || sub.Warning != nil || sub.Task.State != want {
+			t.Fatalf("submit: %+v %v", sub, err)
+		}
+		if v := voiceOf(t, store, "narrator01"); v.Kept || !v.LastUsedAt.IsZero() {
+			t.Fatalf("a %s synthesis used the voice: %+v", want, v)
+		}
+	}
+	sub, err := tr.Submit(context.Background(), api.OpAudioTTS, say("narrator01"))
+	if err != nil || sub.Warning != nil {
+		t.Fatalf("submit: %+v %v", sub, err)
+	}
+	if v := voiceOf(t, store, "narrator01"); !v.Kept || !v.LastUsedAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("a successful synthesis did not keep the voice: %+v", v)
+	}
+	// A system voice is not tracked, and that is no warning.
+	if sub, err := tr.Submit(context.Background(), api.OpAudioTTS, say("system_narrator")); err != nil || sub.Warning != nil {
+		t.Errorf("system voice: %+v %v", sub, err)
+	}
+}
