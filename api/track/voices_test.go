@@ -78,3 +78,33 @@ func TestSpeechRecordsTheVoiceUseOnlyOnSuccess(t *testing.T) {
 		t.Errorf("system voice: %+v %v", sub, err)
 	}
 }
+
+// A synthesis that answered queueing is followed by the watcher, and its
+// success, seen later, records the use at the task's creation: in time, so
+// the voice is kept though the success came after the 168 h.
+func TestQueuedSpeechRecordsTheVoiceUseWhenItSucceeds(t *testing.T) {
+	svc := speechService(api.StateQueueing)
+	c, store, clk := setup(t, svc)
+	if err := store.RecordVoice(context.Background(), history.Voice{VoiceID: "narrator01", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	if _, err := tr.Submit(context.Background(), api.OpAudioTTS, say("narrator01")); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(t0.Add(200 * time.Hour))
+	w := NewWatcher(c, store, WatcherOptions{Clock: clk})
+	if err := w.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w.Watching() != 1 {
+		t.Fatal("a queued synthesis is not followed")
+	}
+	events := run(t, w, clk, clk.Now().Add(time.Hour))
+	if len(events) != 1 || events[0].To != api.StateSuccess {
+		t.Fatalf("events %+v", events)
+	}
+	if v := voiceOf(t, store, "narrator01"); !v.Kept || !v.LastUsedAt.Equal(t0.Add(time.Hour)) || v.Expired(clk.Now()) {
+		t.Errorf("the queued synthesis's success did not keep the voice: %+v", v)
+	}
+}

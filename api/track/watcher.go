@@ -190,9 +190,11 @@ func (w *Watcher) Load(ctx context.Context) error {
 	return nil
 }
 
-// Watch follows a task from its current state.
+// Watch follows a task from its current state. A synchronous operation
+// that answered queueing (the spec allows it for audio-clone and audio-tts)
+// is followed like any task until it settles.
 func (w *Watcher) Watch(id string, op api.Operation, model, state string, created time.Time) {
-	if id == "" || settled(state) || op.IsSynchronous() {
+	if id == "" || settled(state) {
 		return
 	}
 	now := w.clock.Now()
@@ -418,6 +420,14 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 		return err
 	}
 	stateChanged := state != prev
+	if stateChanged && state == api.StateSuccess && t.op == api.OpAudioTTS {
+		// A queued synthesis that succeeded used its voice. Should this
+		// fail, the task stays followed and the next read records it.
+		if err := recordSpeech(ctx, w.store, t.id); err != nil {
+			w.reschedule(t, now)
+			return err
+		}
+	}
 	if changed || stateChanged {
 		kind := EventState
 		if !stateChanged {
