@@ -170,9 +170,12 @@
 //     letter first, letters, digits, - and _, not ending in - or _. A
 //     duplicate of a cloned or system voice answers 409 Conflict naming
 //     voice_id. demo_audio is a speech WAV of text when text was sent, else "".
-//   - A cloned voice is deleted 168 h (not scaled) after its last successful
-//     use by audio-tts (or its cloning); previews do not count. Its id is
-//     then free again.
+//   - A cloned voice is deleted 168 h (not scaled) after its cloning unless
+//     a successful audio-tts used it before then; a voice used in time is
+//     kept for good and no longer counts down (each use does not restart a
+//     clock). Previews and failed syntheses do not count. A deleted voice's
+//     id is free again, and a synthesis with it fails like any unknown
+//     voice, so a use after the 168 h saves nothing.
 //   - audio-tts with an unknown or deleted voice is accepted and fails at
 //     once: state failed, err_code FieldInvalid, no file_url, credits 0.
 //

@@ -13,7 +13,8 @@ var callbackRetryAfter = []time.Duration{5 * time.Second, 30 * time.Second}
 
 const callbackDeliveries = 3
 
-// voiceRetention is how long a cloned voice survives without use by audio-tts.
+// voiceRetention is how long after its cloning a cloned voice survives
+// unless audio-tts uses it; a use within it keeps the voice for good.
 const voiceRetention = 168 * time.Hour
 
 // advance simulates every event due by now, in time order: the state at a
@@ -31,7 +32,7 @@ func (st *state) advance(now time.Time, maxConcurrent int) {
 		st.step(t, maxConcurrent)
 	}
 	for id, v := range st.Voices {
-		if !now.Before(v.LastUsed.Add(voiceRetention)) {
+		if !v.Kept && !now.Before(v.CreatedAt.Add(voiceRetention)) {
 			delete(st.Voices, id)
 			st.dirty = true
 		}

@@ -85,7 +85,10 @@ type voice struct {
 	ID        string    `json:"id"`
 	TaskID    string    `json:"task_id"`
 	CreatedAt time.Time `json:"created_at"`
-	LastUsed  time.Time `json:"last_used"`
+	LastUsed  time.Time `json:"last_used,omitzero"` // last successful audio-tts
+	// Kept: audio-tts used the voice within voiceRetention of its cloning,
+	// so it is never deleted.
+	Kept bool `json:"kept,omitempty"`
 }
 
 // delivery is a callback still to be sent.
@@ -137,6 +140,14 @@ func decodeState(b []byte) (*state, error) {
 	}
 	if st.Voices == nil {
 		st.Voices = map[string]*voice{}
+	}
+	for _, v := range st.Voices {
+		// A state file from before kept existed set last_used to the
+		// cloning time and moved it at each use. A voice it still holds
+		// after a use was used in time, so it is kept.
+		if v.LastUsed.After(v.CreatedAt) {
+			v.Kept = true
+		}
 	}
 	st.index()
 	return &st, nil

@@ -41,7 +41,7 @@ func (s *Server) clone(st *state, now time.Time, c *creation) (any, *api.Error) 
 	u.MediaSeed = voiceSeed(id)
 	s.settleNow(u, d, now)
 	if u.State == api.StateSuccess {
-		st.Voices[id] = &voice{ID: id, TaskID: u.ID, CreatedAt: now, LastUsed: now}
+		st.Voices[id] = &voice{ID: id, TaskID: u.ID, CreatedAt: now}
 	}
 	st.add(u)
 	e := cloneEcho{TaskID: u.ID, State: u.State, ErrCode: u.ErrCode, Credits: u.reportedCredits(),
@@ -68,6 +68,8 @@ type ttsEcho struct {
 
 // tts synthesises at once. An unknown (or expired) voice is not a malformed
 // request, so it is accepted and the task fails, as a real synthesis would.
+// A success keeps a cloned voice for good: advance deleted it already if its
+// 168 h were over, so a use that comes too late finds no voice.
 func (s *Server) tts(st *state, now time.Time, c *creation) (any, *api.Error) {
 	id := pStr(c.params, "voice_setting_voice_id")
 	v, cloned := st.Voices[id]
@@ -81,7 +83,7 @@ func (s *Server) tts(st *state, now time.Time, c *creation) (any, *api.Error) {
 		u.State = api.StateFailed
 	}
 	if cloned && u.State == api.StateSuccess {
-		v.LastUsed = now
+		v.LastUsed, v.Kept = now, true
 	}
 	st.add(u)
 	e := ttsEcho{TaskID: u.ID, State: u.State, ErrCode: u.ErrCode, Credits: u.reportedCredits(),
