@@ -23,6 +23,15 @@ var (
 	pauseNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 )
 
+// PauseError is a broken pause marker and where it stands in the text, so
+// an editor can point at it.
+type PauseError struct {
+	Offset, Length int // bytes of the marker within the text
+	Message        string
+}
+
+func (e *PauseError) Error() string { return e.Message }
+
 // SplitPauses parses pause markers (<#x#> for speech synthesis, #x# for
 // lip-sync): x seconds in [0.01, 99.99] with at most two decimals, each
 // marker between two speakable texts, never two in a row.
@@ -32,35 +41,38 @@ func SplitPauses(text string, style Pauses) ([]Segment, error) {
 		re, open, close = lipMarker, "#", "#"
 	}
 	var segs []Segment
-	last := 0
+	last, lastStart := 0, 0
 	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 		before := text[last:m[0]]
 		x := text[m[2]:m[3]]
 		marker := open + x + close
+		fail := func(format string, args ...any) error {
+			return &PauseError{Offset: m[0], Length: m[1] - m[0], Message: fmt.Sprintf(format, args...)}
+		}
 		if !pauseNumber.MatchString(x) {
-			return nil, fmt.Errorf("pause %s: x must be seconds, as %s1.5%s", clip(marker, 40), open, close)
+			return nil, fail("pause %s: x must be seconds, as %s1.5%s", clip(marker, 40), open, close)
 		}
 		// The range is checked before the decimals so that <#100#> names the
 		// limit it breaks.
 		secs, _ := strconv.ParseFloat(x, 64)
 		if secs < 0.01 || secs > 99.99 {
-			return nil, fmt.Errorf("pause %s: x must lie within 0.01 to 99.99 seconds", clip(marker, 40))
+			return nil, fail("pause %s: x must lie within 0.01 to 99.99 seconds", clip(marker, 40))
 		}
 		if _, frac, _ := strings.Cut(x, "."); len(frac) > 2 {
-			return nil, fmt.Errorf("pause %s: x takes at most two decimals, as %s1.25%s", marker, open, close)
+			return nil, fail("pause %s: x takes at most two decimals, as %s1.25%s", marker, open, close)
 		}
 		if !speakable(before) {
 			if len(segs) > 0 {
-				return nil, fmt.Errorf("pause %s follows another pause; put speakable text between pauses", marker)
+				return nil, fail("pause %s follows another pause; put speakable text between pauses", marker)
 			}
-			return nil, fmt.Errorf("pause %s must stand between two speakable texts, not at the start", marker)
+			return nil, fail("pause %s must stand between two speakable texts, not at the start", marker)
 		}
 		segs = append(segs, Segment{Text: before, Pause: secs})
-		last = m[1]
+		lastStart, last = m[0], m[1]
 	}
 	rest := text[last:]
 	if len(segs) > 0 && !speakable(rest) {
-		return nil, fmt.Errorf("pause %s%s%s must stand between two speakable texts, not at the end", open, trimFloat(segs[len(segs)-1].Pause), close)
+		return nil, &PauseError{Offset: lastStart, Length: last - lastStart, Message: fmt.Sprintf("pause %s%s%s must stand between two speakable texts, not at the end", open, trimFloat(segs[len(segs)-1].Pause), close)}
 	}
 	return append(segs, Segment{Text: rest}), nil
 }

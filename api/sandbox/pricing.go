@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
 // The sandbox's pricing table (the service publishes none). Credits are
@@ -214,4 +215,16 @@ func failCodes(op api.Operation, p map[string]any) []string {
 		codes = []string{api.ReasonInternalServiceFailure}
 	}
 	return codes
+}
+
+// Quote is what the sandbox will charge for a request, from the same table
+// a creation is charged by; a music video's price follows its song's
+// length, read from a WAV data URI or assumed as the sandbox does.
+func Quote(op api.Operation, body map[string]any) int {
+	p := catalog.WithDefaults(op, body)
+	secs := 0.0
+	if op == api.OpMV || op == api.OpPremiumMV {
+		secs = songSeconds(p)
+	}
+	return price(op, p, secs)
 }
