@@ -35,6 +35,35 @@ type Service struct {
 	DirFor func(api.Operation) string
 	// HTTP fetches videos; nil is a client that bounds the wait for headers.
 	HTTP *http.Client
+	// NudgeEvery is how often Wait has the watcher read a job while a
+	// version runs (zero is NudgeInterval).
+	NudgeEvery time.Duration
+}
+
+// NudgeInterval is how often a job with a version being made is read while
+// someone looks at it (the editor, a --wait). The watcher's schedule
+// expects a whole job's length from its first read; an edit or a
+// composition takes a fraction of it, so left alone the watcher would read
+// it long after it ended.
+const NudgeInterval = 3 * time.Second
+
+// Nudge has the watcher read the job as soon as its budget allows.
+func (s *Service) Nudge(jobID string) {
+	if s.Watcher != nil {
+		s.Watcher.Wake(jobID)
+	}
+}
+
+// Running reports whether a version of the job is being made.
+func Running(j history.Job) bool {
+	for _, recs := range [][]history.JobRecord{j.Scenes, j.Compose} {
+		for _, rec := range recs {
+			if cur := rec.Current(); cur.ID != "" && !api.IsTerminal(cur.State) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PromptLimit is how many characters an edited prompt may have.
@@ -217,6 +246,14 @@ func (s *Service) Compose(ctx context.Context, jobID string, versionIDs []string
 		if versionIDs, err = ChosenIDs(j); err != nil {
 			return "", nil, err
 		}
+	} else if checkPicks(j, versionIDs) != nil {
+		// Versions made since history last read the job may be named.
+		if j, err = s.Refresh(ctx, jobID); err != nil {
+			return "", nil, err
+		}
+		if err := checkPicks(j, versionIDs); err != nil {
+			return "", nil, err
+		}
 	}
 	list := make([]any, len(versionIDs))
 	for i, id := range versionIDs {
@@ -246,6 +283,22 @@ func (s *Service) Compose(ctx context.Context, jobID string, versionIDs []string
 	}
 	s.follow(ctx, j)
 	return id, versionIDs, nil
+}
+
+// checkPicks wants each id a scene version of the job, one per scene.
+func checkPicks(j history.Job, ids []string) error {
+	seen := map[int]string{}
+	for _, id := range ids {
+		rec, _, ok := findVersion(j.Scenes, id)
+		if !ok {
+			return inputErr("%s is not a scene version of job %s (clapper scenes %s lists them)", id, j.ID, j.ID)
+		}
+		if other, dup := seen[rec.Index]; dup {
+			return inputErr("%s and %s are both versions of scene %d: compose one version per scene", other, id, rec.Index+1)
+		}
+		seen[rec.Index] = id
+	}
+	return nil
 }
 
 // follow has the watcher read the job soon and until its new version ends;

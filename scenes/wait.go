@@ -20,9 +20,11 @@ func (s *Service) Wait(ctx context.Context, jobID, id string, changed func(v his
 		return history.SubJob{}, errors.New("scenes: Wait needs a watcher")
 	}
 	last := ""
-	// A read may land between two events; a slow tick makes sure the
-	// version is looked at again even if no event comes.
-	tick := time.NewTicker(time.Second)
+	every := s.NudgeEvery
+	if every <= 0 {
+		every = NudgeInterval
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		j, err := s.Store.Job(ctx, jobID)
@@ -43,6 +45,7 @@ func (s *Service) Wait(ctx context.Context, jobID, id string, changed func(v his
 		case <-ctx.Done():
 			return v, ctx.Err()
 		case <-tick.C:
+			s.Nudge(jobID)
 		case ev := <-s.Watcher.Events():
 			if ev.TaskID != jobID {
 				continue
