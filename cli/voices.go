@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -13,48 +14,88 @@ import (
 )
 
 func newVoicesCmd(app *App) *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON, expiring bool
+		within           time.Duration
+	)
 	cmd := &cobra.Command{
 		Use:   "voices",
 		Short: "List cloned voices and when they expire",
-		Long: "Lists cloned voices with their expiry: the service deletes a voice that speech synthesis " +
-			"(audio-tts) has not used for 168 hours.",
+		Long: "Lists the cloned voices in history. The service deletes a cloned voice 168 hours after " +
+			"cloning unless speech synthesis (audio-tts) used it by then; a voice used in time is kept " +
+			"for good and no longer counts down. A voice forgotten on the Voices page is not listed.\n\n" +
+			"With --expiring, for cron or scripts: lists only the voices the service deletes within " +
+			"--within (default 24h) unless they are used, and exits 1 when there is any, 0 when there " +
+			"is none (printing nothing). Kept voices never expire; voices already deleted are not " +
+			"listed, as nothing can save them any more (plain clapper voices shows them as expired).",
+		Example: "  clapper voices\n" +
+			"  clapper voices --expiring --within 48h --json\n" +
+			"  0 9 * * *  clapper voices --expiring || notify-send 'voices expire'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("within") && !expiring {
+				return usageError("--within goes with --expiring")
+			}
+			if within <= 0 {
+				return usageError("--within must be a positive duration, e.g. 24h or 90m")
+			}
 			store, err := app.openStore()
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			voices, err := store.Voices(cmd.Context())
+			all, err := store.Voices(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return writeVoicesJSON(app.Out, voices)
+			now := time.Now()
+			var voices []history.Voice
+			for _, v := range all {
+				if !v.Deleted && (!expiring || v.Expiring(now, within)) {
+					voices = append(voices, v)
+				}
 			}
-			return writeVoices(app.Out, voices, time.Now())
+			switch {
+			case expiring && len(voices) == 0:
+				return nil
+			case asJSON:
+				err = writeVoicesJSON(app.Out, voices, now)
+			default:
+				err = writeVoices(app.Out, voices, now, !expiring)
+			}
+			if err == nil && expiring {
+				err = &ExitError{Code: 1, Err: fmt.Errorf("%d voice(s) expire within %s unless used in speech synthesis", len(voices), shortDuration(within))}
+			}
+			return err
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "Print one JSON object per line")
+	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "Print one JSON object per line")
+	f.BoolVar(&expiring, "expiring", false, "Only voices deleted within --within unless\nused; exit 1 when there is any")
+	f.DurationVar(&within, "within", 24*time.Hour, "With --expiring: how far ahead to look")
 	return cmd
 }
 
+// voiceLine is a voice in --json output. expires_at is absent for a kept
+// voice: the service never deletes it.
 type voiceLine struct {
 	VoiceID    string `json:"voice_id"`
 	CreatedAt  string `json:"created_at"`
 	LastUsedAt string `json:"last_used_at,omitempty"`
-	ExpiresAt  string `json:"expires_at"`
+	ExpiresAt  string `json:"expires_at,omitempty"`
+	Kept       bool   `json:"kept"`
 	Expired    bool   `json:"expired"`
 	DemoAudio  string `json:"demo_audio,omitempty"`
 	CloneTask  string `json:"clone_task_id,omitempty"`
 }
 
-func writeVoicesJSON(w io.Writer, voices []history.Voice) error {
-	now := time.Now()
+func writeVoicesJSON(w io.Writer, voices []history.Voice, now time.Time) error {
 	for _, v := range voices {
-		l := voiceLine{VoiceID: v.VoiceID, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), ExpiresAt: v.ExpiresAt.UTC().Format(time.RFC3339),
-			Expired: v.Deleted || v.Expired(now), DemoAudio: v.DemoAudio, CloneTask: v.CloneTaskID}
+		l := voiceLine{VoiceID: v.VoiceID, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), Kept: v.Kept,
+			Expired: v.Expired(now), DemoAudio: v.DemoAudio, CloneTask: v.CloneTaskID}
+		if !v.Kept {
+			l.ExpiresAt = v.ExpiresAt.UTC().Format(time.RFC3339)
+		}
 		if !v.LastUsedAt.IsZero() {
 			l.LastUsedAt = v.LastUsedAt.UTC().Format(time.RFC3339)
 		}
@@ -65,13 +106,14 @@ func writeVoicesJSON(w io.Writer, voices []history.Voice) error {
 	return nil
 }
 
-func writeVoices(w io.Writer, voices []history.Voice, now time.Time) error {
+// writeVoices prints the table; explain adds the rule under it.
+func writeVoices(w io.Writer, voices []history.Voice, now time.Time, explain bool) error {
 	if len(voices) == 0 {
 		_, err := fmt.Fprintln(w, "No cloned voices yet. Clone one with: clapper create audio-clone --set audio_url=URL --set voice_id=NAME")
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VOICE ID\tCLONED\tLAST USED\tEXPIRES")
+	fmt.Fprintln(tw, "VOICE ID\tCLONED\tLAST USED\tDELETED BY THE SERVICE")
 	for _, v := range voices {
 		used := "never"
 		if !v.LastUsedAt.IsZero() {
@@ -82,20 +124,36 @@ func writeVoices(w io.Writer, voices []history.Voice, now time.Time) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\nUsing a voice in speech synthesis (audio-tts) keeps it another 168 hours.")
+	if !explain {
+		return nil
+	}
+	_, err := fmt.Fprintln(w, "\nA voice used in speech synthesis (audio-tts) within 168 hours of its cloning is kept for good.")
 	return err
 }
 
 func expiry(v history.Voice, now time.Time) string {
-	if v.Deleted || v.Expired(now) {
-		return "expired (deleted by the service)"
+	switch {
+	case v.Kept:
+		return "never (kept: used in time)"
+	case v.Expired(now):
+		return "expired " + v.ExpiresAt.Local().Format("2006-01-02 15:04")
 	}
 	left := v.ExpiresAt.Sub(now)
 	s := v.ExpiresAt.Local().Format("2006-01-02 15:04")
-	switch {
-	case left < 24*time.Hour:
-		return fmt.Sprintf("%s (in %s, use it soon)", s, left.Round(time.Minute))
-	default:
-		return fmt.Sprintf("%s (in %d days)", s, int(left.Hours()/24))
+	if left < 24*time.Hour {
+		return fmt.Sprintf("%s (in %s: use it soon)", s, left.Round(time.Minute))
 	}
+	return fmt.Sprintf("%s (in %d days)", s, int(left.Hours()/24))
+}
+
+// shortDuration reads 24h, 90m, 1h30m rather than 24h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
 }
