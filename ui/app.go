@@ -201,6 +201,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 			return cmd
 		}
+		// Pasted text belongs to the screen in front, never to a kept form.
+		return m.toScreen(msg)
 	}
 	// Data for screens: every page sees it (each ignores what is not its
 	// own), and the detail when open.
@@ -368,10 +370,10 @@ func (m *Model) tickEvery() time.Duration {
 		}
 		return 0
 	}
-	if m.active != pageTasks {
-		return 0
+	if p, ok := m.pages[m.active].(interface{ tickEvery() time.Duration }); ok {
+		return p.tickEvery()
 	}
-	return m.pages[pageTasks].(*tasksPage).tickEvery()
+	return 0
 }
 
 func (m *Model) applyTheme() {

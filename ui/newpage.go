@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,153 +16,555 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/api/track"
+	"clapper/forms"
 	"clapper/history"
 )
 
-type newKeys struct{ Up, Down key.Binding }
+type newStep int
 
-func (k newKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Up, k.Down} }
-func (k newKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Up, k.Down}} }
+const (
+	stepOperation newStep = iota
+	stepModel
+	stepForm
+)
 
-// newPage lists the fourteen operations with what each makes and its
-// models. Until the model-aware forms land it shows, for the chosen
-// operation, the command that creates one, and for a duplicated task the
-// request saved as a file with the command that sends it again.
+type newKeys struct {
+	Up, Down, Open, Back, Discard key.Binding
+	form                          []key.Binding
+}
+
+func (k newKeys) ShortHelp() []key.Binding {
+	if k.form != nil {
+		return k.form
+	}
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Discard}
+}
+func (k newKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// newPage creates tasks: pick an operation, then a model, then fill the
+// form generated from the catalog. A form left is kept as a draft (on disk,
+// so a restart restores it); duplicating a task fills the form with its
+// request.
 type newPage struct {
 	env    *env
 	keys   newKeys
-	cursor int
+	step   newStep
+	cursor int // operation
+	model  int // model cursor
 	width  int
 	height int
 
-	dupFrom  *history.Task
-	dupFile  string
-	dupError string
+	form    *forms.Form
+	ctx     *forms.Context
+	styles  *forms.Styles
+	themeOf *Theme
+	drafts  forms.Drafts
+	has     map[api.Operation]bool
+	sending bool
+	// answer is the service's answer to the last request sent.
+	answer string
+	bad    bool
 }
 
-type duplicateSavedMsg struct {
-	task history.Task
-	path string
-	err  error
-}
+type (
+	// draftLoadedMsg carries a draft read from disk (or none).
+	draftLoadedMsg struct {
+		op     api.Operation
+		draft  forms.Draft
+		ok     bool
+		err    error
+		values map[string]any // to apply on top (a preset, a duplicate)
+		note   string
+	}
+	// sentMsg is the service's answer to a request from the form.
+	sentMsg struct {
+		op  api.Operation
+		sub *track.Submission
+		err error
+	}
+	// selectTaskMsg asks the Tasks page to show and select a task.
+	selectTaskMsg struct{ localID int64 }
+	// voicesForFormMsg refreshes the voice library the form offers.
+	voicesForFormMsg struct{ voices []string }
+	// discardDraftMsg: the user confirmed throwing a draft away.
+	discardDraftMsg struct{ op api.Operation }
+	// draftSavedMsg reports a draft write that failed (nil error is not sent).
+	draftSavedMsg struct{ err error }
+)
 
 func newNewPage(e *env) *newPage {
-	return &newPage{env: e, keys: newKeys{
-		Up:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous operation")),
-		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next operation")),
+	p := &newPage{env: e, keys: newKeys{
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Open:    key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open form")),
+		Back:    key.NewBinding(key.WithKeys("esc", "left", "h"), key.WithHelp("esc", "back")),
+		Discard: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "discard draft")),
 	}}
+	p.ctx = &forms.Context{Dir: workingDir()}
+	p.resetBackend()
+	return p
 }
 
-func (p *newPage) Title() string           { return "New" }
-func (p *newPage) Init() tea.Cmd           { return nil }
-func (p *newPage) Capturing() bool         { return false }
-func (p *newPage) Help() help.KeyMap       { return p.keys }
-func (p *newPage) SetSize(w, h int)        { p.width, p.height = w, h }
+func workingDir() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return d
+}
+
+// resetBackend points drafts and prices at the current studio.
+func (p *newPage) resetBackend() {
+	s := p.env.studio
+	p.drafts = forms.Drafts{Dir: filepath.Join(s.Config.DataDir, "drafts")}
+	p.ctx.Quote = s.Quote
+}
+
+func (p *newPage) Title() string { return "New" }
+
+func (p *newPage) Init() tea.Cmd {
+	p.has = p.drafts.Has()
+	cmds := []tea.Cmd{p.loadVoices()}
+	if op, ok := p.drafts.Last(); ok {
+		p.selectOp(op)
+		cmds = append(cmds, p.loadDraft(op, nil, ""))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *newPage) reopen() tea.Cmd {
+	p.resetBackend()
+	p.form, p.step = nil, stepOperation
+	return p.Init()
+}
+
+func (p *newPage) refresh() tea.Cmd { return p.loadVoices() }
+
+func (p *newPage) Capturing() bool { return p.step == stepForm && p.form != nil }
+
+func (p *newPage) Help() help.KeyMap {
+	k := p.keys
+	k.form = nil
+	if p.step == stepForm && p.form != nil {
+		k.form = p.form.Help()
+	}
+	if p.step == stepOperation {
+		k.Back.SetEnabled(false)
+	}
+	k.Discard.SetEnabled(p.step == stepOperation && p.has[p.selected()])
+	return k
+}
+
+func (p *newPage) SetSize(w, h int) {
+	p.width, p.height = w, h
+	if p.form != nil {
+		p.form.SetSize(w-2, h-p.answerHeight())
+	}
+}
+
+func (p *newPage) answerHeight() int {
+	if p.answer != "" {
+		return 2
+	}
+	return 0
+}
+
 func (p *newPage) selected() api.Operation { return api.Operations()[p.cursor] }
+
+func (p *newPage) selectOp(op api.Operation) {
+	for i, o := range api.Operations() {
+		if o == op {
+			p.cursor = i
+		}
+	}
+}
+
+// formStyles builds the form's styles from the theme, once per theme.
+func (p *newPage) formStyles() *forms.Styles {
+	th := p.env.theme
+	if p.styles != nil && p.themeOf == th {
+		return p.styles
+	}
+	s := &forms.Styles{
+		Title: th.Title, Label: th.Strong.Bold(false), Focused: th.Title, Bar: th.Marker,
+		Value: th.Input, Default: th.Dim.Italic(true), Dim: th.Dim, Key: th.Key,
+		Error: th.Error, Warning: th.Warning, OK: th.Success, Section: th.Section,
+		Selected: th.Selected, Track: th.Faint, Fill: th.Running, Overlap: th.Warning.Bold(true),
+	}
+	s.Build()
+	p.styles, p.themeOf = s, th
+	return s
+}
+
+func (p *newPage) loadVoices() tea.Cmd {
+	store := p.env.store()
+	return func() tea.Msg {
+		vs, err := store.Voices(context.Background())
+		if err != nil {
+			return nil
+		}
+		now := p.env.now()
+		var ids []string
+		for _, v := range vs {
+			if !v.Expired(now) {
+				ids = append(ids, v.VoiceID)
+			}
+		}
+		return voicesForFormMsg{ids}
+	}
+}
+
+// loadDraft reads an operation's draft in the background, then opens the
+// form with values applied on top.
+func (p *newPage) loadDraft(op api.Operation, values map[string]any, note string) tea.Cmd {
+	d := p.drafts
+	return func() tea.Msg {
+		dr, ok, err := d.Load(op)
+		return draftLoadedMsg{op: op, draft: dr, ok: ok, err: err, values: values, note: note}
+	}
+}
+
+func (p *newPage) saveDraft() tea.Cmd {
+	if p.form == nil {
+		return nil
+	}
+	d, dr := p.drafts, p.form.Draft()
+	p.has[dr.Op] = true
+	return func() tea.Msg {
+		if err := d.Save(dr); err != nil {
+			return draftSavedMsg{err}
+		}
+		return nil
+	}
+}
+
+func (p *newPage) openForm(op api.Operation, model string, values map[string]any) tea.Cmd {
+	f, err := forms.New(p.ctx, p.formStyles(), op, model)
+	if err != nil {
+		return statusErr(err)
+	}
+	p.form, p.step, p.answer = f, stepForm, ""
+	p.SetSize(p.width, p.height)
+	cmd := f.Init()
+	if values != nil {
+		cmd = tea.Batch(cmd, f.Apply(values))
+	}
+	return tea.Batch(cmd, p.saveDraft())
+}
 
 func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case duplicateMsg:
-		for i, op := range api.Operations() {
-			if op == msg.task.Operation {
-				p.cursor = i
-			}
-		}
-		return saveDuplicate(p.env.studio.Config.DataDir, msg.task)
-	case duplicateSavedMsg:
-		t := msg.task
-		p.dupFrom, p.dupFile, p.dupError = &t, msg.path, ""
+		return p.duplicate(msg.task)
+	case newFormMsg:
+		p.selectOp(msg.op)
+		return p.loadDraft(msg.op, msg.values, "")
+	case draftLoadedMsg:
+		return p.onDraft(msg)
+	case voicesForFormMsg:
+		p.ctx.Voices = msg.voices
+		return nil
+	case draftSavedMsg:
 		if msg.err != nil {
-			p.dupError = clean(msg.err.Error())
+			return statusErr(fmt.Errorf("the draft could not be kept: %w", msg.err))
 		}
+		return nil
+	case discardDraftMsg:
+		return p.discard(msg.op)
+	case forms.LeaveMsg:
+		p.step = stepOperation
+		return p.saveDraft()
+	case forms.SubmitMsg:
+		return p.send(msg)
+	case sentMsg:
+		return p.onSent(msg)
 	case tea.KeyPressMsg:
+		return p.onKey(msg)
+	}
+	if p.form != nil {
+		cmd := p.form.Update(msg)
+		if _, isPaste := msg.(tea.PasteMsg); isPaste {
+			return tea.Batch(cmd, p.saveDraft())
+		}
+		return cmd
+	}
+	return nil
+}
+
+func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.step == stepForm && p.form != nil {
+		if p.sending {
+			return nil
+		}
+		p.answer = ""
+		cmd := p.form.Update(msg)
+		// The draft follows every keypress: a few hundred bytes written in
+		// the background, so a crash loses nothing typed.
+		return tea.Batch(cmd, p.saveDraft())
+	}
+	ops := api.Operations()
+	switch p.step {
+	case stepOperation:
 		switch {
 		case key.Matches(msg, p.keys.Up):
-			p.cursor = (p.cursor + len(api.Operations()) - 1) % len(api.Operations())
-			p.dupFrom = nil
+			p.cursor = (p.cursor + len(ops) - 1) % len(ops)
 		case key.Matches(msg, p.keys.Down):
-			p.cursor = (p.cursor + 1) % len(api.Operations())
-			p.dupFrom = nil
+			p.cursor = (p.cursor + 1) % len(ops)
+		case key.Matches(msg, p.keys.Open):
+			op := p.selected()
+			if p.has[op] || len(catalog.Models(op)) == 0 {
+				return p.loadDraft(op, nil, "")
+			}
+			p.step, p.model = stepModel, 0
+		case key.Matches(msg, p.keys.Discard) && p.has[p.selected()]:
+			op := p.selected()
+			return func() tea.Msg {
+				return openDialogMsg{&confirmDialog{
+					title: "Discard the draft of " + string(op) + "?",
+					body:  "Every value typed into its form is lost.",
+					onYes: func() tea.Msg { return discardDraftMsg{op} },
+				}}
+			}
+		}
+	case stepModel:
+		models := catalog.Models(p.selected())
+		switch {
+		case key.Matches(msg, p.keys.Up):
+			p.model = (p.model + len(models) - 1) % len(models)
+		case key.Matches(msg, p.keys.Down):
+			p.model = (p.model + 1) % len(models)
+		case key.Matches(msg, p.keys.Open):
+			return p.openForm(p.selected(), models[p.model], nil)
+		case key.Matches(msg, p.keys.Back):
+			p.step = stepOperation
 		}
 	}
 	return nil
 }
 
-// saveDuplicate writes the task's request (data URIs were stripped from
-// history; their places are named) to <data>/drafts for `clapper create -f`.
-func saveDuplicate(dataDir string, t history.Task) tea.Cmd {
-	return func() tea.Msg {
-		dir := filepath.Join(dataDir, "drafts")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return duplicateSavedMsg{task: t, err: err}
-		}
-		path := filepath.Join(dir, fmt.Sprintf("%s-from-%d.json", t.Operation, t.LocalID))
-		err := os.WriteFile(path, t.Request, 0o600)
-		return duplicateSavedMsg{task: t, path: path, err: err}
+func (p *newPage) discard(op api.Operation) tea.Cmd {
+	path := filepath.Join(p.drafts.Dir, string(op)+".json")
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return statusErr(err)
 	}
+	delete(p.has, op)
+	if p.form != nil && p.form.Operation() == op {
+		p.form = nil
+	}
+	return status("draft of " + string(op) + " discarded")
+}
+
+func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		cmds = append(cmds, statusErr(msg.err))
+	}
+	if msg.note != "" {
+		cmds = append(cmds, status(msg.note))
+	}
+	if msg.ok {
+		f, err := forms.Restore(p.ctx, p.formStyles(), msg.draft)
+		if err != nil {
+			return statusErr(err)
+		}
+		p.form, p.step, p.answer = f, stepForm, ""
+		p.selectOp(msg.op)
+		p.SetSize(p.width, p.height)
+		cmds = append(cmds, f.Init())
+		if msg.values != nil {
+			cmds = append(cmds, f.Apply(msg.values))
+		}
+		return tea.Batch(append(cmds, p.saveDraft())...)
+	}
+	model := ""
+	if m, ok := msg.values["model"].(string); ok {
+		model = m
+	}
+	if _, err := catalog.Lookup(msg.op, model); err != nil {
+		model = ""
+	}
+	return tea.Batch(append(cmds, p.openForm(msg.op, model, msg.values))...)
+}
+
+// duplicate opens the form of a task's operation filled with its request.
+// Files sent as data URIs are found again by their digest when they still
+// hold the same bytes; the others are flagged on their field.
+func (p *newPage) duplicate(t history.Task) tea.Cmd {
+	d := p.drafts
+	return func() tea.Msg {
+		dec := json.NewDecoder(bytes.NewReader(t.Request))
+		dec.UseNumber()
+		var req map[string]any
+		if err := dec.Decode(&req); err != nil {
+			return statusMsg{text: fmt.Sprintf("request #%d has no readable request to duplicate", t.LocalID), bad: true}
+		}
+		values, _ := d.Relink(req).(map[string]any)
+		// The duplicate replaces the draft: the values come from the task.
+		_ = os.Remove(filepath.Join(d.Dir, string(t.Operation)+".json"))
+		note := fmt.Sprintf("form filled from request #%d", t.LocalID)
+		return draftLoadedMsg{op: t.Operation, values: values, note: note}
+	}
+}
+
+// send hands the request to the tracker: it is recorded before it is sent.
+func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
+	p.sending = true
+	p.env.submitting++
+	s, d := p.env.studio, p.drafts
+	body := msg.Body
+	return func() tea.Msg {
+		_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
+		sub, err := s.Submit(context.Background(), msg.Op, body)
+		return sentMsg{op: msg.Op, sub: sub, err: err}
+	}
+}
+
+func (p *newPage) onSent(msg sentMsg) tea.Cmd {
+	p.sending = false
+	p.env.submitting--
+	if p.form != nil {
+		p.form.Sent()
+	}
+	if msg.err != nil {
+		p.answer, p.bad = "The service refused it: "+clean(msg.err.Error()), true
+		var se *track.SubmitError
+		if errors.As(msg.err, &se) {
+			p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, clean(se.Err.Error()))
+		}
+		p.SetSize(p.width, p.height)
+		return statusErr(fmt.Errorf("not created: %w", msg.err))
+	}
+	id := msg.sub.Task.Identifier()
+	text := fmt.Sprintf("%s created: task %s (%s)", msg.op, clean(id), clean(msg.sub.Task.State))
+	if msg.sub.Warning != nil {
+		text += "; " + clean(msg.sub.Warning.Error())
+	}
+	localID := msg.sub.LocalID
+	cmds := []tea.Cmd{
+		status(text),
+		func() tea.Msg { return switchPageMsg{pageTasks} },
+		func() tea.Msg { return selectTaskMsg{localID} },
+	}
+	if msg.op.IsSynchronous() {
+		// A clone or speech answers at once: show the answer.
+		cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID} })
+	}
+	return tea.Sequence(cmds...)
 }
 
 func (p *newPage) View() string {
+	switch p.step {
+	case stepForm:
+		if p.form != nil {
+			v := p.form.View()
+			if p.answer != "" {
+				st := p.env.theme.Error
+				if !p.bad {
+					st = p.env.theme.Success
+				}
+				v = st.Render(fit(p.answer, p.width-2)) + "\n\n" + v
+			}
+			if p.sending {
+				v = p.env.theme.Running.Render("sending…") + "\n" + v
+			}
+			return indent(v, 1)
+		}
+	case stepModel:
+		return p.modelView()
+	}
+	return p.operationView()
+}
+
+func (p *newPage) operationView() string {
 	th := p.env.theme
 	ops := api.Operations()
-	listW := 20
+	listW := 22
 	var left strings.Builder
 	for i, op := range ops {
-		line := fit(string(op), listW-2)
+		name := string(op)
+		mark := "  "
+		if p.has[op] {
+			mark = th.Warning.Render(" ●")
+		}
+		line := fit(name, listW-4)
 		if i == p.cursor {
-			left.WriteString(th.Marker.Render("▌") + th.Selected.Render(" "+line) + "\n")
+			left.WriteString(th.Marker.Render("▌") + th.Selected.Render(" "+line) + mark + "\n")
 		} else {
-			left.WriteString("  " + line + "\n")
+			left.WriteString("  " + line + mark + "\n")
 		}
 	}
-	right := p.detail(max(p.width-listW-3, 20))
+	right := p.operationDetail(max(p.width-listW-3, 20))
 	return joinColumns(left.String(), right, listW)
 }
 
-func (p *newPage) detail(w int) string {
+func (p *newPage) operationDetail(w int) string {
 	th := p.env.theme
 	op := p.selected()
 	info := catalog.Info(op)
 	var b strings.Builder
-	b.WriteString(th.Title.Render(string(op)) + "\n" + wrap(info.Title, w) + "\n")
+	b.WriteString(th.Title.Render(string(op)) + "\n" + wrap(info.Title, w) + "\n\n")
 	if len(info.Models) > 0 {
-		b.WriteString(th.Dim.Render("models: ") + wrapIndent(strings.Join(info.Models, ", "), w-8, 8) + "\n")
+		b.WriteString(th.Dim.Render("models: ") + wrapIndent(strings.Join(info.Models, ", "), w-8, 8) + "\n\n")
 	}
-	b.WriteString("\n")
-	if p.dupFrom != nil {
-		b.WriteString(th.Section.Render(fmt.Sprintf("Duplicate of request #%d", p.dupFrom.LocalID)) + "\n")
-		if p.dupError != "" {
-			b.WriteString(th.Error.Render("could not save it: "+p.dupError) + "\n")
-		} else {
-			b.WriteString(wrap("Every value of that request is saved in "+p.dupFile+". Edit it if you like, then send it:", w) + "\n\n")
-			b.WriteString(th.Key.Render(indent(wrap("clapper create "+string(op)+" -f "+p.dupFile, w-4), 2)) + "\n")
-			if len(p.dupFrom.Media) > 0 {
-				b.WriteString("\n" + th.Warning.Render(wrap(fmt.Sprintf("%d local media file(s) were sent as data URIs and are not kept in history; set those fields again with --set field=FILE.", len(p.dupFrom.Media)), w)) + "\n")
-			}
-		}
-		return b.String()
+	if p.has[op] {
+		b.WriteString(th.Warning.Render("● a draft is kept") + th.Dim.Render(" · enter opens it · ctrl+d discards it") + "\n")
+	} else if len(info.Models) > 0 {
+		b.WriteString(th.Dim.Render("enter: choose a model, then fill the form") + "\n")
+	} else {
+		b.WriteString(th.Dim.Render("enter: fill the form") + "\n")
 	}
-	b.WriteString(wrap("The form for this operation (fields, defaults and options that follow the chosen model, checked as you type) comes with the next release. Today the command line creates it with the same rules, and the task shows on the Tasks page at once:", w) + "\n\n")
-	b.WriteString(th.Key.Render("  clapper models "+string(op)) + "\n")
-	b.WriteString(th.Key.Render(indent(wrap(exampleCommand(op), w-4), 2)) + "\n\n")
-	b.WriteString(th.Dim.Render(wrap("Or open a task on the Tasks page and press e to duplicate its request.", w)))
+	b.WriteString("\n" + th.Dim.Render(wrap("Every field follows the chosen model: its options, defaults and limits, checked as you type. A form you leave is kept, even across restarts.", w)))
 	return b.String()
 }
 
-func exampleCommand(op api.Operation) string {
-	cmd := "clapper create " + string(op)
-	if m := catalog.Models(op); len(m) > 0 {
-		cmd += " --set model=" + m[0]
+func (p *newPage) modelView() string {
+	th := p.env.theme
+	op := p.selected()
+	w := max(p.width-4, 30)
+	var b strings.Builder
+	b.WriteString(" " + th.Title.Render(string(op)) + th.Dim.Render(" · choose a model (you can change it in the form)") + "\n\n")
+	for i, m := range catalog.Models(op) {
+		line := fit(m, 16) + " " + th.Dim.Render(modelSummary(op, m))
+		if i == p.model {
+			b.WriteString(" " + th.Marker.Render("▌") + th.Selected.Render(" "+fit(m, 16)) + " " + th.Dim.Render(fit(modelSummary(op, m), w-20)) + "\n")
+		} else {
+			b.WriteString("   " + fit(line, w) + "\n")
+		}
 	}
-	switch op {
-	case api.OpText2Video, api.OpReference2Image:
-		cmd += " --set prompt='a red fox in fresh snow'"
-	case api.OpAudioTTS:
-		cmd += " --set text='Hello there' --set voice_setting_voice_id=narrator_01"
-	default:
-		cmd += " --set field=value …"
+	return b.String()
+}
+
+// modelSummary is what sets a model apart, from its table: durations,
+// resolutions, audio.
+func modelSummary(op api.Operation, model string) string {
+	s, err := catalog.Lookup(op, model)
+	if err != nil {
+		return ""
 	}
-	return cmd
+	var parts []string
+	if f, ok := s.Field("duration"); ok && f.Range != nil && f.Range.HasMax {
+		parts = append(parts, fmt.Sprintf("%g-%g s", f.Range.Min, f.Range.Max))
+	}
+	if f, ok := s.Field("resolution"); ok && len(f.Options) > 0 && len(f.Options) < 5 {
+		parts = append(parts, strings.Join(f.Options, " "))
+	}
+	if f, ok := s.Field("images"); ok && f.MaxItems > 0 {
+		parts = append(parts, fmt.Sprintf("up to %s", catalog.Plural(f.MaxItems, "image")))
+	}
+	if f, ok := s.Field("audio"); ok && f.Default == true {
+		parts = append(parts, "audio by default")
+	}
+	if _, ok := s.Field("subjects"); ok {
+		parts = append(parts, "subjects")
+	}
+	if _, ok := s.Field("videos"); ok {
+		parts = append(parts, "reference videos")
+	}
+	if _, ok := s.Field("sounds"); ok {
+		parts = append(parts, "sounds")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // joinColumns puts left (of width lw) and right side by side, line by line.

@@ -186,6 +186,15 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return nil
+	case selectTaskMsg:
+		// A task just created: show the whole list from the top with it
+		// selected, whatever filter was on.
+		p.filtering = false
+		p.filter.Blur()
+		p.filter.SetValue("")
+		p.state, p.op, p.pinned = 0, 0, -1
+		p.win.segments = p.segments()
+		return p.win.load(loadReplace, msg.localID)
 	case tea.KeyPressMsg:
 		if p.filtering {
 			return p.updateFilter(msg)

@@ -263,20 +263,30 @@ func lipRefShape(s *Spec, b body) []FieldError {
 
 // premium_mv: lip_ref_urls "yes for sing and sing_perform"; images
 // "optional for sing and sing_perform; required for perform and dance".
+// PremiumModeAsks says which inputs a premium_mv mode requires: the
+// singers' faces (lip_ref_urls) for the sing modes, images for perform and
+// dance. The form asks for them; premiumModeInputs checks them.
+func PremiumModeAsks(mode string) (faces, images bool) {
+	switch mode {
+	case "sing", "sing_perform":
+		return true, false
+	case "perform", "dance":
+		return false, true
+	}
+	return false, false
+}
+
 func premiumModeInputs(s *Spec, b body) []FieldError {
 	mode, _ := b.get("premium_mv_mode")
 	m, _ := mode.(string)
-	switch m {
-	case "sing", "sing_perform":
-		if b.count("lip_ref_urls") == 0 {
-			return []FieldError{{"lip_ref_urls", api.ReasonFieldLacking, fmt.Sprintf("lip_ref_urls: required for %s; give 1 or 2 singers' faces", m)}}
-		}
-	case "perform", "dance":
-		if b.count("images") == 0 {
-			f, _ := s.Field("images")
-			f.MinItems = 1 // the mode makes the optional list required
-			return []FieldError{{"images", api.ReasonFieldLacking, fmt.Sprintf("images: required for %s; give %s", m, f.countText())}}
-		}
+	faces, images := PremiumModeAsks(m)
+	switch {
+	case faces && b.count("lip_ref_urls") == 0:
+		return []FieldError{{"lip_ref_urls", api.ReasonFieldLacking, fmt.Sprintf("lip_ref_urls: required for %s; give 1 or 2 singers' faces", m)}}
+	case images && b.count("images") == 0:
+		f, _ := s.Field("images")
+		f.MinItems = 1 // the mode makes the optional list required
+		return []FieldError{{"images", api.ReasonFieldLacking, fmt.Sprintf("images: required for %s; give %s", m, f.countText())}}
 	}
 	return nil
 }

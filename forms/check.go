@@ -1,0 +1,327 @@
+package forms
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/catalog"
+)
+
+// Check is what the form knows of its request after reading its local
+// files and running the catalog's rules: the body as it would be sent, the
+// broken rules by field, and the figures of each file.
+type Check struct {
+	// Body is the request as it goes on the wire, data URIs included.
+	Body map[string]any
+	// Size is the body's length in bytes, against catalog.MaxBodyBytes.
+	Size int
+	// Errors are the rules the request breaks, by field; Missing the
+	// required fields left empty (shown once the user has been there);
+	// Broken all of them.
+	Errors  map[string][]string
+	Missing map[string][]string
+	Broken  []string
+	// Warnings are fields the catalog does not know: sent, not blocked.
+	Warnings []string
+	// Media is what was measured of each local file or data URI, by value
+	// as typed: "png 1024×768 · 212 KB".
+	Media map[string]MediaNote
+	// Defaults are the values the service applies to fields left unset.
+	Defaults []string
+	// Cost is the price, labelled with where it comes from.
+	Cost string
+	// Sources maps the SHA-256 of each file sent to its path, so a
+	// duplicate can read the file again.
+	Sources map[string]string
+}
+
+// MediaNote is what the form measured of one media value.
+type MediaNote struct {
+	Text string
+	Bad  bool
+}
+
+// Check is the latest check of the form's values (nil before the first).
+func (f *Form) Check() *Check { return f.check }
+
+// OK reports whether the request breaks no rule.
+func (c *Check) OK() bool { return c != nil && len(c.Broken) == 0 }
+
+type checkedMsg struct {
+	form, rev int
+	check     *Check
+}
+
+// checkCmd checks the current values in the background: reading a 10 MB
+// image and validating it takes longer than a keypress may.
+func (f *Form) checkCmd() tea.Cmd {
+	f.checking = true
+	raw := f.Values()
+	id, rev, op, spec := f.id, f.rev, f.op, f.spec
+	dir, quote, cache := f.ctx.Dir, f.ctx.Quote, f.ctx.cache()
+	return func() tea.Msg {
+		return checkedMsg{form: id, rev: rev, check: runCheck(op, spec, raw, dir, quote, cache)}
+	}
+}
+
+func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir string, quote func(api.Operation, map[string]any) string, cache *fileCache) *Check {
+	c := &Check{Errors: map[string][]string{}, Missing: map[string][]string{}, Media: map[string]MediaNote{}, Sources: map[string]string{}}
+	body := make(map[string]any, len(raw))
+	for name, v := range raw {
+		field, known := spec.Field(name)
+		if !known {
+			field, known = catalog.FieldOf(op, name)
+		}
+		if known {
+			v = resolveMedia(field, name, v, dir, cache, c)
+		}
+		body[name] = v
+	}
+	cache.keepOnly(c.Sources)
+	known := map[string]bool{}
+	for _, n := range catalog.FieldNames(op) {
+		known[n] = true
+	}
+	for _, e := range spec.Validate(body) {
+		if !known[e.Field] && e.Reason == api.ReasonFieldUnwanted {
+			c.Warnings = append(c.Warnings, e.Field+": not in clapper's tables; sent as written (the service may be newer)")
+			continue
+		}
+		if e.Reason == api.ReasonFieldLacking {
+			c.Missing[e.Field] = append(c.Missing[e.Field], e.Message)
+		} else {
+			c.Errors[e.Field] = append(c.Errors[e.Field], e.Message)
+		}
+		c.Broken = append(c.Broken, e.Message)
+	}
+	c.Body = catalog.Normalize(op, body)
+	if b, err := json.Marshal(c.Body); err == nil {
+		c.Size = len(b)
+	}
+	if c.Size > catalog.MaxBodyBytes {
+		msg := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", humanBytes(int64(c.Size)))
+		c.Errors["request"] = append(c.Errors["request"], msg)
+		c.Broken = append(c.Broken, msg)
+	}
+	for _, fd := range spec.Fields {
+		if _, set := raw[fd.Name]; !set && fd.Default != nil {
+			c.Defaults = append(c.Defaults, fd.Name+" "+defaultText(fd))
+		}
+	}
+	if quote != nil {
+		c.Cost = quote(op, c.Body)
+	}
+	return c
+}
+
+func defaultText(fd catalog.Field) string {
+	v := catalog.FormatValue(fd.Default)
+	switch {
+	case fd.Kind == catalog.KindBool && v == "true":
+		return "yes"
+	case fd.Kind == catalog.KindBool:
+		return "no"
+	case fd.Unit == "seconds":
+		return v + " s"
+	}
+	return v
+}
+
+// resolveMedia reads the local files a media value names into data URIs
+// and notes what each measures. Subjects carry media inside.
+func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCache, c *Check) any {
+	one := func(m catalog.Media, s string) any {
+		switch {
+		case isPlaceholder(s):
+			c.Media[s] = MediaNote{Text: "was a local file that is no longer found; choose it again", Bad: true}
+			c.Errors[name] = append(c.Errors[name], name+": "+shortMedia(s)+" was a local file that is no longer found; choose it again")
+			c.Broken = append(c.Broken, name+": a local file of the duplicated task is no longer found")
+			return s
+		case IsLocalPath(s):
+			ent := cache.read(dir, s, m)
+			if ent.err != "" {
+				c.Media[s] = MediaNote{Text: ent.err, Bad: true}
+				c.Errors[name] = append(c.Errors[name], name+": "+ent.err)
+				c.Broken = append(c.Broken, name+": "+ent.err)
+				return s
+			}
+			c.Media[s] = MediaNote{Text: ent.note}
+			c.Sources[ent.sha] = ent.path
+			return ent.uri
+		case catalog.IsDataURI(s):
+			if d, err := catalog.ParseDataURI(s); err == nil {
+				c.Media[s] = MediaNote{Text: describeMedia(d.Data, d.ContentType)}
+			}
+		}
+		return s
+	}
+	list := func(m catalog.Media, v any) any {
+		switch x := v.(type) {
+		case string:
+			return one(m, x)
+		case []any:
+			out := make([]any, len(x))
+			for i, it := range x {
+				if s, ok := it.(string); ok {
+					out[i] = one(m, s)
+				} else {
+					out[i] = it
+				}
+			}
+			return out
+		}
+		return v
+	}
+	switch f.Kind {
+	case catalog.KindMedia, catalog.KindMediaList:
+		return list(f.Media, v)
+	case catalog.KindSubjects:
+		subjects, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(subjects))
+		for i, it := range subjects {
+			obj, ok := it.(map[string]any)
+			if !ok {
+				out[i] = it
+				continue
+			}
+			cp := make(map[string]any, len(obj))
+			for k, x := range obj {
+				switch k {
+				case "images":
+					x = list(catalog.MediaImage, x)
+				case "videos":
+					x = list(catalog.MediaVideo, x)
+				}
+				cp[k] = x
+			}
+			out[i] = cp
+		}
+		return out
+	}
+	return v
+}
+
+// isPlaceholder: history keeps a data URI as data:<type>;sha256=…;bytes=…
+// (no comma); a duplicated task whose file is gone still carries it.
+func isPlaceholder(s string) bool {
+	return catalog.IsDataURI(s) && !strings.Contains(s, ",") && strings.Contains(s, ";sha256=")
+}
+
+// describeMedia measures a file's content: format and size of an image,
+// frame size and length of a video, length of a WAV.
+func describeMedia(data []byte, contentType string) string {
+	size := humanBytes(int64(len(data)))
+	if info, err := catalog.InspectImage(data); err == nil {
+		return fmt.Sprintf("%s %d×%d · %s", info.Format, info.Width, info.Height, size)
+	}
+	kind := contentType[strings.IndexByte(contentType, '/')+1:]
+	parts := []string{kind}
+	if w, h, ok := catalog.MP4VideoSize(data); ok {
+		parts = append(parts, fmt.Sprintf("%d×%d", w, h))
+	}
+	if d, ok := catalog.MP4Duration(data); ok {
+		parts = append(parts, fmt.Sprintf("%.1f s", d))
+	} else if d, err := catalog.WAVDuration(data); err == nil {
+		parts = append(parts, fmt.Sprintf("%.1f s", d))
+	}
+	return strings.Join(append(parts, size), " · ")
+}
+
+// fileCache keeps the files a form read, by path, while their size and
+// time are unchanged: a check runs after every keypress.
+type fileCache struct {
+	mu      sync.Mutex
+	entries map[string]fileEntry
+}
+
+type fileEntry struct {
+	path, uri, sha, note, err string
+	size                      int64
+	mod                       time.Time
+}
+
+func (ctx *Context) cache() *fileCache {
+	if ctx.files == nil {
+		ctx.files = &fileCache{entries: map[string]fileEntry{}}
+	}
+	return ctx.files
+}
+
+func (fc *fileCache) read(dir, typed string, m catalog.Media) fileEntry {
+	path := typed
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, path[2:])
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileEntry{err: typed + ": no such file"}
+	}
+	fc.mu.Lock()
+	ent, ok := fc.entries[path]
+	fc.mu.Unlock()
+	if ok && ent.size == st.Size() && ent.mod.Equal(st.ModTime()) {
+		return ent
+	}
+	ent = fileEntry{path: path, size: st.Size(), mod: st.ModTime()}
+	uri, err := FileToDataURI(path, m)
+	if err != nil {
+		ent.err = strings.TrimPrefix(err.Error(), path+": ")
+		if !strings.Contains(ent.err, typed) {
+			ent.err = typed + ": " + ent.err
+		}
+	} else {
+		ent.uri = uri
+		d, _ := catalog.ParseDataURI(uri)
+		sum := sha256.Sum256(d.Data)
+		ent.sha = hex.EncodeToString(sum[:])
+		ent.note = describeMedia(d.Data, d.ContentType)
+	}
+	fc.mu.Lock()
+	fc.entries[path] = ent
+	fc.mu.Unlock()
+	return ent
+}
+
+// keepOnly drops the files the form no longer names: each may hold 20 MB.
+func (fc *fileCache) keepOnly(sources map[string]string) {
+	keep := map[string]bool{}
+	for _, p := range sources {
+		keep[p] = true
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	for p, e := range fc.entries {
+		if !keep[p] && e.err == "" {
+			delete(fc.entries, p)
+		}
+	}
+}
+
+// sortedKeys lists a body's fields in a stable order for the review.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,621 @@
+package forms
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
+
+	"clapper/api/catalog"
+)
+
+// newEditor picks the input for a field's kind.
+func newEditor(ctx *Context, f catalog.Field) editor {
+	switch f.Kind {
+	case catalog.KindEnum, catalog.KindBool:
+		if f.Kind == catalog.KindEnum && f.AnyRatio {
+			return newLineEditor(ctx, f) // any W:H besides the listed ones
+		}
+		return newChoiceEditor(f)
+	case catalog.KindMediaList:
+		return newListEditor(ctx, f)
+	case catalog.KindSubjects:
+		return newSubjectsEditor(ctx, f)
+	case catalog.KindTimingPrompts:
+		return newTimingEditor(ctx, f)
+	case catalog.KindText:
+		if multiLine(f) {
+			return newAreaEditor(f)
+		}
+	}
+	return newLineEditor(ctx, f)
+}
+
+// multiLine: prompts and texts to speak get an editor of several lines (and
+// $EDITOR); short texts and the 1 MB payload stay on one line.
+func multiLine(f catalog.Field) bool {
+	switch f.Name {
+	case "prompt", "text", "style", "prompt_text":
+		return true
+	}
+	return f.Pauses != catalog.PausesNone
+}
+
+// lineEditor is a one-line input: numbers, URLs, voice ids, colours, JSON
+// text and single media, the last two with tab completion of local paths
+// and library voices.
+type lineEditor struct {
+	ctx   *Context
+	f     catalog.Field
+	val   string
+	input *huh.Input
+	// completions are the candidates tab offers for the current text.
+	completions []string
+	// raw holds a field no table knows: its text is read as JSON when it
+	// parses, as text otherwise.
+	raw bool
+}
+
+// newRawEditor keeps a value of a field the catalog does not know (from a
+// duplicated task or a newer service), editable as JSON.
+func newRawEditor(ctx *Context, name string) *lineEditor {
+	e := newLineEditor(ctx, catalog.Field{Name: name, Kind: catalog.KindJSONText, Help: "a field the catalog does not know; sent as written"})
+	e.raw = true
+	return e
+}
+
+func newLineEditor(ctx *Context, f catalog.Field) *lineEditor {
+	e := &lineEditor{ctx: ctx, f: f, input: huh.NewInput().Prompt("")}
+	e.input.Value(&e.val)
+	e.SetField(f)
+	return e
+}
+
+func (e *lineEditor) SetField(f catalog.Field) {
+	e.f = f
+	e.input.Placeholder(placeholder(f))
+	if f.Kind == catalog.KindText && f.MaxChars > 0 && f.MaxChars < 1000 {
+		e.input.CharLimit(0) // over-long text is flagged with its count, never cut
+	}
+}
+
+// placeholder shows what the field takes where its input is empty.
+func placeholder(f catalog.Field) string {
+	if f.Kind == catalog.KindEnum && f.AnyRatio {
+		return "default " + catalog.FormatValue(f.Default) + " · " + strings.Join(f.Options, " ") + " or any W:H"
+	}
+	if f.Default != nil {
+		return "default " + catalog.FormatValue(f.Default)
+	}
+	switch {
+	case f.Kind == catalog.KindMedia:
+		return "path to a local " + f.Media.String() + " file, or an http(s) URL"
+	case f.Kind == catalog.KindURL && f.Media != catalog.MediaNone:
+		return "http(s) URL of the " + f.Media.String()
+	case f.Kind == catalog.KindURL:
+		return "https://…"
+	case f.Kind == catalog.KindColor:
+		return "#RRGGBB"
+	case f.Kind == catalog.KindJSONText:
+		return `{"Label": "…"}`
+	case f.Kind == catalog.KindJSONArray:
+		return `[…]  JSON array`
+	case f.Kind == catalog.KindVoiceID:
+		return "voice id"
+	}
+	return ""
+}
+
+func (e *lineEditor) Focus() tea.Cmd { return e.input.Focus() }
+func (e *lineEditor) Blur()          { e.input.Blur() }
+
+func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "tab" {
+		if c := e.completion(); c != "" {
+			e.set(c)
+			return nil, true
+		}
+	}
+	before := e.val
+	_, cmd := e.input.Update(msg)
+	if e.val != before {
+		e.completions = nil
+	}
+	return cmd, e.val != before
+}
+
+func (e *lineEditor) set(s string) {
+	e.val = s
+	e.input.Value(&e.val)
+	// The cursor goes after the text, where typing continues.
+	e.input.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+}
+
+// completion is what tab would write: the longest common prefix of the
+// candidates, when it adds anything.
+func (e *lineEditor) completion() string {
+	var cands []string
+	switch {
+	case e.f.Kind == catalog.KindMedia && IsLocalPath(e.val):
+		cands = completePath(e.ctx.Dir, e.val, e.f.Media)
+	case e.f.Kind == catalog.KindVoiceID:
+		cands = completeVoice(e.ctx.Voices, e.val)
+	default:
+		return ""
+	}
+	e.completions = cands
+	if len(cands) == 0 {
+		return ""
+	}
+	c := commonPrefix(cands)
+	if c == e.val || !strings.HasPrefix(c, e.val) {
+		return ""
+	}
+	return c
+}
+
+func (e *lineEditor) OwnsKey(k tea.KeyPressMsg) bool {
+	return k.String() == "tab" && e.completion() != ""
+}
+
+func (e *lineEditor) Value() any {
+	s := strings.TrimSpace(e.val)
+	if s == "" {
+		return nil
+	}
+	if e.raw {
+		var v any
+		if json.Unmarshal([]byte(s), &v) == nil {
+			return v
+		}
+		return s
+	}
+	switch e.f.Kind {
+	case catalog.KindInt, catalog.KindNumber:
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return json.Number(s)
+		}
+		return s // refused with the text the user typed, never dropped
+	case catalog.KindJSONArray:
+		var v []any
+		if json.Unmarshal([]byte(s), &v) == nil {
+			return v
+		}
+		return s
+	case catalog.KindText:
+		return e.val
+	}
+	return s
+}
+
+func (e *lineEditor) Set(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.set("")
+	case string:
+		e.set(x)
+	case []any, map[string]any:
+		b, _ := json.Marshal(x)
+		e.set(string(b))
+	default:
+		e.set(catalog.FormatValue(x))
+	}
+}
+
+func (e *lineEditor) Counter() string {
+	f := e.f
+	switch {
+	case f.MaxChars > 0 && f.Kind == catalog.KindText:
+		return fmt.Sprintf("%d/%d", utf8.RuneCountInString(e.val), f.MaxChars)
+	case f.Name == "wm_position":
+		return positionName(f, e.Value())
+	case f.Range != nil:
+		return rangeLabel(f)
+	}
+	return ""
+}
+
+// positionName reads a watermark position out of the model's own mapping
+// (text2video svcq1 numbers the corners differently): "3 bottom-right".
+func positionName(f catalog.Field, v any) string {
+	n := catalog.FormatValue(f.Default)
+	if v != nil {
+		n = catalog.FormatValue(v)
+	}
+	for _, part := range strings.Split(f.Help, ", ") {
+		if num, corner, ok := strings.Cut(part, " "); ok && num == n {
+			return n + " = " + corner
+		}
+	}
+	return rangeLabel(f)
+}
+
+// rangeLabel is a number's bounds as a form shows them: "3-16 s", "≥ 0".
+func rangeLabel(f catalog.Field) string {
+	r := f.Range
+	unit := ""
+	if f.Unit == "seconds" {
+		unit = " s"
+	}
+	lo := strconv.FormatFloat(r.Min, 'f', -1, 64)
+	switch {
+	case f.Name == "seed":
+		return "whole number"
+	case r.HasMax && r.Min == r.Max:
+		return "only " + lo + unit
+	case r.HasMax:
+		return lo + "-" + strconv.FormatFloat(r.Max, 'f', -1, 64) + unit
+	}
+	return "≥ " + lo + unit
+}
+
+func (e *lineEditor) Keys() []key.Binding {
+	switch {
+	case e.f.Kind == catalog.KindMedia:
+		return []key.Binding{completeKey, pickKey}
+	case e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0:
+		return []key.Binding{completeKey}
+	}
+	return nil
+}
+
+var (
+	completeKey = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
+	pickKey     = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
+)
+
+func (e *lineEditor) View(s *Styles, width int, focused bool) string {
+	e.input.WithTheme(s.widgets)
+	e.input.WithWidth(width)
+	out := e.input.View()
+	if focused && len(e.completions) > 1 {
+		shown := e.completions
+		if len(shown) > 4 {
+			shown = append(shown[:4:4], fmt.Sprintf("… %d more", len(e.completions)-4))
+		}
+		out += "\n" + s.Dim.Render(clipCells("  "+strings.Join(shown, "  "), width))
+	}
+	return out
+}
+
+// areaEditor is a multi-line text: prompts and texts to speak. ctrl+e opens
+// $EDITOR; pause markers are checked as typed and the offending one shown.
+type areaEditor struct {
+	f    catalog.Field
+	val  string
+	area *huh.Text
+	// pauseErr is the first broken pause marker, found as the text changes.
+	pauseErr *catalog.PauseError
+}
+
+func newAreaEditor(f catalog.Field) *areaEditor {
+	e := &areaEditor{f: f, area: huh.NewText().Lines(3).ExternalEditor(true).EditorExtension("txt")}
+	e.area.Value(&e.val)
+	e.SetField(f)
+	return e
+}
+
+func (e *areaEditor) SetField(f catalog.Field) {
+	e.f = f
+	e.area.Placeholder(f.Help)
+	e.checkPauses()
+}
+
+func (e *areaEditor) Focus() tea.Cmd { return e.area.Focus() }
+func (e *areaEditor) Blur()          { e.area.Blur() }
+
+func (e *areaEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	before := e.val
+	_, cmd := e.area.Update(msg)
+	if _, typed := msg.(tea.KeyPressMsg); !typed && e.val != before {
+		// Back from $EDITOR: editors end a file with a newline nobody typed.
+		e.val = strings.TrimSuffix(e.val, "\n")
+		e.area.Value(&e.val)
+	}
+	if e.val != before {
+		e.checkPauses()
+	}
+	return cmd, e.val != before
+}
+
+func (e *areaEditor) checkPauses() {
+	e.pauseErr = nil
+	if e.f.Pauses == catalog.PausesNone {
+		return
+	}
+	if _, err := catalog.SplitPauses(e.val, e.f.Pauses); err != nil {
+		if pe, ok := err.(*catalog.PauseError); ok {
+			e.pauseErr = pe
+		}
+	}
+}
+
+// OwnsKey: up and down move between the lines of the text, when it has several.
+func (e *areaEditor) OwnsKey(k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "up", "down":
+		return strings.Contains(e.val, "\n")
+	}
+	return false
+}
+
+func (e *areaEditor) Value() any {
+	if strings.TrimSpace(e.val) == "" {
+		return nil
+	}
+	return e.val
+}
+
+func (e *areaEditor) Set(v any) {
+	s, _ := v.(string)
+	if v != nil && s == "" {
+		s = catalog.FormatValue(v)
+	}
+	e.val = s
+	e.area.Value(&e.val)
+	e.checkPauses()
+}
+
+func (e *areaEditor) Counter() string {
+	n := utf8.RuneCountInString(e.val)
+	if e.f.MaxChars > 0 {
+		return fmt.Sprintf("%d/%d", n, e.f.MaxChars)
+	}
+	if n > 0 {
+		return fmt.Sprintf("%d characters", n)
+	}
+	return ""
+}
+
+var (
+	newLineKey = key.NewBinding(key.WithKeys("ctrl+j"), key.WithHelp("ctrl+j", "new line"))
+	editorKey  = key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "$EDITOR"))
+)
+
+func (e *areaEditor) Keys() []key.Binding { return []key.Binding{newLineKey, editorKey} }
+
+func (e *areaEditor) View(s *Styles, width int, focused bool) string {
+	e.area.WithTheme(s.widgets)
+	e.area.WithWidth(width)
+	lines := strings.Count(e.val, "\n") + 1 + len(e.val)/max(width, 1)
+	if focused {
+		e.area.WithHeight(min(max(lines, 3), 8))
+	} else {
+		e.area.WithHeight(min(max(lines, 1), 3))
+	}
+	out := e.area.View()
+	if e.pauseErr != nil {
+		out += "\n" + pointAt(s, e.val, e.pauseErr, width)
+	}
+	return out
+}
+
+// pointAt shows the line holding a broken pause marker with the marker
+// marked, and what is wrong with it.
+func pointAt(s *Styles, text string, pe *catalog.PauseError, width int) string {
+	start := strings.LastIndex(text[:pe.Offset], "\n") + 1
+	end := strings.IndexByte(text[pe.Offset:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += pe.Offset
+	}
+	markEnd := min(pe.Offset+pe.Length, end)
+	before, marker, after := text[start:pe.Offset], text[pe.Offset:markEnd], text[markEnd:end]
+	// Keep the marker in view on a long line.
+	room := width - 4 - lipgloss.Width(marker)
+	if lipgloss.Width(before) > room/2 {
+		r := []rune(before)
+		before = "…" + string(r[max(len(r)-room/2, 0):])
+	}
+	line := s.Value.Render(before) + s.Error.Reverse(true).Render(marker) + s.Value.Render(after)
+	line = clipCells(line, width)
+	return "  " + line + "\n" + s.Error.Render(clipCells("  ✗ "+pe.Message, width))
+}
+
+// choiceEditor picks one of a field's options with ←/→, or a letter to jump:
+// enums, flags and the model. Unset shows the default the service applies.
+type choiceEditor struct {
+	f   catalog.Field
+	val string // "" = unset
+}
+
+func newChoiceEditor(f catalog.Field) *choiceEditor { return &choiceEditor{f: f} }
+
+func (e *choiceEditor) SetField(f catalog.Field) { e.f = f }
+func (e *choiceEditor) Focus() tea.Cmd           { return nil }
+func (e *choiceEditor) Blur()                    {}
+
+// options are what ←/→ walk; unset is reached with backspace.
+func (e *choiceEditor) options() []string {
+	if e.f.Kind == catalog.KindBool {
+		return []string{"true", "false"}
+	}
+	return e.f.Options
+}
+
+// effective is the option in force: the value, else the default.
+func (e *choiceEditor) effective() string {
+	if e.val != "" {
+		return e.val
+	}
+	if e.f.Default != nil {
+		return catalog.FormatValue(e.f.Default)
+	}
+	return ""
+}
+
+func (e *choiceEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	c := e.options()
+	if len(c) == 0 {
+		return nil, false
+	}
+	at := slices.Index(c, e.effective())
+	before := e.val
+	switch k.String() {
+	case "right", "l", "space":
+		e.val = c[(at+1)%len(c)]
+	case "left", "h":
+		if at < 0 {
+			at = 0
+		}
+		e.val = c[(at-1+len(c))%len(c)]
+	case "backspace", "delete":
+		if !e.f.Required {
+			e.val = ""
+		}
+	default:
+		// A letter or digit jumps to the next option starting with it.
+		if t := k.Text; t != "" && e.f.Name != "model" {
+			for i := 1; i <= len(c); i++ {
+				o := c[(max(at, 0)+i)%len(c)]
+				if strings.HasPrefix(strings.ToLower(e.label(o)), strings.ToLower(t)) {
+					e.val = o
+					break
+				}
+			}
+		}
+	}
+	return nil, e.val != before
+}
+
+func (e *choiceEditor) OwnsKey(tea.KeyPressMsg) bool { return false }
+
+// label is how an option reads: flags as yes and no.
+func (e *choiceEditor) label(o string) string {
+	if e.f.Kind == catalog.KindBool {
+		switch o {
+		case "true":
+			return "yes"
+		case "false":
+			return "no"
+		}
+	}
+	return o
+}
+
+func (e *choiceEditor) Value() any {
+	if e.val == "" {
+		return nil
+	}
+	if e.f.Kind == catalog.KindBool {
+		switch e.val {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	return e.val
+}
+
+func (e *choiceEditor) Set(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.val = ""
+	case bool:
+		e.val = strconv.FormatBool(x)
+	case string:
+		e.val = x
+	default:
+		e.val = catalog.FormatValue(x)
+	}
+}
+
+func (e *choiceEditor) Counter() string { return "" }
+
+var (
+	chooseKey  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose"))
+	defaultKey = key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫", "back to default"))
+)
+
+func (e *choiceEditor) Keys() []key.Binding {
+	if e.f.Required {
+		return []key.Binding{chooseKey}
+	}
+	return []key.Binding{chooseKey, defaultKey}
+}
+
+// allowed reports whether the value is one the field offers.
+func (e *choiceEditor) allowed() bool {
+	return e.val == "" || slices.Contains(e.options(), e.val)
+}
+
+// View shows every option with the one in force bracketed: styled as a
+// default while unset, flagged when the model does not offer the value.
+func (e *choiceEditor) View(s *Styles, width int, focused bool) string {
+	eff := e.effective()
+	var parts []string
+	if !e.allowed() {
+		parts = append(parts, s.Error.Reverse(true).Render(e.val))
+	}
+	for _, o := range e.options() {
+		l := e.label(o)
+		switch {
+		case o == eff && e.val == "":
+			parts = append(parts, s.Default.Render("["+l+"]"))
+		case o == eff && focused:
+			parts = append(parts, s.Selected.Render("["+l+"]"))
+		case o == eff:
+			parts = append(parts, s.Value.Bold(true).Render("["+l+"]"))
+		default:
+			parts = append(parts, s.Dim.Render(" "+l+" "))
+		}
+	}
+	tail := ""
+	switch {
+	case e.val == "" && eff != "":
+		tail = s.Default.Render("default")
+	case e.val == "" && !e.f.Required:
+		tail = s.Default.Render("not set: the service decides")
+	case e.val == "":
+		tail = s.Error.Render("choose one")
+	}
+	line := strings.Join(parts, " ")
+	if tail != "" {
+		line += "  " + tail
+	}
+	if lipgloss.Width(line) <= width {
+		return line
+	}
+	// Too many to show at once (languages): the one in force and where it is.
+	pos := slices.Index(e.options(), eff) + 1
+	st := s.Value.Bold(true)
+	switch {
+	case !e.allowed():
+		st = s.Error.Reverse(true)
+		eff = e.val
+	case e.val == "":
+		st = s.Default
+	case focused:
+		st = s.Selected
+	}
+	shown := e.label(eff)
+	if shown == "" {
+		shown = "not set"
+	}
+	hint := "  %d of %d · ←/→ or type a letter"
+	if e.f.Name == "model" {
+		hint = "  %d of %d · ←/→"
+	}
+	return st.Render("‹ "+shown+" ›") + s.Dim.Render(fmt.Sprintf(hint, pos, len(e.options())))
+}
+
+// clip cuts a styled line to width cells.
+func clipCells(s string, width int) string {
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	return ansiTruncate(s, width)
+}

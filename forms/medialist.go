@@ -1,0 +1,320 @@
+package forms
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"clapper/api/catalog"
+)
+
+// listEditor holds a list of media: images, videos, sounds. Items are typed
+// (or picked) into the line at the bottom and added with enter; ↑/↓ walk the
+// items, ctrl+d removes the selected one.
+type listEditor struct {
+	ctx   *Context
+	f     catalog.Field
+	items []string
+	line  *lineEditor
+	// cursor is an item, or len(items) for the input line.
+	cursor int
+}
+
+func newListEditor(ctx *Context, f catalog.Field) *listEditor {
+	one := f
+	one.Kind = catalog.KindMedia
+	return &listEditor{ctx: ctx, f: f, line: newLineEditor(ctx, one)}
+}
+
+func (e *listEditor) SetField(f catalog.Field) {
+	e.f = f
+	one := f
+	one.Kind = catalog.KindMedia
+	e.line.SetField(one)
+}
+
+func (e *listEditor) Focus() tea.Cmd {
+	e.cursor = len(e.items)
+	return e.line.Focus()
+}
+
+func (e *listEditor) Blur() { e.line.Blur() }
+
+var (
+	addKey    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add"))
+	removeKey = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove"))
+	moveKey   = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "items"))
+)
+
+func (e *listEditor) Keys() []key.Binding {
+	return []key.Binding{addKey, removeKey, moveKey, completeKey, pickKey}
+}
+
+func (e *listEditor) OwnsKey(k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "enter":
+		return e.cursor == len(e.items) && strings.TrimSpace(e.line.val) != ""
+	case "up":
+		return e.cursor > 0
+	case "down":
+		return e.cursor < len(e.items)
+	case "tab":
+		return e.cursor == len(e.items) && e.line.OwnsKey(k)
+	}
+	return false
+}
+
+func (e *listEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "up":
+			if e.cursor > 0 {
+				e.cursor--
+				if e.cursor == len(e.items)-1 {
+					e.line.Blur()
+				}
+			}
+			return nil, false
+		case "down":
+			if e.cursor < len(e.items) {
+				e.cursor++
+				if e.cursor == len(e.items) {
+					return e.line.Focus(), false
+				}
+			}
+			return nil, false
+		case "enter":
+			if v := strings.TrimSpace(e.line.val); v != "" && e.cursor == len(e.items) {
+				e.Add(v)
+				e.line.set("")
+				return nil, true
+			}
+			return nil, false
+		case "ctrl+d":
+			if e.cursor < len(e.items) {
+				e.items = slices.Delete(e.items, e.cursor, e.cursor+1)
+				if e.cursor == len(e.items) {
+					return e.line.Focus(), true
+				}
+				return nil, true
+			}
+			if e.line.val != "" {
+				e.line.set("")
+			}
+			return nil, false
+		}
+		if e.cursor < len(e.items) {
+			return nil, false // typing goes to the input line only
+		}
+	}
+	return e.line.Update(msg)
+}
+
+// Add appends an item (enter, or a file from the picker).
+func (e *listEditor) Add(v string) {
+	e.items = append(e.items, v)
+	e.cursor = len(e.items)
+}
+
+func (e *listEditor) Value() any {
+	if len(e.items) == 0 {
+		return nil
+	}
+	out := make([]any, len(e.items))
+	for i, it := range e.items {
+		out[i] = it
+	}
+	return out
+}
+
+func (e *listEditor) Set(v any) {
+	e.items = nil
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			e.items = []string{x}
+		}
+	case []any:
+		for _, it := range x {
+			if s, ok := it.(string); ok {
+				e.items = append(e.items, s)
+			} else {
+				e.items = append(e.items, catalog.FormatValue(it))
+			}
+		}
+	case []string:
+		e.items = slices.Clone(x)
+	}
+	e.cursor = len(e.items)
+}
+
+// Counter reads "images 2 of 1-7": how many there are against the bounds.
+func (e *listEditor) Counter() string {
+	n := len(e.items)
+	lo, hi := e.f.MinItems, e.f.MaxItems
+	switch {
+	case hi == 0 && lo == 0:
+		return fmt.Sprintf("%d", n)
+	case hi == 0:
+		return fmt.Sprintf("%d of %d or more", n, lo)
+	case lo == hi:
+		return fmt.Sprintf("%d of %d", n, lo)
+	case lo == 0:
+		return fmt.Sprintf("%d of at most %d", n, hi)
+	}
+	return fmt.Sprintf("%d of %d-%d", n, lo, hi)
+}
+
+// View lists the items, each with what the form measured of it (info), then
+// the input line.
+func (e *listEditor) View(s *Styles, width int, focused bool) string {
+	return e.view(s, width, focused, nil)
+}
+
+func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) (string, bool)) string {
+	var b strings.Builder
+	for i, it := range e.items {
+		mark := "  "
+		st := s.Value
+		if focused && i == e.cursor {
+			mark, st = "› ", s.Selected
+		}
+		line := mark + fmt.Sprintf("%d. ", i+1) + st.Render(shortMedia(it))
+		if info != nil {
+			if text, bad := info(it); text != "" {
+				if bad {
+					line += "  " + s.Error.Render(text)
+				} else {
+					line += "  " + s.Dim.Render(text)
+				}
+			}
+		}
+		b.WriteString(clipCells(line, width) + "\n")
+	}
+	if focused || len(e.items) == 0 {
+		b.WriteString(e.line.View(s, width, focused && e.cursor == len(e.items)))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// shortMedia shows a data URI by its type and size, never its base64.
+func shortMedia(v string) string {
+	if !catalog.IsDataURI(v) {
+		return v
+	}
+	meta, data, ok := strings.Cut(v, ",")
+	if !ok {
+		return clipText(v, 60)
+	}
+	return fmt.Sprintf("%s,… (%s)", clipText(meta, 40), humanBytes(int64(len(data)*3/4)))
+}
+
+func clipText(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// humanBytes renders a size the way file managers do: 1.2 MB.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// mediaExtensions are the file types a picker and completion offer for a
+// kind of media.
+func mediaExtensions(m catalog.Media) []string {
+	switch m {
+	case catalog.MediaImage:
+		return []string{".png", ".jpg", ".jpeg", ".webp", ".bmp"}
+	case catalog.MediaVideo:
+		return []string{".mp4", ".mov", ".avi"}
+	case catalog.MediaAudio:
+		return []string{".mp3", ".wav", ".m4a", ".aac"}
+	}
+	return nil
+}
+
+// completePath lists the directories and the files of the media's types
+// that start with what was typed, as paths the user could have typed.
+func completePath(dir, typed string, m catalog.Media) []string {
+	expanded := typed
+	if strings.HasPrefix(typed, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			expanded = filepath.Join(home, typed[2:]) + map[bool]string{true: "/"}[strings.HasSuffix(typed, "/")]
+		}
+	}
+	base := expanded
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(dir, base)
+	}
+	parent, prefix := filepath.Dir(base), filepath.Base(base)
+	typedDir := typed[:strings.LastIndex(typed, "/")+1]
+	if strings.HasSuffix(typed, "/") {
+		parent, prefix, typedDir = base, "", typed
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	exts := mediaExtensions(m)
+	var out []string
+	for _, en := range entries {
+		name := en.Name()
+		if !strings.HasPrefix(name, prefix) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(prefix, ".")) {
+			continue
+		}
+		isDir := en.IsDir()
+		if en.Type()&os.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(parent, name)); err == nil {
+				isDir = st.IsDir()
+			}
+		}
+		switch {
+		case isDir:
+			out = append(out, typedDir+name+"/")
+		case len(exts) == 0 || slices.Contains(exts, strings.ToLower(filepath.Ext(name))):
+			out = append(out, typedDir+name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func completeVoice(voices []string, typed string) []string {
+	var out []string
+	for _, v := range voices {
+		if strings.HasPrefix(v, typed) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func commonPrefix(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	p := list[0]
+	for _, s := range list[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }

@@ -1,0 +1,224 @@
+package forms
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/catalog"
+)
+
+// picker browses directories for a file of the media a field takes; other
+// files are not listed. Names come from the disk, so they are cleaned
+// before they are drawn.
+type picker struct {
+	dir     string
+	exts    []string
+	entries []pickEntry
+	cursor  int
+	offset  int
+	height  int
+	err     string
+	field   string
+}
+
+type pickEntry struct {
+	name string
+	dir  bool
+	size int64
+}
+
+type pickedMsg struct {
+	form    int
+	dir     string
+	entries []pickEntry
+	err     error
+}
+
+var (
+	pickerChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose / open folder"))
+	pickerUp     = key.NewBinding(key.WithKeys("backspace", "left"), key.WithHelp("←", "parent folder"))
+	pickerBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+)
+
+func (f *Form) openPicker() tea.Cmd {
+	var m catalog.Media
+	switch e := f.focused().(type) {
+	case *lineEditor:
+		m = e.f.Media
+	case *listEditor:
+		m = e.f.Media
+	}
+	dir := f.ctx.Dir
+	if f.picker != nil && f.picker.dir != "" {
+		dir = f.picker.dir // where the last file came from
+	}
+	f.picker = &picker{dir: dir, exts: mediaExtensions(m), field: f.focusedName()}
+	f.picker.setSize(f.width, f.height)
+	f.mode = modePicker
+	return f.readDir(dir)
+}
+
+func (p *picker) setSize(_, h int) { p.height = max(h-5, 3) }
+
+func (f *Form) readDir(dir string) tea.Cmd {
+	id, exts := f.id, f.picker.exts
+	return func() tea.Msg {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return pickedMsg{form: id, dir: dir, err: err}
+		}
+		var out []pickEntry
+		for _, en := range ents {
+			name := en.Name()
+			if strings.HasPrefix(name, ".") {
+				continue
+			}
+			isDir := en.IsDir()
+			info, err := os.Stat(filepath.Join(dir, name))
+			if err == nil {
+				isDir = info.IsDir()
+			}
+			if !isDir && !slices.Contains(exts, strings.ToLower(filepath.Ext(name))) {
+				continue
+			}
+			pe := pickEntry{name: name, dir: isDir}
+			if err == nil && !isDir {
+				pe.size = info.Size()
+			}
+			out = append(out, pe)
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].dir && !out[j].dir })
+		return pickedMsg{form: id, dir: dir, entries: out}
+	}
+}
+
+func (f *Form) picked(msg pickedMsg) tea.Cmd {
+	if msg.form != f.id || f.picker == nil {
+		return nil
+	}
+	p := f.picker
+	if msg.err != nil {
+		p.err = msg.err.Error()
+		return nil
+	}
+	p.dir, p.entries, p.cursor, p.offset, p.err = msg.dir, msg.entries, 0, 0, ""
+	return nil
+}
+
+func (f *Form) updatePicker(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || f.picker == nil {
+		return nil
+	}
+	p := f.picker
+	switch k.String() {
+	case "esc":
+		f.mode = modeEdit
+		return f.focusCmd()
+	case "up", "k":
+		p.cursor = max(p.cursor-1, 0)
+	case "down", "j":
+		p.cursor = min(p.cursor+1, max(len(p.entries)-1, 0))
+	case "pgup":
+		p.cursor = max(p.cursor-p.height, 0)
+	case "pgdown":
+		p.cursor = min(p.cursor+p.height, max(len(p.entries)-1, 0))
+	case "backspace", "left", "h":
+		return f.readDir(filepath.Dir(p.dir))
+	case "enter", "right", "l":
+		if p.cursor >= len(p.entries) {
+			return nil
+		}
+		en := p.entries[p.cursor]
+		path := filepath.Join(p.dir, en.name)
+		if en.dir {
+			return f.readDir(path)
+		}
+		if k.String() != "enter" {
+			return nil
+		}
+		f.mode = modeEdit
+		if rel, err := filepath.Rel(f.ctx.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
+		}
+		switch e := f.focused().(type) {
+		case *lineEditor:
+			e.set(path)
+		case *listEditor:
+			e.Add(path)
+		}
+		return tea.Batch(f.focusCmd(), f.changed())
+	}
+	return nil
+}
+
+func (f *Form) pickerView() string {
+	s, p := f.styles, f.picker
+	w := max(f.width, 40)
+	var b strings.Builder
+	b.WriteString(s.Title.Render(clipText("Choose a file for "+p.field, w)) + "\n")
+	b.WriteString(s.Dim.Render(clipText(api.CleanText(p.dir)+"  ("+strings.Join(p.exts, " ")+")", w)) + "\n")
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+p.height {
+		p.offset = p.cursor - p.height + 1
+	}
+	lines := 0
+	switch {
+	case p.err != "":
+		b.WriteString(s.Error.Render(clipText(api.CleanText(p.err), w)) + "\n")
+		lines++
+	case len(p.entries) == 0:
+		b.WriteString(s.Dim.Render("  no folder and no "+strings.Join(p.exts, ", ")+" file here; ← goes up") + "\n")
+		lines++
+	}
+	for i := p.offset; i < len(p.entries) && i < p.offset+p.height; i++ {
+		en := p.entries[i]
+		name := api.CleanText(en.name)
+		size := ""
+		if en.dir {
+			name += "/"
+		} else {
+			size = humanBytes(en.size)
+		}
+		line := "  " + padRight(name, w-14) + fmt.Sprintf("%10s", size)
+		if i == p.cursor {
+			line = s.Selected.Render("› " + padRight(name, w-14) + fmt.Sprintf("%10s", size))
+		} else if en.dir {
+			line = s.Key.Render(line)
+		}
+		b.WriteString(line + "\n")
+		lines++
+	}
+	for ; lines < p.height; lines++ {
+		b.WriteString("\n")
+	}
+	b.WriteString("\n" + s.Dim.Render(clipText("enter choose / open · ← parent folder · esc back to the form", w)))
+	return b.String()
+}
+
+// referenceView lists the subjects to insert as [@name] into the prompt.
+func (f *Form) referenceView() string {
+	s := f.styles
+	w := max(f.width, 40)
+	var b strings.Builder
+	b.WriteString(s.Title.Render("Insert a subject into the prompt") + "\n\n")
+	for i, n := range f.subjectNames() {
+		line := "  [@" + n + "]"
+		if i == f.refPick {
+			line = s.Selected.Render("› [@" + n + "]")
+		}
+		b.WriteString(clipCells(line, w) + "\n")
+	}
+	b.WriteString("\n" + s.Dim.Render("enter insert at the cursor · esc back"))
+	return b.String()
+}

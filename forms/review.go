@@ -1,0 +1,265 @@
+package forms
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"clapper/api"
+	"clapper/api/catalog"
+)
+
+// reviewState is the review before sending: the exact body, the defaults
+// the service will apply, the price, and what the catalog thinks.
+type reviewState struct {
+	offset int
+	// confirming asks before sending a request the catalog refuses.
+	confirming bool
+	// lines is the review drawn for the check it was built from.
+	lines []string
+	built *Check
+	width int
+}
+
+// SubmitMsg hands a request to the page to send. Forced means the user
+// confirmed sending it although the catalog refuses it.
+type SubmitMsg struct {
+	Op      api.Operation
+	Model   string
+	Body    map[string]any
+	Forced  bool
+	Broken  []string
+	Sources map[string]string
+}
+
+var (
+	sendKey     = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send"))
+	forceKey    = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "send anyway…"))
+	backKey     = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+	scrollKey   = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll"))
+	confirmYes  = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send it"))
+	confirmNo   = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "don't"))
+	reviewFresh = "checking the latest changes…"
+)
+
+func (f *Form) openReview() tea.Cmd {
+	if e := f.focused(); e != nil {
+		e.Blur()
+	}
+	f.mode = modeReview
+	f.review = reviewState{}
+	f.showAll = true
+	if f.rev != f.checkedRev && !f.checking {
+		return f.checkCmd()
+	}
+	return nil
+}
+
+func (f *Form) reviewKeys() []key.Binding {
+	if f.review.confirming {
+		return []key.Binding{confirmYes, confirmNo}
+	}
+	if f.check != nil && !f.check.OK() {
+		return []key.Binding{forceKey, scrollKey, backKey}
+	}
+	return []key.Binding{sendKey, scrollKey, backKey}
+}
+
+func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	fresh := f.check != nil && f.rev == f.checkedRev
+	if f.review.confirming {
+		switch k.String() {
+		case "y", "Y":
+			f.review.confirming = false
+			return f.submit(true)
+		case "n", "N", "esc":
+			f.review.confirming = false
+		}
+		return nil
+	}
+	switch k.String() {
+	case "esc":
+		f.mode = modeEdit
+		return f.focusCmd()
+	case "enter":
+		if fresh && f.check.OK() {
+			return f.submit(false)
+		}
+	case "ctrl+f":
+		if fresh && !f.check.OK() {
+			f.review.confirming = true
+		}
+	case "up", "k":
+		f.review.offset = max(f.review.offset-1, 0)
+	case "down", "j":
+		f.review.offset++
+	case "pgup":
+		f.review.offset = max(f.review.offset-f.height/2, 0)
+	case "pgdown", "space":
+		f.review.offset += f.height / 2
+	}
+	return nil
+}
+
+func (f *Form) submit(forced bool) tea.Cmd {
+	c := f.check
+	msg := SubmitMsg{Op: f.op, Model: f.model, Body: c.Body, Forced: forced, Broken: c.Broken, Sources: c.Sources}
+	return func() tea.Msg { return msg }
+}
+
+// Sent returns the form to editing after the page sent its request: the
+// values stay for the next variation.
+func (f *Form) Sent() {
+	f.mode = modeEdit
+	f.review = reviewState{}
+}
+
+func (f *Form) reviewView() string {
+	s := f.styles
+	w := max(f.width, 40)
+	fresh := f.check != nil && f.rev == f.checkedRev
+	if f.review.built != f.check || f.review.width != w {
+		f.review.lines = f.reviewLines(w)
+		f.review.built, f.review.width = f.check, w
+	}
+	head := s.Title.Render(clipText("Review · "+string(f.op)+modelSuffix(f.model), w))
+	room := max(f.height-3, 3)
+	lines := f.review.lines
+	if f.review.confirming {
+		lines = f.confirmLines(w)
+	}
+	f.review.offset = min(f.review.offset, max(len(lines)-room, 0))
+	end := min(f.review.offset+room, len(lines))
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, l := range lines[f.review.offset:end] {
+		b.WriteString(clipCells(l, w) + "\n")
+	}
+	for i := end - f.review.offset; i < room; i++ {
+		b.WriteString("\n")
+	}
+	var foot string
+	switch {
+	case !fresh:
+		foot = s.Dim.Render(reviewFresh)
+	case f.review.confirming:
+		foot = s.Warning.Render("y sends it as it is · n keeps it here")
+	case f.check.OK():
+		foot = s.OK.Render("✓ ready") + s.Dim.Render(" · enter sends it · esc back to the form")
+	default:
+		foot = s.Error.Render("✗ the catalog refuses it") + s.Dim.Render(" · esc fix it · ctrl+f send anyway…")
+	}
+	if end < len(lines) {
+		foot = joinEnds(foot, s.Dim.Render("↓ more"), w)
+	}
+	b.WriteString("\n" + foot)
+	return b.String()
+}
+
+func modelSuffix(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " · " + m
+}
+
+// reviewLines draws the review once per check: the request line, the
+// exact JSON with data URIs shortened, the defaults and the price.
+func (f *Form) reviewLines(w int) []string {
+	s := f.styles
+	c := f.check
+	if c == nil {
+		return []string{s.Dim.Render(reviewFresh)}
+	}
+	var out []string
+	size := fmt.Sprintf("%s of 20 MB", humanBytes(int64(c.Size)))
+	out = append(out, s.Key.Render("POST "+f.op.Path())+s.Dim.Render(" · "+size))
+	if c.Cost != "" {
+		out = append(out, s.Label.Render("Cost  ")+s.Value.Render(c.Cost))
+	}
+	out = append(out, "")
+	for _, l := range strings.Split(displayJSON(c), "\n") {
+		out = append(out, s.Value.Render(l))
+	}
+	if len(c.Defaults) > 0 {
+		out = append(out, "", s.Label.Render("Defaults the service applies (not sent)"))
+		out = append(out, wrapLines(s.Default, strings.Join(c.Defaults, " · "), w)...)
+	}
+	if len(c.Warnings) > 0 {
+		out = append(out, "", s.Warning.Render("Fields clapper does not know (sent as written)"))
+		for _, m := range c.Warnings {
+			out = append(out, wrapLines(s.Warning, "! "+m, w)...)
+		}
+	}
+	if len(c.Broken) > 0 {
+		out = append(out, "", s.Error.Render(fmt.Sprintf("The catalog refuses this request: %s", catalog.Plural(len(c.Broken), "rule")+" broken")))
+		for _, m := range c.Broken {
+			out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
+		}
+	}
+	return out
+}
+
+func (f *Form) confirmLines(w int) []string {
+	s := f.styles
+	out := []string{s.Warning.Render("Send a request the catalog refuses?"), ""}
+	out = append(out, wrapLines(s.Value, "The service may be newer than clapper's tables, so it may accept what they refuse. Its answer is final and is shown. This request breaks:", w)...)
+	for _, m := range f.check.Broken {
+		out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
+	}
+	return append(out, "", s.Key.Render("y")+s.Dim.Render(" send it anyway   ")+s.Key.Render("n")+s.Dim.Render(" keep editing"))
+}
+
+// displayJSON is the body as sent, indented, with each data URI shown as
+// its type, size and the file it came from.
+func displayJSON(c *Check) string {
+	short := shortenURIs(c.Body)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(short); err != nil {
+		return err.Error()
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func shortenURIs(v any) any {
+	switch x := v.(type) {
+	case string:
+		if catalog.IsDataURI(x) {
+			return shortMedia(x)
+		}
+		return x
+	case []any:
+		out := make([]any, len(x))
+		for i, it := range x {
+			out[i] = shortenURIs(it)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, it := range x {
+			out[k] = shortenURIs(it)
+		}
+		return out
+	}
+	return v
+}
+
+func wrapLines(st lipgloss.Style, text string, w int) []string {
+	var out []string
+	for _, l := range strings.Split(lipgloss.Wrap(text, max(w-2, 10), " "), "\n") {
+		out = append(out, st.Render(l))
+	}
+	return out
+}

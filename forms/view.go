@@ -1,0 +1,279 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"clapper/api/catalog"
+)
+
+// labelWidth is the column values start at when a field fits on one line.
+const labelWidth = 20
+
+// View draws the form in its width and height: a heading, the rows around
+// the focused one, and a status line with the body's size and the rules
+// broken.
+func (f *Form) View() string {
+	switch f.mode {
+	case modeReview:
+		return f.reviewView()
+	case modePicker:
+		return f.pickerView()
+	case modeReference:
+		return f.referenceView()
+	}
+	s := f.styles
+	w := max(f.width, 40)
+	head := s.Title.Render(clipText(f.title(), w))
+	status := f.statusLine(w)
+	room := max(f.height-3, 3)
+
+	blocks := make([]string, len(f.rows))
+	heights := make([]int, len(f.rows))
+	for i := range f.rows {
+		blocks[i] = f.rowView(i, w)
+		heights[i] = lipgloss.Height(blocks[i])
+	}
+	// Scroll so the focused row shows whole, moving as little as possible.
+	top := 0
+	for i := 0; i < f.focus; i++ {
+		top += heights[i]
+	}
+	bottom := top + heights[f.focus]
+	if top < f.offset {
+		f.offset = top
+	}
+	if bottom > f.offset+room {
+		f.offset = bottom - room
+	}
+	lines := strings.Split(strings.Join(blocks, "\n"), "\n")
+	f.offset = min(f.offset, max(len(lines)-room, 0))
+	end := min(f.offset+room, len(lines))
+	shown := lines[f.offset:end]
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, l := range shown {
+		b.WriteString(l + "\n")
+	}
+	for i := len(shown); i < room; i++ {
+		b.WriteString("\n")
+	}
+	more := ""
+	if f.offset > 0 {
+		more += "↑"
+	}
+	if end < len(lines) {
+		more += "↓"
+	}
+	if more != "" {
+		status = joinEnds(status, s.Dim.Render(more+" more"), w)
+	}
+	b.WriteString("\n" + status)
+	return b.String()
+}
+
+// statusLine sums the request up: size against the limit, rules broken,
+// whether the check is still running.
+func (f *Form) statusLine(w int) string {
+	s := f.styles
+	c := f.check
+	if c == nil {
+		return s.Dim.Render("checking…")
+	}
+	size := fmt.Sprintf("request %s of 20 MB", humanBytes(int64(c.Size)))
+	parts := []string{s.Dim.Render(size)}
+	if c.Size > catalog.MaxBodyBytes {
+		parts[0] = s.Error.Render(size)
+	}
+	switch n := len(c.Broken); {
+	case n == 0:
+		parts = append(parts, s.OK.Render("✓ the catalog accepts it"))
+	case n == 1:
+		parts = append(parts, s.Error.Render("✗ 1 rule broken"))
+	default:
+		parts = append(parts, s.Error.Render(fmt.Sprintf("✗ %d rules broken", n)))
+	}
+	if len(c.Warnings) > 0 {
+		parts = append(parts, s.Warning.Render(fmt.Sprintf("! %d unknown field(s)", len(c.Warnings))))
+	}
+	if f.rev != f.checkedRev {
+		parts = append(parts, s.Dim.Render("checking…"))
+	}
+	return clipCells(strings.Join(parts, s.Dim.Render(" · ")), w)
+}
+
+// rowView draws one row: the bar marks the focused one.
+func (f *Form) rowView(i, w int) string {
+	s := f.styles
+	r := f.rows[i]
+	focused := i == f.focus
+	bar := "  "
+	if focused {
+		bar = s.Bar.Render("┃ ")
+	}
+	switch r.kind {
+	case rowAdvanced:
+		arrow := "▸"
+		if f.advanced {
+			arrow = "▾"
+		}
+		set, bad := 0, 0
+		for name := range advanced {
+			if e, ok := f.editors[name]; ok && e.Value() != nil {
+				set++
+			}
+			if f.check != nil && len(f.check.Errors[name])+len(f.check.Missing[name]) > 0 {
+				bad++
+			}
+		}
+		text := s.Section.Render(arrow + " Advanced")
+		info := "seed, payload, watermark, callback"
+		if _, ok := f.spec.Field("off_peak"); ok {
+			info = "seed, payload, off-peak, watermark, callback"
+		}
+		if _, ok := f.spec.Field("watermark"); !ok {
+			info = "seed, payload, callback"
+		}
+		text += s.Dim.Render("  " + info)
+		if set > 0 {
+			text += s.Value.Render(fmt.Sprintf(" · %d set", set))
+		}
+		if bad > 0 {
+			text += s.Error.Render(fmt.Sprintf(" · ✗ %d", bad))
+		}
+		return "\n" + bar + clipCells(text, w-2)
+	case rowSubmit:
+		label := " Review & send  ctrl+s "
+		if focused {
+			return "\n" + bar + s.Selected.Render(label)
+		}
+		return "\n" + bar + s.Key.Render(label)
+	}
+	e := f.editors[r.name]
+	field, inSpec := f.spec.Field(r.name)
+	if !inSpec {
+		field, _ = catalog.FieldOf(f.op, r.name)
+	}
+	name := r.name
+	if f.required(field) {
+		name += " *"
+	}
+	nameStyle := s.Label
+	if focused {
+		nameStyle = s.Focused
+	}
+	counter := e.Counter()
+	var errs []string
+	if f.check != nil {
+		if f.touched[r.name] || f.showAll {
+			errs = append(errs, f.check.Missing[r.name]...)
+		}
+		errs = append(errs, f.check.Errors[r.name]...)
+	}
+	counterStyle := s.Dim
+	if len(errs) > 0 {
+		counterStyle = s.Error
+	}
+	inner := w - 2
+	var b strings.Builder
+	oneLine := false
+	switch e.(type) {
+	case *lineEditor, *choiceEditor:
+		oneLine = inner >= 60
+	}
+	if oneLine {
+		label := nameStyle.Render(padRight(name, labelWidth-1)) + " "
+		right := ""
+		if counter != "" {
+			right = " " + counterStyle.Render(counter)
+		}
+		valueW := inner - labelWidth - lipgloss.Width(right)
+		v := e.View(s, max(valueW, 10), focused)
+		first, rest, _ := strings.Cut(v, "\n")
+		first = clipCells(first, valueW)
+		b.WriteString(bar + label + first + strings.Repeat(" ", max(valueW-lipgloss.Width(first), 0)) + right)
+		if rest != "" {
+			for _, l := range strings.Split(rest, "\n") {
+				b.WriteString("\n" + bar + strings.Repeat(" ", labelWidth) + clipCells(l, valueW))
+			}
+		}
+	} else {
+		label := nameStyle.Render(name)
+		if counter != "" {
+			label = joinEnds(label, counterStyle.Render(counter), inner)
+		}
+		b.WriteString(bar + label)
+		var v string
+		if l, ok := e.(*listEditor); ok && f.check != nil {
+			v = l.view(s, inner, focused, f.mediaNote)
+		} else {
+			v = e.View(s, inner, focused)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			b.WriteString("\n" + bar + clipCells(l, inner))
+		}
+	}
+	if l, ok := e.(*lineEditor); ok && f.check != nil && l.f.Kind == catalog.KindMedia {
+		if n, ok := f.check.Media[strings.TrimSpace(l.val)]; ok && !n.Bad {
+			b.WriteString("\n" + bar + strings.Repeat(" ", min(labelWidth, inner/3)) + s.Dim.Render(clipCells(n.Text, inner-labelWidth)))
+		}
+	}
+	if r.stray && len(errs) == 0 && f.check != nil {
+		errs = []string{r.name + ": not a field of " + f.subject() + "; remove it (ctrl+d) or choose another model"}
+	}
+	for _, msg := range errs {
+		for _, l := range strings.Split(wrapStyled(s.Error, "✗ "+msg, inner), "\n") {
+			b.WriteString("\n" + bar + l)
+		}
+	}
+	if focused && field.Help != "" {
+		b.WriteString("\n" + bar + s.Dim.Render(clipText(field.Help, inner)))
+	}
+	return b.String()
+}
+
+func (f *Form) subject() string {
+	if f.model != "" {
+		return f.model
+	}
+	return string(f.op)
+}
+
+func (f *Form) mediaNote(v string) (string, bool) {
+	n, ok := f.check.Media[v]
+	if !ok {
+		return "", false
+	}
+	return n.Text, n.Bad
+}
+
+func padRight(s string, w int) string {
+	if n := lipgloss.Width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return clipText(s, w)
+}
+
+// joinEnds puts left and right on one line of width w.
+func joinEnds(left, right string, w int) string {
+	gap := w - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return clipCells(left+" "+right, w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// wrapStyled wraps a message to width, every line styled, continuation
+// lines indented under the text.
+func wrapStyled(st lipgloss.Style, text string, w int) string {
+	lines := strings.Split(lipgloss.Wrap(text, max(w-2, 10), " "), "\n")
+	for i, l := range lines {
+		if i > 0 {
+			l = "  " + l
+		}
+		lines[i] = st.Render(l)
+	}
+	return strings.Join(lines, "\n")
+}
