@@ -313,7 +313,7 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.cursor = (p.cursor + 1) % len(ops)
 		case key.Matches(msg, p.keys.Open):
 			op := p.selected()
-			if p.has[op] || len(catalog.Models(op)) == 0 {
+			if p.has[op] || len(catalog.Models(op)) <= 1 {
 				return p.loadDraft(op, nil, "")
 			}
 			p.step, p.model = stepModel, 0
@@ -450,7 +450,7 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 		// A clone or speech answers at once: show the answer.
 		cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID} })
 	}
-	return tea.Sequence(cmds...)
+	return tea.Batch(cmds...)
 }
 
 func (p *newPage) View() string {

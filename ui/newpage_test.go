@@ -1,12 +1,17 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/history"
 )
 
 // openForm shows the New page with an operation's form for a model, its
@@ -49,5 +54,106 @@ func TestFormScreens(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+// A form sent from the New page becomes a task: the Tasks page opens with
+// its row selected, and history holds it.
+func TestFormSubmitSelectsTheNewRow(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	send(m, press("G")) // the cursor away from the top, where the new row lands
+	p := showForm(t, m, api.OpText2Video, "svcq3-pro")
+	send(m, tea.PasteMsg{Content: "a red fox in fresh snow"})
+	if !runUntil(m, nil, func() bool { return p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form never accepted the prompt:\n%s", screen(m))
+	}
+	send(m, ctrl('s'))
+	if !strings.Contains(screen(m), `"prompt": "a red fox in fresh snow"`) {
+		t.Fatalf("the review must show the exact JSON:\n%s", screen(m))
+	}
+	_, cmd := m.Update(press("enter"))
+	tp := m.pages[pageTasks].(*tasksPage)
+	done := func() bool {
+		sel, ok := tp.win.selected()
+		return m.active == pageTasks && ok && sel.Prompt == "a red fox in fresh snow"
+	}
+	if !runUntil(m, cmd, done, 10*time.Second) {
+		t.Fatalf("the new task is not selected on the Tasks page:\n%s", screen(m))
+	}
+	sel, _ := tp.win.selected()
+	got, err := s.Store.Task(context.Background(), sel.LocalID)
+	if err != nil || got.TaskID == "" || got.Operation != api.OpText2Video {
+		t.Fatalf("history: %+v %v", got, err)
+	}
+}
+
+// A form left is kept: a restart on the same data dir shows it again.
+func TestDraftSurvivesRestart(t *testing.T) {
+	clk := &clock{t: testNow}
+	dir := t.TempDir()
+	s := newTestStudioIn(t, clk, dir)
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(m, m.Init())
+	p := showForm(t, m, api.OpAudioTTS, "")
+	send(m, tea.PasteMsg{Content: "Hello there"})
+	runUntil(m, nil, func() bool { return p.form.Values()["text"] != nil }, time.Second)
+	send(m, press("esc"))
+	if p.step != stepOperation {
+		t.Fatal("esc must go back to the operations")
+	}
+	send(m, press("enter"))
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["text"] == "Hello there" }, 5*time.Second) {
+		t.Fatalf("leaving the page must keep the form:\n%s", screen(m))
+	}
+	s.Close()
+
+	s2 := newTestStudioIn(t, clk, dir)
+	m2 := New(s2, func() time.Time { return testNow }, nil)
+	send(m2, tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(m2, m2.Init())
+	send(m2, press("2"))
+	p2 := m2.pages[pageNew].(*newPage)
+	if !runUntil(m2, nil, func() bool { return p2.form != nil && p2.form.Values()["text"] == "Hello there" }, 5*time.Second) {
+		t.Fatalf("a restart must restore the form:\n%s", screen(m2))
+	}
+	if !strings.Contains(screen(m2), "Hello there") {
+		t.Fatalf("the restored text must show:\n%s", screen(m2))
+	}
+}
+
+// Duplicating a task opens its form with every value of its request.
+func TestDuplicateFillsTheForm(t *testing.T) {
+	m, s := newTestModel(t, 140, 40)
+	page, err := s.Store.Tasks(context.Background(), history.Filter{Operations: []api.Operation{api.OpText2Video}})
+	if err != nil || len(page.Tasks) == 0 {
+		t.Fatalf("no text2video task seeded: %v", err)
+	}
+	task, err := s.Store.Task(context.Background(), page.Tasks[0].LocalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := m.Update(duplicateMsg{task: task})
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, cmd, func() bool { return p.form != nil && p.form.Check() != nil }, 5*time.Second) {
+		t.Fatal("the duplicate never opened a form")
+	}
+	if m.active != pageNew || p.form.Operation() != api.OpText2Video {
+		t.Fatalf("page %d, form %s", m.active, p.form.Operation())
+	}
+	if p.form.Values()["prompt"] != task.Prompt {
+		t.Fatalf("prompt %v, want %q", p.form.Values()["prompt"], task.Prompt)
+	}
+}
+
+// A form opened with values (a voice for speech, say) shows them.
+func TestNewFormMessagePresetsValues(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	_, cmd := m.Update(newFormMsg{op: api.OpAudioTTS, values: map[string]any{"voice_setting_voice_id": "narrator_01"}})
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, cmd, func() bool { return p.form != nil && p.form.Values()["voice_setting_voice_id"] == "narrator_01" }, 5*time.Second) {
+		t.Fatalf("the voice was not filled in:\n%s", screen(m))
 	}
 }
