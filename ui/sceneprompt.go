@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"clapper/history"
+	"clapper/scenes"
+)
+
+type promptKeys struct {
+	Send, Cancel, Editor key.Binding
+}
+
+func newPromptKeys() promptKeys {
+	return promptKeys{
+		Send:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send the edit")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Editor: key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "$EDITOR")),
+	}
+}
+
+func (k promptKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Send, k.Cancel, k.Editor} }
+func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Send, k.Cancel, k.Editor}} }
+
+// scenePrompt edits one scene's prompt, the version it starts from shown
+// beside it (above it on a narrow terminal), with the count of characters
+// against the service's limit.
+type scenePrompt struct {
+	env     *env
+	keys    promptKeys
+	scene   int // index
+	from    history.SubJob
+	area    textarea.Model
+	problem string
+
+	width, height int
+}
+
+// promptEditedMsg is the text $EDITOR left in the temp file.
+type promptEditedMsg struct {
+	text string
+	err  error
+}
+
+func newScenePrompt(e *env, scene int, from history.SubJob) *scenePrompt {
+	a := textarea.New()
+	a.ShowLineNumbers = false
+	a.Prompt = ""
+	a.CharLimit = 0 // the limit is shown, not enforced by cutting: a paste keeps its end
+	a.SetStyles(textarea.DefaultStyles(e.theme.Dark))
+	a.SetValue(from.Prompt)
+	a.Focus()
+	return &scenePrompt{env: e, keys: newPromptKeys(), scene: scene, from: from, area: a}
+}
+
+func (p *scenePrompt) wide() bool { return p.width >= 110 }
+
+// boxHeight is the height of the side-by-side boxes: room for a prompt of
+// the full 3000 characters at half a wide terminal, no more.
+func (p *scenePrompt) boxHeight() int { return min(max(p.height-5, 4), 20) }
+
+func (p *scenePrompt) SetSize(w, h int) {
+	p.width, p.height = w, h
+	if p.wide() {
+		p.area.SetWidth(w/2 - 2)
+		p.area.SetHeight(p.boxHeight() - 1)
+	} else {
+		p.area.SetWidth(w - 2)
+		p.area.SetHeight(max(h-12, 3))
+	}
+}
+
+// count is the prompt's length as the service counts it: characters.
+func (p *scenePrompt) count() int { return utf8.RuneCountInString(p.area.Value()) }
+
+// Update returns the text to send once the user sends it (ok).
+func (p *scenePrompt) Update(msg tea.Msg) (cmd tea.Cmd, text string, ok bool) {
+	switch msg := msg.(type) {
+	case promptEditedMsg:
+		if msg.err != nil {
+			p.problem = "$EDITOR: " + clean(msg.err.Error())
+		} else {
+			p.area.SetValue(strings.TrimRight(msg.text, "\n"))
+		}
+		return nil, "", false
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, p.keys.Send):
+			text := strings.TrimSpace(p.area.Value())
+			switch n := p.count(); {
+			case text == "":
+				p.problem = "the prompt is empty"
+			case n > scenes.PromptLimit:
+				p.problem = fmt.Sprintf("the prompt has %d characters; the service takes at most %d", n, scenes.PromptLimit)
+			default:
+				return nil, text, true
+			}
+			return nil, "", false
+		case key.Matches(msg, p.keys.Editor):
+			return p.openEditor(), "", false
+		}
+		p.problem = ""
+	}
+	var c tea.Cmd
+	p.area, c = p.area.Update(msg)
+	return c, "", false
+}
+
+// openEditor hands the prompt to $EDITOR (vi without one) in a temp file.
+func (p *scenePrompt) openEditor() tea.Cmd {
+	f, err := os.CreateTemp("", "clapper-scene-*.txt")
+	if err != nil {
+		p.problem = clean(err.Error())
+		return nil
+	}
+	f.WriteString(p.area.Value())
+	f.Close()
+	editor := os.Getenv("EDITOR")
+	if editor == "" {
+		editor = "vi"
+	}
+	args := append(strings.Fields(editor), f.Name())
+	name := f.Name()
+	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg {
+		defer os.Remove(name)
+		if err != nil {
+			return promptEditedMsg{err: err}
+		}
+		b, err := os.ReadFile(name)
+		return promptEditedMsg{text: string(b), err: err}
+	})
+}
+
+func (p *scenePrompt) View() string {
+	th := p.env.theme
+	n := p.count()
+	counter := fmt.Sprintf("prompt %d/%d", n, scenes.PromptLimit)
+	if n > scenes.PromptLimit {
+		counter = th.Error.Render(counter + " — too long")
+	} else {
+		counter = th.Dim.Render(counter)
+	}
+	title := th.Title.Render(fmt.Sprintf(" Edit scene %d", p.scene+1)) + th.Dim.Render("  a new version from version "+clean(p.from.ID))
+	box := th.Box
+	if p.wide() {
+		half := p.width/2 - 2
+		orig := th.Section.Render("Original") + "\n" + wrap(clean(p.from.Prompt), half-2)
+		if p.from.LyricText != "" {
+			orig += "\n\n" + th.Dim.Render("lyric: "+clean(p.from.LyricText))
+		}
+		left := box.Width(half).Height(p.boxHeight()).Render(orig)
+		right := th.Section.Render("New prompt") + "  " + counter + "\n" + p.area.View()
+		body := lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", right)
+		return title + "\n\n" + body + "\n" + p.footer()
+	}
+	orig := th.Dim.Render("Original: ") + clean(p.from.Prompt)
+	origLines := strings.SplitN(wrap(orig, p.width-4), "\n", 5)
+	if len(origLines) > 4 {
+		origLines = append(origLines[:3], th.Dim.Render("…"))
+	}
+	return title + "\n" + indent(strings.Join(origLines, "\n"), 1) + "\n\n" +
+		" " + th.Section.Render("New prompt") + "  " + counter + "\n" + indent(p.area.View(), 1) + "\n" + p.footer()
+}
+
+func (p *scenePrompt) footer() string {
+	if p.problem != "" {
+		return p.env.theme.Error.Render(" " + p.problem)
+	}
+	return ""
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/scenes"
+	"clapper/studio"
+)
+
+// sceneRig is a studio on a sandbox under a fake clock, with a three-scene
+// job whose second scene was edited twice.
+type sceneRig struct {
+	s     *studio.Studio
+	clock *sandbox.FakeClock
+	job   string
+	svc   *scenes.Service
+}
+
+func newSceneRig(t *testing.T) *sceneRig {
+	t.Helper()
+	dir := filepath.Join(testRoot, regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_"))
+	os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	clk := sandbox.NewFakeClock(testNow.Add(-10 * time.Minute))
+	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 20, Theme: "dark", AutoDownload: true}
+	fast := &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: 2 * time.Second,
+		QueueCheckMin: time.Second, QueueCheckMax: 2 * time.Second, Slots: 5,
+		Priors: map[api.Operation]time.Duration{api.OpGeneralOneClick: 5 * time.Second}}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{
+		Clock:   clk.Now,
+		Watcher: track.WatcherOptions{Clock: clk, Schedule: fast, RequestsPerSecond: 100, Burst: 20},
+		Sandbox: &sandbox.Config{StatePath: filepath.Join(dir, "sandbox.json"), Seed: 7, Clock: clk},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	r := &sceneRig{s: s, clock: clk, svc: scenesService(s)}
+	sub, err := s.Tracker.Submit(t.Context(), api.OpGeneralOneClick, map[string]any{
+		"images": []any{"https://example.com/a.png"}, "prompt": "a lighthouse keeper's day", "duration": 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.job = sub.Task.Identifier()
+	s.Watcher.Watch(r.job, api.OpGeneralOneClick, "", sub.Task.State, clk.Now())
+	r.until(t, func(j history.Job) bool { return j.State == api.StateSuccess && !scenes.Running(j) })
+	for _, prompt := range []string{"waves crash on the rocks", "the lamp turns at dusk"} {
+		j := r.load(t)
+		if _, err := r.svc.Edit(t.Context(), r.job, j.Scenes[1].Current().ID, prompt); err != nil {
+			t.Fatal(err)
+		}
+		r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+	}
+	return r
+}
+
+func (r *sceneRig) load(t *testing.T) history.Job {
+	t.Helper()
+	j, err := r.s.Store.Job(t.Context(), r.job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// until advances the fake clock and reads what is due until done.
+func (r *sceneRig) until(t *testing.T, done func(history.Job) bool) {
+	t.Helper()
+	for i := 0; ; i++ {
+		if j, err := r.s.Store.Job(t.Context(), r.job); err == nil && done(j) {
+			return
+		}
+		if i > 1000 {
+			t.Fatal("the job never got there")
+		}
+		r.clock.Advance(2 * time.Second)
+		r.s.Watcher.Step(t.Context())
+	}
+}
+
+func (r *sceneRig) model(t *testing.T, w, h int) *Model {
+	t.Helper()
+	m := New(r.s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	return m
+}
+
+// settleThumb loads the selected version's picture to the end: the test
+// harness gives up on a command after 300 ms, which a slow (race) run of
+// the fetch may take.
+func settleThumb(m *Model) {
+	ed := m.pages[pageScenes].(*scenesPage).editor
+	if _, v, ok := ed.selected(); ok {
+		delete(ed.thumbErr, v.ID)
+		delete(ed.thumbs, v.ID)
+		if c := ed.loadThumb(); c != nil {
+			send(m, c())
+		}
+	}
+}
+
+// The editor at both sizes: scene 2 selected, its second version chosen
+// for the cut; then the prompt editor beside the original.
+func TestSceneEditorScreens(t *testing.T) {
+	r := newSceneRig(t)
+	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			if err := r.s.Store.ChooseVersion(t.Context(), r.job, 1, ""); err != nil {
+				t.Fatal(err)
+			}
+			m := r.model(t, size.w, size.h)
+			for _, k := range []string{"3", "enter", "down", "left", "space"} {
+				send(m, press(k))
+			}
+			if j := r.load(t); j.Choices[1] != j.Scenes[1].Jobs[1].ID {
+				t.Fatalf("space chose %v, want version 2 of scene 2", j.Choices)
+			}
+			send(m, historyChangedMsg{})
+			settleThumb(m)
+			got := screen(m)
+			for _, want := range []string{"Job " + r.job, "v2/3★", "the lamp turns at dusk", "Compositions"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("editor lacks %q:\n%s", want, got)
+				}
+			}
+			snapshot(t, m)
+
+			t.Run("prompt", func(t *testing.T) {
+				send(m, press("e"))
+				if !m.pages[pageScenes].Capturing() {
+					t.Fatal("the prompt editor does not capture keys")
+				}
+				typeText(m, " q")
+				if m.quitting {
+					t.Fatal("q typed in the prompt quit")
+				}
+				if got := screen(m); !strings.Contains(got, "prompt 26/3000") || !strings.Contains(got, "Original") {
+					t.Errorf("prompt editor:\n%s", got)
+				}
+				snapshot(t, m)
+				send(m, press("esc"))
+				if m.pages[pageScenes].Capturing() {
+					t.Error("esc left the prompt open")
+				}
+			})
+		})
+	}
+}
+
+// An edit and a composition from the keyboard: the edit shows on its scene
+// as it runs; the composition takes the chosen versions and is saved.
+func TestSceneEditorEditAndCompose(t *testing.T) {
+	r := newSceneRig(t)
+	m := r.model(t, 80, 24)
+	for _, k := range []string{"3", "enter", "down", "left", "space", "down", "e"} {
+		send(m, press(k))
+	}
+	typeText(m, " at noon")
+	send(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	j := r.load(t)
+	if n := len(j.Scenes[2].Jobs); n != 2 || !strings.HasSuffix(j.Scenes[2].Current().Prompt, "at noon") {
+		t.Fatalf("scene 3 after the edit: %+v", j.Scenes[2])
+	}
+	send(m, historyChangedMsg{})
+	if got := screen(m); !strings.Contains(got, "(v2 created)") {
+		t.Errorf("the running edit does not show on its scene:\n%s", got)
+	}
+	r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+	send(m, historyChangedMsg{})
+	send(m, press("c"))
+	if m.dialog == nil || !strings.Contains(screen(m), j.Scenes[1].Jobs[1].ID+" (your choice)") {
+		t.Fatalf("no confirmation listing the chosen versions:\n%s", screen(m))
+	}
+	send(m, press("y"))
+	j = r.load(t)
+	cut := j.Compose[len(j.Compose)-1].Current()
+	want := []string{j.Scenes[0].Jobs[0].ID, j.Scenes[1].Jobs[1].ID, j.Scenes[2].Jobs[1].ID}
+	if got := scenes.ComposedInput(cut); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("composed %v, want %v", got, want)
+	}
+	r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+	// The watcher's event reaches the page, which saves the new cut.
+	send(m, studioEventMsg{ev: track.Event{Kind: track.EventJobUpdated, TaskID: r.job, Operation: api.OpGeneralOneClick}})
+	_, v, _ := scenes.Find(r.load(t), cut.ID)
+	if v.Download == nil || v.Download.Status != history.DownloadDone {
+		t.Fatalf("the composition was not saved: %+v", v.Download)
+	}
+}
