@@ -527,9 +527,9 @@ func (f *Form) Help() []key.Binding {
 	case modeReview:
 		return f.reviewKeys()
 	case modePicker:
-		return []key.Binding{pickerChoose, pickerBack}
+		return []key.Binding{pickerChoose, pickerUp, pickerBack}
 	case modeReference:
-		return []key.Binding{pickerChoose, pickerBack}
+		return []key.Binding{insertKey, pickerBack}
 	}
 	var out []key.Binding
 	if e := f.focused(); e != nil {

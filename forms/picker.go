@@ -44,6 +44,7 @@ type pickedMsg struct {
 
 var (
 	pickerChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose / open folder"))
+	insertKey    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "insert at the cursor"))
 	pickerUp     = key.NewBinding(key.WithKeys("backspace", "left"), key.WithHelp("←", "parent folder"))
 	pickerBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
 )
@@ -66,7 +67,7 @@ func (f *Form) openPicker() tea.Cmd {
 	return f.readDir(dir)
 }
 
-func (p *picker) setSize(_, h int) { p.height = max(h-5, 3) }
+func (p *picker) setSize(_, h int) { p.height = max(h-3, 3) }
 
 func (f *Form) readDir(dir string) tea.Cmd {
 	id, exts := f.id, f.picker.exts
@@ -199,11 +200,7 @@ func (f *Form) pickerView() string {
 		b.WriteString(line + "\n")
 		lines++
 	}
-	for ; lines < p.height; lines++ {
-		b.WriteString("\n")
-	}
-	b.WriteString("\n" + s.Dim.Render(clipText("enter choose / open · ← parent folder · esc back to the form", w)))
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // referenceView lists the subjects to insert as [@name] into the prompt.
@@ -219,6 +216,5 @@ func (f *Form) referenceView() string {
 		}
 		b.WriteString(clipCells(line, w) + "\n")
 	}
-	b.WriteString("\n" + s.Dim.Render("enter insert at the cursor · esc back"))
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -87,13 +87,21 @@ func (f *Form) statusLine(w int) string {
 	if c.Size > catalog.MaxBodyBytes {
 		parts[0] = s.Error.Render(size)
 	}
-	switch n := len(c.Broken); {
-	case n == 0:
+	missing := 0
+	for _, m := range c.Missing {
+		missing += len(m)
+	}
+	switch broken := len(c.Broken) - missing; {
+	case broken == 0 && missing == 0:
 		parts = append(parts, s.OK.Render("✓ the catalog accepts it"))
-	case n == 1:
-		parts = append(parts, s.Error.Render("✗ 1 rule broken"))
+	case broken == 0:
+		parts = append(parts, s.Warning.Render(fmt.Sprintf("%s to fill", catalog.Plural(missing, "required field"))))
 	default:
-		parts = append(parts, s.Error.Render(fmt.Sprintf("✗ %d rules broken", n)))
+		text := "✗ " + catalog.Plural(broken, "rule") + " broken"
+		if missing > 0 {
+			text += fmt.Sprintf(" · %d required to fill", missing)
+		}
+		parts = append(parts, s.Error.Render(text))
 	}
 	if len(c.Warnings) > 0 {
 		parts = append(parts, s.Warning.Render(fmt.Sprintf("! %d unknown field(s)", len(c.Warnings))))
