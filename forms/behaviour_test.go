@@ -321,3 +321,42 @@ func lineOf(f *Form, label string) string {
 	}
 	return ""
 }
+
+// A clone must name a new voice: one in the library is refused before
+// sending; a local file where the service fetches a URL is explained.
+func TestCloneChecksTheLibraryAndURLs(t *testing.T) {
+	f := newTestForm(t, api.OpAudioClone, "")
+	os.WriteFile(filepath.Join(f.ctx.Dir, "me.wav"), []byte("RIFF"), 0o600)
+	focus(t, f, "audio_url")
+	typeText(f, "me.wav")
+	focus(t, f, "voice_id")
+	typeText(f, "narrator_01")
+	if msgs := strings.Join(f.check.Errors["voice_id"], " "); !strings.Contains(msgs, "already a voice in your library") {
+		t.Fatalf("voice_id: %q", msgs)
+	}
+	if msgs := strings.Join(f.check.Errors["audio_url"], " "); !strings.Contains(msgs, "takes no upload") {
+		t.Fatalf("audio_url: %q", msgs)
+	}
+	press(f, "backspace")
+	typeText(f, "9")
+	if len(f.check.Errors["voice_id"]) != 0 {
+		t.Fatalf("a new id is fine: %v", f.check.Errors["voice_id"])
+	}
+}
+
+// Speech picks a voice from the library with ctrl+l, or any typed id.
+func TestSpeechVoiceFromTheLibrary(t *testing.T) {
+	f := newTestForm(t, api.OpAudioTTS, "")
+	focus(t, f, "voice_setting_voice_id")
+	press(f, "ctrl+l")
+	if got := f.Values()["voice_setting_voice_id"]; got != "narrator_01" {
+		t.Fatalf("first library voice: %v", got)
+	}
+	press(f, "ctrl+l")
+	if got := f.Values()["voice_setting_voice_id"]; got != "narrator_02" {
+		t.Fatalf("next library voice: %v", got)
+	}
+	if !strings.Contains(ansi.Strip(f.View()), "your voices: narrator_01 · narrator_02") {
+		t.Fatal("the library must show beside the field")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,10 +70,41 @@ func (f *Form) checkCmd() tea.Cmd {
 	f.checking = true
 	raw := f.Values()
 	id, rev, op, spec := f.id, f.rev, f.op, f.spec
-	dir, quote, cache := f.ctx.Dir, f.ctx.Quote, f.ctx.cache()
+	dir, quote, cache, voices := f.ctx.Dir, f.ctx.Quote, f.ctx.cache(), slices.Clone(f.ctx.Voices)
 	return func() tea.Msg {
-		return checkedMsg{form: id, rev: rev, check: runCheck(op, spec, raw, dir, quote, cache)}
+		c := runCheck(op, spec, raw, dir, quote, cache)
+		c.libraryRules(op, raw, dir, voices)
+		return checkedMsg{form: id, rev: rev, check: c}
 	}
+}
+
+// libraryRules are the checks that need what is on this machine: a voice
+// id already in the library cannot be cloned again ("using an existing
+// voice_id causes an error"), and a local file given where the service
+// fetches a URL cannot be uploaded.
+func (c *Check) libraryRules(op api.Operation, raw map[string]any, dir string, voices []string) {
+	if id, _ := raw["voice_id"].(string); op == api.OpAudioClone && slices.Contains(voices, strings.TrimSpace(id)) {
+		c.add("voice_id", fmt.Sprintf("voice_id: %s is already a voice in your library; cloning it again fails, choose a new id", strings.TrimSpace(id)))
+	}
+	for name, v := range raw {
+		s, ok := v.(string)
+		fd, known := catalog.FieldOf(op, name)
+		if !ok || !known || fd.Kind != catalog.KindURL || fd.Media == catalog.MediaNone || !IsLocalPath(s) {
+			continue
+		}
+		path := s
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if _, err := os.Stat(path); err == nil {
+			c.add(name, fmt.Sprintf("%s: the service fetches the %s from a URL and takes no upload here; put %s where it can be reached (a public link) and give that URL", name, fd.Media, s))
+		}
+	}
+}
+
+func (c *Check) add(field, msg string) {
+	c.Errors[field] = append(c.Errors[field], msg)
+	c.Broken = append(c.Broken, msg)
 }
 
 func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir string, quote func(api.Operation, map[string]any) string, cache *fileCache) *Check {

@@ -41,6 +41,7 @@ type editor interface {
 type Context struct {
 	Voices []string
 	Dir    string
+	Op     api.Operation
 	Model  string
 	// Quote prices a request as it would be sent, saying where the figure
 	// comes from; it runs in the background and may read history.

@@ -95,7 +95,7 @@ func New(ctx *Context, styles *Styles, op api.Operation, model string) (*Form, e
 	}
 	nextFormID++
 	f := &Form{ctx: ctx, styles: styles, id: nextFormID, op: op, model: model, spec: spec, editors: map[string]editor{}, touched: map[string]bool{}}
-	ctx.Model = model
+	ctx.Op, ctx.Model = op, model
 	if model != "" {
 		f.editor("model").Set(model)
 	}

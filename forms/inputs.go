@@ -13,6 +13,7 @@ import (
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
+	"clapper/api"
 	"clapper/api/catalog"
 )
 
@@ -117,9 +118,20 @@ func (e *lineEditor) Focus() tea.Cmd { return e.input.Focus() }
 func (e *lineEditor) Blur()          { e.input.Blur() }
 
 func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "tab" {
-		if c := e.completion(); c != "" {
-			e.set(c)
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case k.String() == "tab":
+			if c := e.completion(); c != "" {
+				e.set(c)
+				return nil, true
+			}
+		case k.String() == "ctrl+l" && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
+			// The next voice of the library after the one shown.
+			next := e.ctx.Voices[0]
+			if i := slices.Index(e.ctx.Voices, strings.TrimSpace(e.val)); i >= 0 {
+				next = e.ctx.Voices[(i+1)%len(e.ctx.Voices)]
+			}
+			e.set(next)
 			return nil, true
 		}
 	}
@@ -260,21 +272,29 @@ func (e *lineEditor) Keys() []key.Binding {
 	switch {
 	case e.f.Kind == catalog.KindMedia:
 		return []key.Binding{completeKey, pickKey}
-	case e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0:
-		return []key.Binding{completeKey}
+	case e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
+		return []key.Binding{completeKey, nextVoiceKey}
 	}
 	return nil
 }
 
+// cloning: audio-clone's voice_id names a new voice; the library is what
+// it must not be.
+func (e *lineEditor) cloning() bool { return e.ctx.Op == api.OpAudioClone }
+
 var (
 	completeKey = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
 	pickKey     = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
+	nextVoiceKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next cloned voice"))
 )
 
 func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	e.input.WithTheme(s.widgets)
 	e.input.WithWidth(width)
 	out := e.input.View()
+	if focused && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning() && len(e.completions) <= 1 {
+		out += "\n" + s.Dim.Render(clipCells("  your voices: "+strings.Join(e.ctx.Voices, " · ")+" (ctrl+l)", width))
+	}
 	if focused && len(e.completions) > 1 {
 		shown := e.completions
 		if len(shown) > 4 {
