@@ -225,7 +225,7 @@ func (m *sceneEditor) compositions(j history.Job) string {
 		v := all[i]
 		line := fmt.Sprintf("   v%-2d %s", i+1, stateStyle(th, v.State)(fit(glyph(v.State)+" "+stateLabel(v.State), 13)))
 		if ids := scenes.ComposedInput(v); len(ids) > 0 {
-			line += th.Dim.Render(" of " + clean(strings.Join(ids, ", ")))
+			line += th.Dim.Render(" of " + cutLabel(j, ids))
 		}
 		b.WriteString(ansiCut(line, m.width) + "\n")
 		if v.State == api.StateFailed {
@@ -236,4 +236,21 @@ func (m *sceneEditor) compositions(j history.Job) string {
 		}
 	}
 	return b.String()
+}
+
+// cutLabel names the versions a composition took by scene and version
+// number ("1:v1 2:v3 3:v1"), which reads better than their ids.
+func cutLabel(j history.Job, ids []string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = clean(id)
+		for _, rec := range j.Scenes {
+			for n, v := range rec.Jobs {
+				if v.ID == id {
+					parts[i] = fmt.Sprintf("%d:v%d", rec.Index+1, n+1)
+				}
+			}
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -58,7 +58,14 @@ func newSceneRig(t *testing.T) *sceneRig {
 	r.job = sub.Task.Identifier()
 	s.Watcher.Watch(r.job, api.OpGeneralOneClick, "", sub.Task.State, clk.Now())
 	r.until(t, func(j history.Job) bool { return j.State == api.StateSuccess && !scenes.Running(j) })
-	for _, prompt := range []string{"waves crash on the rocks", "the lamp turns at dusk"} {
+	for i, prompt := range []string{"waves crash on the rocks", "the lamp turns at dusk"} {
+		// Each edit at a fixed time: the watcher's jitter varies when it
+		// sees the one before end.
+		at := testNow.Add(time.Duration(i*3-6) * time.Minute)
+		if clk.Now().After(at) {
+			t.Fatalf("the job took past %s", at)
+		}
+		clk.Set(at)
 		j := r.load(t)
 		if _, err := r.svc.Edit(t.Context(), r.job, j.Scenes[1].Current().ID, prompt); err != nil {
 			t.Fatal(err)
