@@ -201,6 +201,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			}
 			return cmd
 		}
+		// Pasted text belongs to the screen in front, never to a kept form.
+		return m.toScreen(msg)
 	}
 	// Data for screens: every page sees it (each ignores what is not its
 	// own), and the detail when open.
