@@ -3,21 +3,33 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
 	"clapper/history"
 )
 
-// voicesPage lists the cloned voices history holds and how long each has
-// before the service deletes it.
+// voicesPage is the voice library: every cloned voice history holds (not
+// forgotten), how long each has before the service deletes it, and what to
+// do with it. It also keeps the expiry reminders (voicereminders.go).
 type voicesPage struct {
 	env           *env
-	voices        []history.Voice
+	keys          voicesKeys
+	voices        []history.Voice // in display order
+	loaded        bool
 	err           error
+	cursor        int
+	scroll        int
 	width, height int
+	rem           reminders
 }
 
 type voicesLoadedMsg struct {
@@ -25,14 +37,68 @@ type voicesLoadedMsg struct {
 	err    error
 }
 
-func newVoicesPage(e *env) *voicesPage { return &voicesPage{env: e} }
+type voicesKeys struct {
+	Up, Down, Top, Bottom, Play, Speak, LipSync, Subject, Clone, Forget key.Binding
+}
 
-func (p *voicesPage) Title() string     { return "Voices" }
-func (p *voicesPage) Capturing() bool   { return false }
-func (p *voicesPage) Help() help.KeyMap { return noKeys{} }
-func (p *voicesPage) SetSize(w, h int)  { p.width, p.height = w, h }
-func (p *voicesPage) Init() tea.Cmd     { return p.refresh() }
-func (p *voicesPage) reopen() tea.Cmd   { return p.refresh() }
+func newVoicesKeys() voicesKeys {
+	return voicesKeys{
+		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:     key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:  key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		Play:    key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", "play")),
+		Speak:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "speak")),
+		LipSync: key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lip-sync")),
+		Subject: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "subject")),
+		Clone:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clone")),
+		Forget:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "forget")),
+	}
+}
+
+func (k voicesKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Speak, k.Play, k.LipSync, k.Subject, k.Clone, k.Forget}
+}
+
+func (k voicesKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Play, k.Speak, k.LipSync, k.Subject}, {k.Clone, k.Forget}}
+}
+
+func newVoicesPage(e *env) *voicesPage {
+	return &voicesPage{env: e, keys: newVoicesKeys(), rem: newReminders()}
+}
+
+// Title carries the badge: how many voices the service deletes within 24 h
+// unless they are used.
+func (p *voicesPage) Title() string {
+	if n := p.expiringSoon(); n > 0 {
+		return fmt.Sprintf("Voices (%d)", n)
+	}
+	return "Voices"
+}
+
+func (p *voicesPage) Capturing() bool  { return false }
+func (p *voicesPage) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *voicesPage) Init() tea.Cmd    { return p.refresh() }
+func (p *voicesPage) reopen() tea.Cmd  { return p.refresh() }
+
+// Help enables only what applies to the selected voice: a voice the service
+// deleted can no longer speak, and only a voice with a preview plays one.
+func (p *voicesPage) Help() help.KeyMap {
+	k := p.keys
+	v, ok := p.selected()
+	usable := ok && !v.Expired(p.env.now())
+	k.Up.SetEnabled(len(p.voices) > 1)
+	k.Down.SetEnabled(len(p.voices) > 1)
+	k.Top.SetEnabled(len(p.voices) > 1)
+	k.Bottom.SetEnabled(len(p.voices) > 1)
+	k.Play.SetEnabled(ok && v.DemoAudio != "")
+	k.Speak.SetEnabled(usable)
+	k.LipSync.SetEnabled(usable)
+	k.Subject.SetEnabled(usable)
+	k.Forget.SetEnabled(ok)
+	return k
+}
 
 func (p *voicesPage) refresh() tea.Cmd {
 	store := p.env.store()
@@ -42,50 +108,309 @@ func (p *voicesPage) refresh() tea.Cmd {
 	}
 }
 
+func (p *voicesPage) selected() (history.Voice, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.voices) {
+		return history.Voice{}, false
+	}
+	return p.voices[p.cursor], true
+}
+
 func (p *voicesPage) Update(msg tea.Msg) tea.Cmd {
-	if msg, ok := msg.(voicesLoadedMsg); ok {
-		p.voices, p.err = msg.voices, msg.err
+	switch msg := msg.(type) {
+	case voicesLoadedMsg:
+		return p.onLoaded(msg)
+	case voiceReminderMsg:
+		if msg.gen != p.rem.gen {
+			return nil // a tick an earlier schedule left behind
+		}
+		p.rem.due = time.Time{}
+		return p.refresh()
+	case tea.KeyPressMsg:
+		return p.onKey(msg)
 	}
 	return nil
 }
 
+func (p *voicesPage) onLoaded(msg voicesLoadedMsg) tea.Cmd {
+	p.err = msg.err
+	if msg.err != nil {
+		return nil
+	}
+	now := p.env.now()
+	cur, _ := p.selected()
+	p.voices = p.voices[:0]
+	for _, v := range msg.voices {
+		if !v.Deleted {
+			p.voices = append(p.voices, v)
+		}
+	}
+	sortVoices(p.voices, now)
+	// The cursor stays on its voice when the list changes around it.
+	p.cursor = max(min(p.cursor, len(p.voices)-1), 0)
+	if i := slices.IndexFunc(p.voices, func(v history.Voice) bool { return v.VoiceID == cur.VoiceID }); i >= 0 {
+		p.cursor = i
+	}
+	first := !p.loaded
+	p.loaded = true
+	return p.rem.check(p.voices, now, first)
+}
+
+// sortVoices puts the voices still counting down first, soonest expiry
+// first, then the kept ones (newest first), then the expired ones (most
+// recently expired first).
+func sortVoices(vs []history.Voice, now time.Time) {
+	group := func(v history.Voice) int {
+		switch {
+		case v.Kept:
+			return 1
+		case v.Expired(now):
+			return 2
+		}
+		return 0
+	}
+	slices.SortStableFunc(vs, func(a, b history.Voice) int {
+		ga, gb := group(a), group(b)
+		switch {
+		case ga != gb:
+			return ga - gb
+		case ga == 0:
+			return a.ExpiresAt.Compare(b.ExpiresAt)
+		case ga == 1:
+			return b.CreatedAt.Compare(a.CreatedAt)
+		}
+		return b.ExpiresAt.Compare(a.ExpiresAt)
+	})
+}
+
+func (p *voicesPage) expiringSoon() int {
+	now, n := p.env.now(), 0
+	for _, v := range p.voices {
+		if v.Expiring(now, reminderThresholds[0]) {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *voicesPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.Help().(voicesKeys)
+	v, _ := p.selected()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, len(p.voices)-1)
+	case key.Matches(msg, k.Top):
+		p.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		p.cursor = len(p.voices) - 1
+	case key.Matches(msg, k.Play):
+		return playDemo(p.env, v)
+	case key.Matches(msg, k.Speak):
+		return openForm(api.OpAudioTTS, map[string]any{"voice_setting_voice_id": v.VoiceID})
+	case key.Matches(msg, k.LipSync):
+		return openForm(api.OpLipSync, map[string]any{"voice_id": v.VoiceID})
+	case key.Matches(msg, k.Subject):
+		return openForm(api.OpReference2Video, map[string]any{"subjects": []any{map[string]any{"voice_id": v.VoiceID}}})
+	case key.Matches(msg, k.Clone):
+		return openForm(api.OpAudioClone, nil)
+	case key.Matches(msg, k.Forget):
+		return p.confirmForget(v)
+	}
+	return nil
+}
+
+func openForm(op api.Operation, values map[string]any) tea.Cmd {
+	return func() tea.Msg { return newFormMsg{op: op, values: values} }
+}
+
+func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
+	store, id := p.env.store(), v.VoiceID
+	body := "clapper stops listing it and reminding you of it. The service is not told: "
+	switch {
+	case v.Kept:
+		body += "it keeps the voice, and speech synthesis can still use it by its id."
+	case v.Expired(p.env.now()):
+		body += "it has deleted the voice already."
+	default:
+		body += "it keeps the voice until " + v.ExpiresAt.Local().Format("Jan 2 15:04") + ", and for good if speech synthesis uses it by then."
+	}
+	d := &confirmDialog{title: "Forget voice " + clean(id) + "?", body: body, onYes: func() tea.Msg {
+		if err := store.DeleteVoice(context.Background(), id); err != nil {
+			return statusMsg{text: clean(err.Error()), bad: true}
+		}
+		return statusMsg{text: "forgot voice " + clean(id) + " here"}
+	}}
+	return func() tea.Msg { return openDialogMsg{d} }
+}
+
+// playDemo hands the voice's preview to the desktop's player: the file the
+// downloader saved of the clone's result when there is one (the URL lapses
+// after 24 h), else the URL itself.
+func playDemo(e *env, v history.Voice) tea.Cmd {
+	store, now := e.store(), e.now()
+	return func() tea.Msg {
+		ctx := context.Background()
+		if t, err := store.TaskByID(ctx, v.CloneTaskID); err == nil {
+			if dls, err := store.Downloads(ctx, v.CloneTaskID); err == nil {
+				for _, d := range dls {
+					if d.Status == history.DownloadDone {
+						if _, err := os.Stat(d.Path); err == nil {
+							return openWithOS(d.Path)()
+						}
+					}
+				}
+			}
+			if len(t.Creations) > 0 && !t.Creations[0].URLExpiresAt.IsZero() && !now.Before(t.Creations[0].URLExpiresAt) {
+				return statusMsg{text: "the preview of " + clean(v.VoiceID) + " was not saved and its URL lapsed; open the clone task (Tasks page) and press r for a fresh one", bad: true}
+			}
+		}
+		u, err := url.Parse(v.DemoAudio)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return statusMsg{text: "the preview of " + clean(v.VoiceID) + " has no web address to open: " + clean(v.DemoAudio), bad: true}
+		}
+		return openWithOS(u.String())()
+	}
+}
+
+// tickEvery is how soon a countdown on screen changes its label.
+func (p *voicesPage) tickEvery() time.Duration {
+	now := p.env.now()
+	var every time.Duration
+	for _, v := range p.voices {
+		if v.Kept || v.Expired(now) {
+			continue
+		}
+		d := v.ExpiresAt.Sub(now)
+		unit := time.Minute
+		switch {
+		case d < time.Minute:
+			unit = time.Second
+		case d >= 48*time.Hour:
+			unit = time.Hour
+		}
+		// The label changes when d crosses the next whole unit down.
+		next := d%unit + time.Millisecond
+		if every == 0 || next < every {
+			every = next
+		}
+	}
+	return every
+}
+
+// timeLeft reads "6d 23h", "23h59m", "41m", "30s".
+func timeLeft(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd %02dh", int(d.Hours())/24, int(d.Hours())%24)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%ds", max(int(d.Seconds()), 0))
+}
+
+// voiceStatus is the last column: a glyph and a label, readable without
+// colour, and the colour: kept, counting down, under 24 h, expired.
+func (p *voicesPage) voiceStatus(v history.Voice, now time.Time) (string, func(...string) string) {
+	th := p.env.theme
+	switch {
+	case v.Kept:
+		return "✓ kept", th.Success.Render
+	case v.Expired(now):
+		return "✗ expired", th.Error.Render
+	}
+	left := v.ExpiresAt.Sub(now)
+	if left < reminderThresholds[0] {
+		return "! " + timeLeft(left) + " left", th.Warning.Render
+	}
+	return "◷ " + timeLeft(left) + " left", th.Input.Render
+}
+
 func (p *voicesPage) View() string {
 	th := p.env.theme
-	now := p.env.now()
-	w := max(p.width-4, 20)
+	w := max(p.width-2, 20)
 	var b strings.Builder
 	b.WriteString(th.Title.Render(" Cloned voices") + "\n\n")
 	switch {
 	case p.err != nil:
 		b.WriteString(th.Error.Render(" could not read voices: "+clean(p.err.Error())) + "\n")
+		return b.String()
+	case !p.loaded:
+		return b.String()
 	case len(p.voices) == 0:
-		b.WriteString(th.Dim.Render(" No cloned voice yet.") + "\n")
-	default:
-		b.WriteString(th.Dim.Render(fmt.Sprintf("   %-24s %-14s %-14s %s", "VOICE", "CLONED", "LAST USED", "DELETED IN")) + "\n")
-		for _, v := range p.voices {
-			used := "never"
-			if !v.LastUsedAt.IsZero() {
-				used = v.LastUsedAt.Local().Format("Jan 2 15:04")
+		return b.String() + p.emptyView(w)
+	}
+	now := p.env.now()
+	const dateW, statusW = 12, 16
+	// marker, voice, two dates and the status, two spaces apart.
+	voiceW := min(max(p.width-1-2-2*(dateW+2)-2-statusW, 12), 40)
+	wide := p.width >= 100
+	header := fmt.Sprintf("  %s  %s  %s  %s", fit("VOICE", voiceW), fit("CLONED", dateW), fit("LAST USED", dateW), fit("EXPIRY", statusW))
+	if wide {
+		header += "  PREVIEW"
+	}
+	b.WriteString(th.Dim.Render(header) + "\n")
+	rows := p.visibleRows()
+	if p.cursor < p.scroll {
+		p.scroll = p.cursor
+	}
+	if p.cursor >= p.scroll+rows {
+		p.scroll = p.cursor - rows + 1
+	}
+	for i := p.scroll; i < min(p.scroll+rows, len(p.voices)); i++ {
+		v := p.voices[i]
+		used := "never"
+		if !v.LastUsedAt.IsZero() {
+			used = v.LastUsedAt.Local().Format("Jan 2 15:04")
+		}
+		label, style := p.voiceStatus(v, now)
+		line := fmt.Sprintf("%s  %s  %s  ", fit(clean(v.VoiceID), voiceW), fit(v.CreatedAt.Local().Format("Jan 2 15:04"), dateW), fit(used, dateW))
+		status := style(fit(label, statusW))
+		if wide {
+			preview := "—"
+			if v.DemoAudio != "" {
+				preview = "♪ p plays it"
 			}
-			leftText := left(now, v.ExpiresAt)
-			style := th.Success.Render
-			switch {
-			case v.Expired(now):
-				style, leftText = th.Dim.Render, "expired"
-			case v.ExpiresAt.Sub(now).Hours() < 24:
-				style = th.Warning.Render
-			}
-			b.WriteString(fmt.Sprintf("   %s %s %s %s\n", fit(clean(v.VoiceID), 24), fit(v.CreatedAt.Local().Format("Jan 2 15:04"), 14), fit(used, 14), style(leftText)))
+			status += "  " + th.Dim.Render(preview)
+		}
+		if i == p.cursor {
+			b.WriteString(th.Marker.Render("▌ ") + th.Selected.Render(line) + status + "\n")
+		} else {
+			b.WriteString("  " + line + status + "\n")
 		}
 	}
-	b.WriteString("\n" + indent(wrap("The service deletes a cloned voice unless it is used in speech synthesis within 168 hours. "+
-		"Cloning, reminders and speech from this page come with the next release; meanwhile:", w), 1) + "\n\n")
-	for _, c := range []string{
-		"clapper create audio-clone --set voice_id=narrator_01 --set audio_url=./sample.wav",
-		"clapper create audio-tts --set voice_setting_voice_id=narrator_01 --set text='Hello there' --wait",
-	} {
-		b.WriteString(th.Key.Render(indent(wrap(c, w-4), 3)) + "\n")
+	if v, ok := p.selected(); ok {
+		b.WriteString("\n" + indent(wrap(p.explain(v, now), w-1), 1) + "\n")
 	}
-	b.WriteString(th.Key.Render("   clapper voices") + th.Dim.Render("   the same list, for scripts") + "\n")
 	return b.String()
+}
+
+// visibleRows leaves room for the title, the header and the explanation of
+// the selected voice (three lines at 80 columns).
+func (p *voicesPage) visibleRows() int { return max(p.height-8, 1) }
+
+// explain says what the selected voice's state means and what to do.
+func (p *voicesPage) explain(v history.Voice, now time.Time) string {
+	id := clean(v.VoiceID)
+	switch {
+	case v.Kept:
+		return id + " was used in speech synthesis within 168 hours of its cloning, so the service keeps it for good. t speaks with it."
+	case v.Expired(now):
+		return id + " was not used in speech synthesis within 168 hours of its cloning: the service deleted it on " +
+			v.ExpiresAt.Local().Format("Jan 2 15:04") + ". Its id is free to clone again (c); d forgets it here."
+	}
+	return "The service deletes " + id + " on " + v.ExpiresAt.Local().Format("Jan 2 15:04") +
+		" unless speech synthesis uses it by then; one use keeps it for good. t opens speech with it."
+}
+
+func (p *voicesPage) emptyView(w int) string {
+	th := p.env.theme
+	return indent(wrap("No cloned voice yet. A cloned voice speaks your text in speech synthesis (audio-tts) and lip-sync, "+
+		"and gives a subject of a reference video its voice.", w-1), 1) + "\n\n" +
+		indent(wrap(th.Key.Render("c")+" clones one from 10 seconds to 5 minutes of clear speech (a web address or a local file).", w-1), 1) + "\n\n" +
+		indent(wrap("The service deletes a cloned voice unless speech synthesis uses it within 168 hours of its cloning; "+
+			"one use in time keeps it for good. This page counts down, and clapper reminds you when 24 hours and 1 hour are left.", w-1), 1) + "\n\n" +
+		th.Dim.Render(indent(wrap("From a script or cron: clapper voices --expiring exits 1 while a voice is about to expire.", w-1), 1)) + "\n"
 }
