@@ -123,25 +123,33 @@ func startNotice(soon []history.Voice, now time.Time) string {
 	case 0:
 		return ""
 	case 1:
-		v := soon[0]
-		return fmt.Sprintf("voice %s is deleted in %s unless used in speech synthesis: Voices page (4), t", clean(v.VoiceID), timeLeft(v.ExpiresAt.Sub(now)))
+		return voiceNotice(soon[0], now)
 	}
 	first := soonest(soon)
-	return fmt.Sprintf("%d cloned voices are deleted within 24h unless used in speech synthesis, %s first (in %s): Voices page (4)",
-		len(soon), clean(first.VoiceID), timeLeft(first.ExpiresAt.Sub(now)))
+	return fmt.Sprintf("%d voices expire within 24h unless used in speech synthesis, %s in %s (4 Voices)",
+		len(soon), clean(first.VoiceID), noticeLeft(first, now))
 }
 
 // crossingNotice tells that vs just came within threshold of deletion.
 func crossingNotice(vs []history.Voice, threshold time.Duration, now time.Time) string {
 	if len(vs) == 1 {
-		v := vs[0]
-		return fmt.Sprintf("voice %s is deleted in %s unless used in speech synthesis: Voices page (4), t", clean(v.VoiceID), timeLeft(v.ExpiresAt.Sub(now)))
+		return voiceNotice(vs[0], now)
 	}
 	ids := make([]string, len(vs))
 	for i, v := range vs {
 		ids[i] = clean(v.VoiceID)
 	}
-	return fmt.Sprintf("%d voices are deleted within %s unless used in speech synthesis: %s", len(vs), timeLeft(threshold), strings.Join(ids, ", "))
+	return fmt.Sprintf("%d voices expire within %s unless used in speech synthesis: %s", len(vs), timeLeft(threshold), strings.Join(ids, ", "))
+}
+
+func voiceNotice(v history.Voice, now time.Time) string {
+	return fmt.Sprintf("%s expires in %s unless used in speech synthesis (4 Voices)", clean(v.VoiceID), noticeLeft(v, now))
+}
+
+// noticeLeft is the time left to the minute: a timer firing a moment after
+// the 1 h mark still reads 1h00m.
+func noticeLeft(v history.Voice, now time.Time) string {
+	return timeLeft(v.ExpiresAt.Sub(now).Round(time.Minute))
 }
 
 func soonest(vs []history.Voice) history.Voice {

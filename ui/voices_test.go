@@ -215,7 +215,7 @@ func TestVoiceReminders(t *testing.T) {
 		{id: "kept_voice", ago: 167 * time.Hour, usedAfter: time.Hour},
 	}, &now)
 	p := m.pages[pageVoices].(*voicesPage)
-	if !strings.Contains(m.statusText, "voice soon_voice is deleted in 18h00m") {
+	if !strings.Contains(m.statusText, "soon_voice expires in 18h00m unless used in speech synthesis (4 Voices)") {
 		t.Fatalf("start notice: %q", m.statusText)
 	}
 	seq := m.statusSeq
@@ -257,7 +257,7 @@ func TestVoiceReminders(t *testing.T) {
 		t.Errorf("timer due %v, want the crossing at +4h", p.rem.due)
 	}
 	n := tick(4 * time.Hour)
-	if len(n) != 1 || !strings.Contains(n[0], "later_voice is deleted in 24h00m") {
+	if len(n) != 1 || !strings.Contains(n[0], "later_voice expires in 24h00m") {
 		t.Errorf("24 h crossing: %v", n)
 	}
 	if n := tick(4*time.Hour + time.Minute); n != nil {
@@ -269,15 +269,15 @@ func TestVoiceReminders(t *testing.T) {
 		t.Errorf("a stale timer: %v", n)
 	}
 	// soon_voice reaches 1 h left at +17h.
-	n = tick(17 * time.Hour)
-	if len(n) != 1 || !strings.Contains(n[0], "soon_voice is deleted in 1h00m") {
+	n = tick(17*time.Hour + 20*time.Millisecond) // a timer a moment late
+	if len(n) != 1 || !strings.Contains(n[0], "soon_voice expires in 1h00m") {
 		t.Errorf("1 h crossing: %v", n)
 	}
 	if n := tick(17*time.Hour + 30*time.Minute); n != nil {
 		t.Errorf("the 1 h notice came again: %v", n)
 	}
 	n = tick(27 * time.Hour)
-	if len(n) != 1 || !strings.Contains(n[0], "later_voice is deleted in 1h00m") {
+	if len(n) != 1 || !strings.Contains(n[0], "later_voice expires in 1h00m") {
 		t.Errorf("later_voice's 1 h crossing: %v", n)
 	}
 	// Both expire: no timer is left, and a kept voice never set one.
