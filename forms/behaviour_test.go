@@ -280,7 +280,7 @@ func TestDraftsAndDuplicates(t *testing.T) {
 	g2 := newTestForm(t, api.OpImg2Video, "")
 	g2.Apply(values)
 	syncCheck(g2)
-	if msgs := strings.Join(g2.check.Errors["images"], " "); !strings.Contains(msgs, "no longer found") {
+	if msgs := strings.Join(g2.check.Errors["images"], " "); !strings.Contains(msgs, "frame.png") || !strings.Contains(msgs, "has changed") || strings.Contains(msgs, "data URI") {
 		t.Fatalf("a lost file must be flagged: %q", msgs)
 	}
 }
@@ -358,5 +358,41 @@ func TestSpeechVoiceFromTheLibrary(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(f.View()), "your voices: narrator_01 · narrator_02") {
 		t.Fatal("the library must show beside the field")
+	}
+}
+
+// A path typed into a list and not added with enter is not dropped: the
+// check reads it, and leaving the field adds it.
+func TestPendingListItemIsKept(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Image, "svcq2")
+	writePNG(t, f.ctx.Dir, "a.png", 512, 512)
+	focus(t, f, "images")
+	typeText(f, "a.png")
+	if n := len(f.check.Body["images"].([]any)); n != 1 {
+		t.Fatalf("the typed path is not in the request: %v", f.check.Body)
+	}
+	press(f, "tab")
+	if got := f.editors["images"].(*listEditor).items; len(got) != 1 || got[0] != "a.png" {
+		t.Fatalf("leaving the field must add the path: %v", got)
+	}
+}
+
+// Numbers are read as a person means them and sent as JSON numbers; what
+// is not a number is refused with the text typed.
+func TestTypedNumbers(t *testing.T) {
+	for typed, want := range map[string]any{
+		"7": json.Number("7"), "7.": json.Number("7"), ".5": json.Number("0.5"), "07": json.Number("7"),
+		"+5": json.Number("5"), "5.0": json.Number("5.0"), "-1": json.Number("-1"), "1e1": json.Number("1e1"),
+		"NaN": "NaN", "abc": "abc", "0x10": "0x10", "Inf": "Inf",
+	} {
+		if got := number(typed); got != want {
+			t.Errorf("%q: got %#v, want %#v", typed, got, want)
+		}
+	}
+	f := newTestForm(t, api.OpTiming2Audio, "")
+	focus(t, f, "duration")
+	typeText(f, "7.")
+	if f.check.Size == 0 || canonical(t, f.check.Body["duration"]) != "7" {
+		t.Fatalf("7. must be sent as 7: size %d, %v", f.check.Size, f.check.Body["duration"])
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -121,11 +124,18 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		body[name] = v
 	}
 	cache.keepOnly(c.Sources)
+	lost := map[string]bool{}
+	for name := range c.Errors {
+		lost[name] = true // only placeholders and unreadable files so far
+	}
 	known := map[string]bool{}
 	for _, n := range catalog.FieldNames(op) {
 		known[n] = true
 	}
 	for _, e := range spec.Validate(body) {
+		if lost[e.Field] && strings.Contains(e.Message, "data URI") {
+			continue // the lost file is already said; its placeholder is no data URI
+		}
 		if !known[e.Field] && e.Reason == api.ReasonFieldUnwanted {
 			c.Warnings = append(c.Warnings, e.Field+": not in clapper's tables; sent as written (the service may be newer)")
 			continue
@@ -140,6 +150,8 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 	c.Body = catalog.Normalize(op, body)
 	if b, err := json.Marshal(c.Body); err == nil {
 		c.Size = len(b)
+	} else {
+		c.add("request", "request: cannot be written as JSON: "+err.Error())
 	}
 	if c.Size > catalog.MaxBodyBytes {
 		msg := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", humanBytes(int64(c.Size)))
@@ -176,9 +188,10 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 	one := func(m catalog.Media, s string) any {
 		switch {
 		case isPlaceholder(s):
-			c.Media[s] = MediaNote{Text: "was a local file that is no longer found; choose it again", Bad: true}
-			c.Errors[name] = append(c.Errors[name], name+": "+shortMedia(s)+" was a local file that is no longer found; choose it again")
-			c.Broken = append(c.Broken, name+": a local file of the duplicated task is no longer found")
+			msg := name + ": " + placeholderText(s) + " is gone or has changed since it was sent; choose the file again"
+			c.Media[s] = MediaNote{Text: "gone or changed; choose it again", Bad: true}
+			c.Errors[name] = append(c.Errors[name], msg)
+			c.Broken = append(c.Broken, msg)
 			return s
 		case IsLocalPath(s):
 			ent := cache.read(dir, s, m)
@@ -246,6 +259,29 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 	}
 	return v
 }
+
+// placeholderText names what a placeholder stood for: the file it was
+// read from when known, its type and size.
+func placeholderText(s string) string {
+	ct := strings.TrimPrefix(strings.SplitN(s, ";", 2)[0], "data:")
+	size := ""
+	if m := placeholderBytes.FindStringSubmatch(s); m != nil {
+		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+			size = ", " + humanBytes(n)
+		}
+	}
+	if m := placeholderFile.FindStringSubmatch(s); m != nil {
+		if p, err := url.PathUnescape(m[1]); err == nil {
+			return fmt.Sprintf("the file %s (%s%s)", api.CleanText(p), ct, size)
+		}
+	}
+	return fmt.Sprintf("a local file (%s%s)", ct, size)
+}
+
+var (
+	placeholderBytes = regexp.MustCompile(`;bytes=([0-9]+)`)
+	placeholderFile  = regexp.MustCompile(`;file=([^;]*)`)
+)
 
 // isPlaceholder: history keeps a data URI as data:<type>;sha256=…;bytes=…
 // (no comma); a duplicated task whose file is gone still carries it.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,7 +149,8 @@ var placeholderSHA = regexp.MustCompile(`;sha256=([0-9a-f]{64})`)
 
 // Relink replaces each placeholder of a duplicated request with the path of
 // the local file it was read from, when that file still holds the same
-// bytes; the others stay placeholders and the form flags them.
+// bytes; the others stay placeholders, naming the file they came from, and
+// the form flags them.
 func (d Drafts) Relink(v any) any {
 	sources := d.sources()
 	var walk func(any) any
@@ -163,8 +165,11 @@ func (d Drafts) Relink(v any) any {
 				return x
 			}
 			p, ok := sources[m[1]]
-			if !ok || !sameFile(p, m[1]) {
+			switch {
+			case !ok:
 				return x
+			case !sameFile(p, m[1]):
+				return x + ";file=" + url.PathEscape(p)
 			}
 			return p
 		case []any:

@@ -278,6 +278,7 @@ func (f *Form) Apply(values map[string]any) tea.Cmd {
 		}
 	}
 	f.layout()
+	f.syncDuration()
 	return f.changed()
 }
 
@@ -521,30 +522,43 @@ func (f *Form) updateReference(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// Help lists the keys that work now: the focused editor's and the form's.
-func (f *Form) Help() []key.Binding {
+// ShortHelp is the help line: the focused field's first keys, then
+// review and leave; FullHelp has every key that works now.
+func (f *Form) ShortHelp() []key.Binding {
+	groups := f.FullHelp()
+	if f.mode != modeEdit {
+		return groups[0]
+	}
+	own := groups[0]
+	if len(own) > 2 {
+		own = own[:2]
+	}
+	return append(slices.Clip(own), keys.Review, keys.Leave)
+}
+
+func (f *Form) FullHelp() [][]key.Binding {
 	switch f.mode {
 	case modeReview:
-		return f.reviewKeys()
+		return [][]key.Binding{f.reviewKeys()}
 	case modePicker:
-		return []key.Binding{pickerChoose, pickerUp, pickerBack}
+		return [][]key.Binding{{pickerChoose, pickerUp, pickerBack}}
 	case modeReference:
-		return []key.Binding{insertKey, pickerBack}
+		return [][]key.Binding{{insertKey, pickerBack}}
 	}
-	var out []key.Binding
+	var own []key.Binding
 	if e := f.focused(); e != nil {
-		out = append(out, e.Keys()...)
+		own = append(own, e.Keys()...)
 	}
 	if f.rows[f.focus].stray {
-		out = append(out, keys.Remove)
+		own = append(own, keys.Remove)
 	}
 	if f.focusedName() == "prompt" && len(f.subjectNames()) > 0 {
-		out = append(out, keys.Reference)
+		own = append(own, keys.Reference)
 	}
 	if f.rows[f.focus].kind == rowAdvanced {
-		out = append(out, keys.Toggle)
+		own = append(own, keys.Toggle)
 	}
-	return append(out, keys.Next, keys.Review, keys.Leave)
+	return [][]key.Binding{own, {keys.Next, keys.Prev, keys.Review, keys.Leave}}
 }
 
 // title is the form's heading: the operation and what it makes.

@@ -252,7 +252,7 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 		}},
 		{api.OpAudioTTS, "", []step{
 			{field: "text", text: "Hello <#0.5#> world"},
-			{field: "voice_setting_voice_id", text: "narr", keys: []string{"tab", "2"}},
+			{field: "voice_setting_voice_id", keys: []string{"ctrl+l", "ctrl+l"}},
 			{field: "voice_setting_speed", text: "1.5"},
 			{field: "voice_setting_emotion", keys: []string{"right", "right"}},
 		}, func(string, string) map[string]any {

@@ -3,9 +3,12 @@ package forms
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -156,9 +159,7 @@ func (e *lineEditor) completion() string {
 	var cands []string
 	switch {
 	case e.f.Kind == catalog.KindMedia && IsLocalPath(e.val):
-		cands = completePath(e.ctx.Dir, e.val, e.f.Media)
-	case e.f.Kind == catalog.KindVoiceID:
-		cands = completeVoice(e.ctx.Voices, e.val)
+		cands = completePath(e.ctx.Dir, e.val, e.f)
 	default:
 		return ""
 	}
@@ -191,10 +192,7 @@ func (e *lineEditor) Value() any {
 	}
 	switch e.f.Kind {
 	case catalog.KindInt, catalog.KindNumber:
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			return json.Number(s)
-		}
-		return s // refused with the text the user typed, never dropped
+		return number(s)
 	case catalog.KindJSONArray:
 		var v []any
 		if json.Unmarshal([]byte(s), &v) == nil {
@@ -249,6 +247,22 @@ func positionName(f catalog.Field, v any) string {
 	return rangeLabel(f)
 }
 
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// number reads a typed number as JSON carries it: "7." and ".5" and "07"
+// mean 7, 0.5 and 7; anything else (NaN, words) stays text, for the catalog
+// to refuse with what was typed.
+func number(s string) any {
+	if jsonNumber.MatchString(s) {
+		return json.Number(s)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(s, "xXpP_") {
+		return s
+	}
+	return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
+}
+
 // rangeLabel is a number's bounds as a form shows them: "3-16 s", "≥ 0".
 func rangeLabel(f catalog.Field) string {
 	r := f.Range
@@ -257,13 +271,17 @@ func rangeLabel(f catalog.Field) string {
 		unit = " s"
 	}
 	lo := strconv.FormatFloat(r.Min, 'f', -1, 64)
+	sep := "-"
+	if r.Min < 0 {
+		sep = " to "
+	}
 	switch {
 	case f.Name == "seed":
 		return "whole number"
 	case r.HasMax && r.Min == r.Max:
 		return "only " + lo + unit
 	case r.HasMax:
-		return lo + "-" + strconv.FormatFloat(r.Max, 'f', -1, 64) + unit
+		return lo + sep + strconv.FormatFloat(r.Max, 'f', -1, 64) + unit
 	}
 	return "≥ " + lo + unit
 }
@@ -273,7 +291,7 @@ func (e *lineEditor) Keys() []key.Binding {
 	case e.f.Kind == catalog.KindMedia:
 		return []key.Binding{completeKey, pickKey}
 	case e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
-		return []key.Binding{completeKey, nextVoiceKey}
+		return []key.Binding{nextVoiceKey}
 	}
 	return nil
 }
@@ -283,8 +301,8 @@ func (e *lineEditor) Keys() []key.Binding {
 func (e *lineEditor) cloning() bool { return e.ctx.Op == api.OpAudioClone }
 
 var (
-	completeKey = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
-	pickKey     = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
+	completeKey  = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
+	pickKey      = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
 	nextVoiceKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next cloned voice"))
 )
 
@@ -324,7 +342,7 @@ func newAreaEditor(f catalog.Field) *areaEditor {
 
 func (e *areaEditor) SetField(f catalog.Field) {
 	e.f = f
-	e.area.Placeholder(f.Help)
+	e.area.Placeholder("type here · ctrl+e opens $EDITOR")
 	e.checkPauses()
 }
 
@@ -436,8 +454,7 @@ func pointAt(s *Styles, text string, pe *catalog.PauseError, width int) string {
 		before = "…" + string(r[max(len(r)-room/2, 0):])
 	}
 	line := s.Value.Render(before) + s.Error.Reverse(true).Render(marker) + s.Value.Render(after)
-	line = clipCells(line, width)
-	return "  " + line + "\n" + s.Error.Render(clipCells("  ✗ "+pe.Message, width))
+	return s.Error.Render("✗ ") + clipCells(line, width-2)
 }
 
 // choiceEditor picks one of a field's options with ←/→, or a letter to jump:
@@ -625,9 +642,9 @@ func (e *choiceEditor) View(s *Styles, width int, focused bool) string {
 	if shown == "" {
 		shown = "not set"
 	}
-	hint := "  %d of %d · ←/→ or type a letter"
-	if e.f.Name == "model" {
-		hint = "  %d of %d · ←/→"
+	hint := "  %d of %d · ←/→"
+	if e.f.Name != "model" && len(e.options()) > 0 && unicode.IsLetter([]rune(e.options()[0])[0]) {
+		hint = "  %d of %d · ←/→ or type a letter"
 	}
 	return st.Render("‹ "+shown+" ›") + s.Dim.Render(fmt.Sprintf(hint, pos, len(e.options())))
 }

@@ -45,7 +45,15 @@ func (e *listEditor) Focus() tea.Cmd {
 	return e.line.Focus()
 }
 
-func (e *listEditor) Blur() { e.line.Blur() }
+// Blur adds a path or URL typed but not yet added with enter: leaving the
+// field must not drop it.
+func (e *listEditor) Blur() {
+	e.line.Blur()
+	if v := strings.TrimSpace(e.line.val); v != "" {
+		e.Add(v)
+		e.line.set("")
+	}
+}
 
 var (
 	addKey    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add"))
@@ -100,6 +108,9 @@ func (e *listEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 		case "ctrl+d":
 			if e.cursor < len(e.items) {
 				e.items = slices.Delete(e.items, e.cursor, e.cursor+1)
+				if e.cursor == len(e.items) && e.cursor > 0 {
+					e.cursor-- // the item before stays selected for the next removal
+				}
 				if e.cursor == len(e.items) {
 					return e.line.Focus(), true
 				}
@@ -123,12 +134,17 @@ func (e *listEditor) Add(v string) {
 	e.cursor = len(e.items)
 }
 
+// Value counts a path still being typed, so the check already reads it.
 func (e *listEditor) Value() any {
-	if len(e.items) == 0 {
+	items := e.items
+	if v := strings.TrimSpace(e.line.val); v != "" {
+		items = append(slices.Clip(items), v)
+	}
+	if len(items) == 0 {
 		return nil
 	}
-	out := make([]any, len(e.items))
-	for i, it := range e.items {
+	out := make([]any, len(items))
+	for i, it := range items {
 		out[i] = it
 	}
 	return out
@@ -186,7 +202,8 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 		if focused && i == e.cursor {
 			mark, st = "› ", s.Selected
 		}
-		line := mark + fmt.Sprintf("%d. ", i+1) + st.Render(shortMedia(it))
+		// Numbered from 0, as messages name them: images[1].
+		line := mark + fmt.Sprintf("[%d] ", i) + st.Render(shortMedia(it))
 		if info != nil {
 			if text, bad := info(it); text != "" {
 				if bad {
@@ -208,6 +225,9 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 func shortMedia(v string) string {
 	if !catalog.IsDataURI(v) {
 		return v
+	}
+	if isPlaceholder(v) {
+		return placeholderText(v)
 	}
 	meta, data, ok := strings.Cut(v, ",")
 	if !ok {
@@ -235,11 +255,19 @@ func humanBytes(n int64) string {
 }
 
 // mediaExtensions are the file types a picker and completion offer for a
-// kind of media.
-func mediaExtensions(m catalog.Media) []string {
-	switch m {
+// field: bmp only where the field takes it (lip-sync faces).
+func mediaExtensions(f catalog.Field) []string {
+	switch f.Media {
 	case catalog.MediaImage:
-		return []string{".png", ".jpg", ".jpeg", ".webp", ".bmp"}
+		formats := f.ImageFormats
+		if len(formats) == 0 {
+			formats = []string{"png", "jpg", "jpeg", "webp"}
+		}
+		var out []string
+		for _, x := range formats {
+			out = append(out, "."+x)
+		}
+		return out
 	case catalog.MediaVideo:
 		return []string{".mp4", ".mov", ".avi"}
 	case catalog.MediaAudio:
@@ -250,7 +278,7 @@ func mediaExtensions(m catalog.Media) []string {
 
 // completePath lists the directories and the files of the media's types
 // that start with what was typed, as paths the user could have typed.
-func completePath(dir, typed string, m catalog.Media) []string {
+func completePath(dir, typed string, f catalog.Field) []string {
 	expanded := typed
 	if strings.HasPrefix(typed, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -270,7 +298,7 @@ func completePath(dir, typed string, m catalog.Media) []string {
 	if err != nil {
 		return nil
 	}
-	exts := mediaExtensions(m)
+	exts := mediaExtensions(f)
 	var out []string
 	for _, en := range entries {
 		name := en.Name()
@@ -291,16 +319,6 @@ func completePath(dir, typed string, m catalog.Media) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
-}
-
-func completeVoice(voices []string, typed string) []string {
-	var out []string
-	for _, v := range voices {
-		if strings.HasPrefix(v, typed) {
-			out = append(out, v)
-		}
-	}
 	return out
 }
 

@@ -50,18 +50,18 @@ var (
 )
 
 func (f *Form) openPicker() tea.Cmd {
-	var m catalog.Media
+	var fd catalog.Field
 	switch e := f.focused().(type) {
 	case *lineEditor:
-		m = e.f.Media
+		fd = e.f
 	case *listEditor:
-		m = e.f.Media
+		fd = e.f
 	}
 	dir := f.ctx.Dir
 	if f.picker != nil && f.picker.dir != "" {
 		dir = f.picker.dir // where the last file came from
 	}
-	f.picker = &picker{dir: dir, exts: mediaExtensions(m), field: f.focusedName()}
+	f.picker = &picker{dir: dir, exts: mediaExtensions(fd), field: f.focusedName()}
 	f.picker.setSize(f.width, f.height)
 	f.mode = modePicker
 	return f.readDir(dir)

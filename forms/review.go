@@ -123,6 +123,19 @@ func (f *Form) Sent() {
 	f.review = reviewState{}
 }
 
+// Delivered is a request the service took: the values stay for the next
+// variation, and the focus goes back to the first field so that enter
+// cannot send the same request again.
+func (f *Form) Delivered() tea.Cmd {
+	f.Sent()
+	f.showAll = false
+	f.focus = 0
+	if len(f.rows) > 1 && f.rows[0].name == "model" {
+		f.focus = 1
+	}
+	return f.focusCmd()
+}
+
 func (f *Form) reviewView() string {
 	s := f.styles
 	w := max(f.width, 40)

@@ -9,8 +9,17 @@ import (
 	"clapper/api/catalog"
 )
 
-// labelWidth is the column values start at when a field fits on one line.
-const labelWidth = 20
+// labelColumn is where values start when a field fits on one line: after
+// the longest label of the form, within bounds.
+func (f *Form) labelColumn() int {
+	n := 12
+	for _, r := range f.rows {
+		if r.kind == rowField {
+			n = max(n, len(r.name)+3)
+		}
+	}
+	return min(n, 27)
+}
 
 // View draws the form in its width and height: a heading, the rows around
 // the focused one, and a status line with the body's size and the rules
@@ -136,15 +145,7 @@ func (f *Form) rowView(i, w int) string {
 				bad++
 			}
 		}
-		text := s.Section.Render(arrow + " Advanced")
-		info := "seed, payload, watermark, callback"
-		if _, ok := f.spec.Field("off_peak"); ok {
-			info = "seed, payload, off-peak, watermark, callback"
-		}
-		if _, ok := f.spec.Field("watermark"); !ok {
-			info = "seed, payload, callback"
-		}
-		text += s.Dim.Render("  " + info)
+		text := s.Section.Render(arrow+" Advanced") + s.Dim.Render("  "+strings.Join(f.advancedNames(), ", "))
 		if set > 0 {
 			text += s.Value.Render(fmt.Sprintf(" · %d set", set))
 		}
@@ -185,6 +186,7 @@ func (f *Form) rowView(i, w int) string {
 		counterStyle = s.Error
 	}
 	inner := w - 2
+	labelWidth := f.labelColumn()
 	var b strings.Builder
 	oneLine := false
 	switch e.(type) {
@@ -240,6 +242,18 @@ func (f *Form) rowView(i, w int) string {
 		b.WriteString("\n" + bar + s.Dim.Render(clipText(field.Help, inner)))
 	}
 	return b.String()
+}
+
+// advancedNames are the advanced fields this model has, as the header
+// lists them.
+func (f *Form) advancedNames() []string {
+	var out []string
+	for _, fd := range f.spec.Fields {
+		if advanced[fd.Name] && fd.Name != "wm_position" {
+			out = append(out, strings.ReplaceAll(fd.Name, "_", " "))
+		}
+	}
+	return out
 }
 
 func (f *Form) subject() string {

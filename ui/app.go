@@ -57,7 +57,7 @@ type globalKeys struct {
 func newGlobalKeys() globalKeys {
 	return globalKeys{
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Help: key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "help")),
 		Next: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next page")),
 		Prev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
 		New:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new task")),
@@ -185,6 +185,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case switchPageMsg:
 		return m.switchTo(msg.page)
+	case createdMsg:
+		cmds := []tea.Cmd{m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID})}
+		if msg.openDetail {
+			id := msg.localID
+			cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
+		}
+		return tea.Batch(cmds...)
 	case duplicateMsg, newFormMsg:
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
@@ -225,9 +232,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.pages[m.active].Capturing())
+	if m.showHelp && (msg.String() == "esc" || key.Matches(msg, m.keys.Help)) {
+		m.showHelp = false
+		return nil
+	}
 	if screenTyping {
-		if msg.String() == "ctrl+c" {
+		switch msg.String() {
+		case "ctrl+c":
 			return m.quit()
+		case "f1":
+			// ? is text in an input; f1 still shows every key.
+			m.showHelp = true
+			return nil
 		}
 		return m.toScreen(msg)
 	}
@@ -236,9 +252,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp = !m.showHelp
-		return nil
-	case m.showHelp && msg.String() == "esc":
-		m.showHelp = false
 		return nil
 	case key.Matches(msg, m.keys.Next):
 		return m.switchTo((m.active + 1) % len(m.pages))
@@ -489,12 +502,15 @@ func (m *Model) footer() string {
 	status = ansiCut(status, m.width)
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
 	if m.detail == nil && m.pages[m.active].Capturing() {
-		global = ""
+		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
 	}
 	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
 	local := m.help.ShortHelpView(m.screenKeys().ShortHelp())
 	return status + "\n" + joinEnds(" "+local, global+" ", m.width)
 }
+
+// typingHelpKey is how help opens while keys are text.
+var typingHelpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "all keys"))
 
 func (m *Model) screenKeys() help.KeyMap {
 	if m.detail != nil {
@@ -515,7 +531,7 @@ func (m *Model) fullHelp() string {
 	}
 	return th.Section.Render(" "+title) + "\n\n" + indent(hm.FullHelpView(m.screenKeys().FullHelp()), 1) +
 		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +
-		"\n\n" + th.Dim.Render(" ? or esc closes this help")
+		"\n\n" + th.Dim.Render(" ?, f1 or esc closes this help")
 }
 
 func indent(s string, n int) string {

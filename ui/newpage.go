@@ -31,16 +31,23 @@ const (
 
 type newKeys struct {
 	Up, Down, Open, Back, Discard key.Binding
-	form                          []key.Binding
+	// form holds the form's keys while one is shown.
+	form *forms.Form
 }
 
 func (k newKeys) ShortHelp() []key.Binding {
 	if k.form != nil {
-		return k.form
+		return k.form.ShortHelp()
 	}
 	return []key.Binding{k.Up, k.Down, k.Open, k.Back, k.Discard}
 }
-func (k newKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+func (k newKeys) FullHelp() [][]key.Binding {
+	if k.form != nil {
+		return k.form.FullHelp()
+	}
+	return [][]key.Binding{k.ShortHelp()}
+}
 
 // newPage creates tasks: pick an operation, then a model, then fill the
 // form generated from the catalog. A form left is kept as a draft (on disk,
@@ -85,6 +92,13 @@ type (
 	}
 	// selectTaskMsg asks the Tasks page to show and select a task.
 	selectTaskMsg struct{ localID int64 }
+	// createdMsg: a task was created from a form; the root shows it on
+	// the Tasks page, with its detail for an answer that is already final
+	// (a clone, a speech synthesis).
+	createdMsg struct {
+		localID    int64
+		openDetail bool
+	}
 	// voicesForFormMsg refreshes the voice library the form offers.
 	voicesForFormMsg struct{ voices []string }
 	// discardDraftMsg: the user confirmed throwing a draft away.
@@ -147,7 +161,7 @@ func (p *newPage) Help() help.KeyMap {
 	k := p.keys
 	k.form = nil
 	if p.step == stepForm && p.form != nil {
-		k.form = p.form.Help()
+		k.form = p.form
 	}
 	if p.step == stepOperation {
 		k.Back.SetEnabled(false)
@@ -165,9 +179,18 @@ func (p *newPage) SetSize(w, h int) {
 
 func (p *newPage) answerHeight() int {
 	if p.answer != "" {
-		return 2
+		return strings.Count(p.answerText(), "\n") + 2
 	}
 	return 0
+}
+
+// answerText is the service's answer, wrapped to at most three lines.
+func (p *newPage) answerText() string {
+	lines := strings.Split(wrap(p.answer, max(p.width-3, 20)), "\n")
+	if len(lines) > 3 {
+		lines = append(lines[:2], fit(strings.Join(lines[2:], " "), max(p.width-3, 20)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (p *newPage) selected() api.Operation { return api.Operations()[p.cursor] }
@@ -377,6 +400,7 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 		}
 		return tea.Batch(append(cmds, p.saveDraft())...)
 	}
+	p.selectOp(msg.op)
 	model := ""
 	if m, ok := msg.values["model"].(string); ok {
 		model = m
@@ -423,10 +447,10 @@ func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	p.sending = false
 	p.env.submitting--
-	if p.form != nil {
-		p.form.Sent()
-	}
 	if msg.err != nil {
+		if p.form != nil {
+			p.form.Sent()
+		}
 		p.answer, p.bad = "The service refused it: "+clean(msg.err.Error()), true
 		var se *track.SubmitError
 		if errors.As(msg.err, &se) {
@@ -435,22 +459,21 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 		p.SetSize(p.width, p.height)
 		return statusErr(fmt.Errorf("not created: %w", msg.err))
 	}
+	var focus tea.Cmd
+	if p.form != nil {
+		focus = p.form.Delivered()
+	}
 	id := msg.sub.Task.Identifier()
-	text := fmt.Sprintf("%s created: task %s (%s)", msg.op, clean(id), clean(msg.sub.Task.State))
+	state := msg.sub.Task.State
+	if state == "" {
+		state = api.StateCreated
+	}
+	text := fmt.Sprintf("%s created: task %s (%s)", msg.op, clean(id), clean(state))
 	if msg.sub.Warning != nil {
 		text += "; " + clean(msg.sub.Warning.Error())
 	}
-	localID := msg.sub.LocalID
-	cmds := []tea.Cmd{
-		status(text),
-		func() tea.Msg { return switchPageMsg{pageTasks} },
-		func() tea.Msg { return selectTaskMsg{localID} },
-	}
-	if msg.op.IsSynchronous() {
-		// A clone or speech answers at once: show the answer.
-		cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID} })
-	}
-	return tea.Batch(cmds...)
+	created := createdMsg{localID: msg.sub.LocalID, openDetail: msg.op.IsSynchronous()}
+	return tea.Batch(focus, status(text), func() tea.Msg { return created })
 }
 
 func (p *newPage) View() string {
@@ -463,7 +486,7 @@ func (p *newPage) View() string {
 				if !p.bad {
 					st = p.env.theme.Success
 				}
-				v = st.Render(fit(p.answer, p.width-2)) + "\n\n" + v
+				v = st.Render(p.answerText()) + "\n\n" + v
 			}
 			if p.sending {
 				v = p.env.theme.Running.Render("sending…") + "\n" + v
@@ -544,9 +567,13 @@ func modelSummary(op api.Operation, model string) string {
 	}
 	var parts []string
 	if f, ok := s.Field("duration"); ok && f.Range != nil && f.Range.HasMax {
-		parts = append(parts, fmt.Sprintf("%g-%g s", f.Range.Min, f.Range.Max))
+		if f.Range.Min == f.Range.Max {
+			parts = append(parts, fmt.Sprintf("%g s", f.Range.Min))
+		} else {
+			parts = append(parts, fmt.Sprintf("%g-%g s", f.Range.Min, f.Range.Max))
+		}
 	}
-	if f, ok := s.Field("resolution"); ok && len(f.Options) > 0 && len(f.Options) < 5 {
+	if f, ok := s.Field("resolution"); ok && len(f.Options) > 0 {
 		parts = append(parts, strings.Join(f.Options, " "))
 	}
 	if f, ok := s.Field("images"); ok && f.MaxItems > 0 {

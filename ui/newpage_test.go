@@ -157,3 +157,21 @@ func TestNewFormMessagePresetsValues(t *testing.T) {
 		t.Fatalf("the voice was not filled in:\n%s", screen(m))
 	}
 }
+
+// Speech answers at once: sending it shows its detail over the Tasks page.
+func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpAudioTTS, "")
+	p.form.Apply(map[string]any{"text": "Hello there.", "voice_setting_voice_id": "male-qn-qingse"})
+	if !runUntil(m, p.form.Init(), func() bool { return p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
+	}
+	send(m, ctrl('s'))
+	_, cmd := m.Update(press("enter"))
+	if !runUntil(m, cmd, func() bool { return m.active == pageTasks && m.detail != nil }, 10*time.Second) {
+		t.Fatalf("the answer's detail did not open:\n%s", screen(m))
+	}
+	if p.form.Check() == nil || p.form.Values()["text"] != "Hello there." {
+		t.Fatal("the form keeps its values for the next variation")
+	}
+}
