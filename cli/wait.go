@@ -25,7 +25,7 @@ func (app *App) listenCallbacks(client *api.Client, w *track.Watcher) (stop func
 func (app *App) wait(ctx context.Context, client *api.Client, store *history.Store, w *track.Watcher, op api.Operation, model string, task *api.Task, o createOpts) error {
 	id := task.Identifier()
 	var final *track.Event
-	if !op.IsSynchronous() && !api.IsTerminal(task.State) {
+	if !api.IsTerminal(task.State) {
 		if !o.json {
 			writeCreated(app.Err, op, task)
 		}

@@ -47,14 +47,14 @@ func Cancellable(t history.Task) bool {
 	return false
 }
 
-// Submit records a request, sends it and follows the task it created; a
-// synchronous operation's answer is already final.
+// Submit records a request, sends it and follows the task it created
+// until it ends (a speech synthesis may answer "queueing" too).
 func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]any) (*track.Submission, error) {
 	sub, err := s.Tracker.Submit(ctx, op, body)
 	if err != nil {
 		return nil, err
 	}
-	if id := sub.Task.Identifier(); id != "" && !op.IsSynchronous() {
+	if id := sub.Task.Identifier(); id != "" && !api.IsTerminal(sub.Task.State) {
 		t, err := s.Store.Task(ctx, sub.LocalID)
 		if err != nil {
 			return sub, err
