@@ -153,41 +153,23 @@ var placeholderSHA = regexp.MustCompile(`;sha256=([0-9a-f]{64})`)
 // the form flags them.
 func (d Drafts) Relink(v any) any {
 	sources := d.sources()
-	var walk func(any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case string:
-			if !isPlaceholder(x) {
-				return x
-			}
-			m := placeholderSHA.FindStringSubmatch(x)
-			if m == nil {
-				return x
-			}
-			p, ok := sources[m[1]]
-			switch {
-			case !ok:
-				return x
-			case !sameFile(p, m[1]):
-				return x + ";file=" + url.PathEscape(p)
-			}
-			return p
-		case []any:
-			out := make([]any, len(x))
-			for i, it := range x {
-				out[i] = walk(it)
-			}
-			return out
-		case map[string]any:
-			out := make(map[string]any, len(x))
-			for k, it := range x {
-				out[k] = walk(it)
-			}
-			return out
+	return mapStrings(v, func(x string) any {
+		if !isPlaceholder(x) {
+			return x
 		}
-		return v
-	}
-	return walk(v)
+		m := placeholderSHA.FindStringSubmatch(x)
+		if m == nil {
+			return x
+		}
+		p, ok := sources[m[1]]
+		switch {
+		case !ok:
+			return x
+		case !sameFile(p, m[1]):
+			return x + ";file=" + url.PathEscape(p)
+		}
+		return p
+	})
 }
 
 func sameFile(path, sha string) bool {

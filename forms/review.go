@@ -247,22 +247,29 @@ func displayJSON(c *Check) string {
 }
 
 func shortenURIs(v any) any {
+	return mapStrings(v, func(s string) any {
+		if catalog.IsDataURI(s) {
+			return shortMedia(s)
+		}
+		return s
+	})
+}
+
+// mapStrings rebuilds a decoded JSON value with every string replaced by fn's.
+func mapStrings(v any, fn func(string) any) any {
 	switch x := v.(type) {
 	case string:
-		if catalog.IsDataURI(x) {
-			return shortMedia(x)
-		}
-		return x
+		return fn(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, it := range x {
-			out[i] = shortenURIs(it)
+			out[i] = mapStrings(it, fn)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, it := range x {
-			out[k] = shortenURIs(it)
+			out[k] = mapStrings(it, fn)
 		}
 		return out
 	}
