@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"clapper/api"
 	"clapper/api/track"
@@ -54,7 +55,13 @@ func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]a
 	if err != nil {
 		return nil, err
 	}
-	if id := sub.Task.Identifier(); id != "" && !api.IsTerminal(sub.Task.State) {
+	id := sub.Task.Identifier()
+	if res := track.SyncResult(sub.Task); res != nil && s.Config.AutoDownload {
+		// A clone's preview or a speech answered at once: saved like any result.
+		s.queueResults(ctx, track.Event{Kind: track.EventState, TaskID: id, Operation: op,
+			To: api.StateSuccess, Result: res, At: time.Now()})
+	}
+	if id != "" && !api.IsTerminal(sub.Task.State) {
 		t, err := s.Store.Task(ctx, sub.LocalID)
 		if err != nil {
 			return sub, err

@@ -160,9 +160,13 @@ func TestNewFormMessagePresetsValues(t *testing.T) {
 
 // Speech answers at once: sending it shows its detail over the Tasks page.
 func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
-	m, _ := newTestModel(t, 80, 24)
+	m, s := newTestModel(t, 80, 24)
+	s.Config.AutoDownload = true
+	if _, err := s.Submit(context.Background(), api.OpAudioClone, map[string]any{"audio_url": "https://example.com/me.mp3", "voice_id": "narrator_77"}); err != nil {
+		t.Fatal(err)
+	}
 	p := showForm(t, m, api.OpAudioTTS, "")
-	p.form.Apply(map[string]any{"text": "Hello there.", "voice_setting_voice_id": "male-qn-qingse"})
+	p.form.Apply(map[string]any{"text": "Hello there.", "voice_setting_voice_id": "narrator_77"})
 	if !runUntil(m, p.form.Init(), func() bool { return p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
 		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
 	}
@@ -173,5 +177,15 @@ func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
 	}
 	if p.form.Check() == nil || p.form.Values()["text"] != "Hello there." {
 		t.Fatal("the form keeps its values for the next variation")
+	}
+	// With auto-download on (the default), the speech is queued for saving
+	// like any result.
+	speech, err := s.Store.Task(context.Background(), m.detail.localID)
+	if err != nil || speech.Operation != api.OpAudioTTS {
+		t.Fatalf("the detail shows %+v (%v), not the speech", speech, err)
+	}
+	dls, err := s.Store.Downloads(context.Background(), speech.TaskID)
+	if err != nil || len(dls) != 1 {
+		t.Fatalf("speech result not queued for download: %v %v", dls, err)
 	}
 }
