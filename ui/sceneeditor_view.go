@@ -73,7 +73,7 @@ func (m *sceneEditor) header(j history.Job) string {
 	}
 	out := line + "\n"
 	if j.ErrCode != "" || j.ErrMsg != "" {
-		out += m.failure(j.ErrCode, j.ErrMsg, "c composes again") + "\n"
+		out += m.failure(j.ErrCode, j.ErrMsg, "e edits a failed scene; c composes the chosen versions") + "\n"
 	}
 	return out
 }
@@ -88,7 +88,12 @@ func (m *sceneEditor) failure(code, msg, retry string) string {
 	}
 	text := th.Error.Render(" ✗ "+clean(code)) + " " + clean(msg)
 	meaning := api.Explain(code, 0)
-	return ansiCut(text, m.width) + "\n" + indent(wrap(meaning+" ("+retry+")", w), 3)
+	if strings.TrimSpace(meaning) == strings.TrimSpace(clean(msg)) {
+		meaning = "" // the service already said it in these words
+	} else {
+		meaning += " "
+	}
+	return ansiCut(text, m.width) + "\n" + indent(wrap(meaning+"("+retry+")", w), 3)
 }
 
 func (m *sceneEditor) sceneList(j history.Job, rows int) string {
