@@ -193,7 +193,7 @@ func (p *scenesPage) View() string {
 		b.WriteString(th.Key.Render("   clapper scenes JOB_ID") + th.Dim.Render("   reads a job made elsewhere") + "\n")
 		return b.String()
 	}
-	promptW := max(p.width-58, 10)
+	promptW := max(p.width-64, 10) // room for an age of up to 5 cells
 	b.WriteString(th.Dim.Render(fmt.Sprintf("   %-20s %-14s %6s %8s  %-*s %s", "JOB", "STATE", "SCENES", "VERSIONS", promptW, "PROMPT", "AGE")) + "\n")
 	rows := max(p.height-3, 1)
 	first := max(0, p.cursor-rows+1)
