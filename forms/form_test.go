@@ -258,6 +258,12 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 		}, func(string, string) map[string]any {
 			return map[string]any{"text": "Hello <#0.5#> world", "voice_setting_voice_id": "narrator_02", "voice_setting_speed": 1.5, "voice_setting_emotion": "sad"}
 		}},
+		{api.OpTiming2Audio, "audio1.0", []step{
+			{field: "duration", text: "8"},
+			{field: "timing_prompts", keys: []string{"ctrl+n"}, text: "a door slams"},
+		}, func(string, string) map[string]any {
+			return map[string]any{"model": "audio1.0", "duration": 8, "timing_prompts": []any{map[string]any{"from": 0, "to": 2, "prompt": "a door slams"}}}
+		}},
 		{api.OpLipSync, "", []step{
 			{field: "video_url", text: "https://example.com/v.mp4"},
 			{field: "text", text: "hi #1# there"},
@@ -306,6 +312,11 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 				for _, it := range s.items {
 					typeText(f, it)
 					press(f, "enter")
+				}
+				if s.field == "timing_prompts" {
+					press(f, s.keys...) // add the event, then type its sound
+					typeText(f, s.text)
+					continue
 				}
 				typeText(f, s.text)
 				press(f, s.keys...)
