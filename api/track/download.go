@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -119,63 +117,9 @@ func (d *Downloader) idleTimeout() time.Duration {
 	return DefaultIdleTimeout
 }
 
-// MediaOf tells what an operation produces: "video", "image" or "audio".
-func MediaOf(op api.Operation) string {
-	switch op {
-	case api.OpReference2Image:
-		return "image"
-	case api.OpAudioTTS, api.OpAudioClone, api.OpTiming2Audio:
-		return "audio"
-	}
-	return "video"
-}
-
-// DefaultDirs puts results under ~/Videos/clapper, ~/Pictures/clapper or
-// ~/Music/clapper when those folders exist, else under dataDir/downloads.
-func DefaultDirs(dataDir string) func(api.Operation) string {
-	home, _ := os.UserHomeDir()
-	byMedia := map[string]string{"video": "Videos", "image": "Pictures", "audio": "Music"}
-	return func(op api.Operation) string {
-		if home != "" {
-			if st, err := os.Stat(filepath.Join(home, byMedia[MediaOf(op)])); err == nil && st.IsDir() {
-				return filepath.Join(home, byMedia[MediaOf(op)], "clapper")
-			}
-		}
-		return filepath.Join(dataDir, "downloads")
-	}
-}
-
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
-// FileName is <date>_<operation>_<task-id>_<n>.<ext>: never a name from the
-// server, only its extension when it is a plain one.
-func FileName(created time.Time, op api.Operation, taskID string, index int, rawURL string) string {
-	id := unsafeName.ReplaceAllString(taskID, "")
-	if id == "" {
-		id = "task"
-	}
-	return fmt.Sprintf("%s_%s_%s_%d.%s", created.UTC().Format("2006-01-02"), unsafeName.ReplaceAllString(string(op), ""), clipName(id, 64), index+1, extension(rawURL, op))
-}
-
-func clipName(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
-}
-
 var plainExt = regexp.MustCompile(`^[a-z0-9]{2,5}$`)
-
-func extension(rawURL string, op api.Operation) string {
-	u := rawURL
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
-	if ext := strings.ToLower(strings.TrimPrefix(path.Ext(u), ".")); plainExt.MatchString(ext) {
-		return ext
-	}
-	return map[string]string{"video": "mp4", "image": "png", "audio": "wav"}[MediaOf(op)]
-}
 
 // QueueResults queues every result file of a finished task.
 func (d *Downloader) QueueResults(ctx context.Context, taskID string, op api.Operation, created time.Time, res *api.TaskResult) error {
@@ -576,24 +520,6 @@ var mediaExt = map[string]string{
 	"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp",
 	"video/mp4": "mp4", "video/quicktime": "mov", "video/webm": "webm",
 	"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/aac": "aac",
-}
-
-// finalName keeps the queued name unless the server's content type says
-// the extension is wrong; an existing file of that name is never overwritten.
-func finalName(root *os.Root, name, contentType string) string {
-	if ct, _, err := mime.ParseMediaType(contentType); err == nil {
-		if e := mediaExt[ct]; e != "" && strings.TrimPrefix(path.Ext(name), ".") != e {
-			name = strings.TrimSuffix(name, path.Ext(name)) + "." + e
-		}
-	}
-	base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
-	candidate := name
-	for i := 2; ; i++ {
-		if _, err := root.Stat(candidate); errors.Is(err, os.ErrNotExist) {
-			return candidate
-		}
-		candidate = fmt.Sprintf("%s (%d)%s", base, i, ext)
-	}
 }
 
 // update records p as long as this downloader holds dl; an error is also

@@ -545,34 +545,6 @@ func (w *Watcher) aheadLocked(t *watched) int {
 	return n
 }
 
-// rank orders the states the spec names, so that an answer cannot move a
-// task backwards; a final state (api.IsTerminal) ranks last. A state the
-// spec does not name is unordered (-1): nothing says where it lies, so it
-// neither holds back nor is held back by another answer.
-func rank(state string) int {
-	switch state {
-	case api.StateCreated, "":
-		return 0
-	case api.StateQueueing:
-		return 1
-	case api.StateProcessing:
-		return 2
-	}
-	if api.IsTerminal(state) {
-		return 3
-	}
-	return -1
-}
-
-// behind reports whether state comes before prev in the lifecycle.
-func behind(state, prev string) bool {
-	r, p := rank(state), rank(prev)
-	return r >= 0 && p >= 0 && r < p
-}
-
-// settled reports whether a task in this state will change no more.
-func settled(state string) bool { return api.IsTerminal(state) }
-
 func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	now := w.clock.Now()
 	w.emit(ctx, Event{Kind: EventPollFailed, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now})
@@ -608,69 +580,6 @@ func (w *Watcher) emit(ctx context.Context, e Event) {
 	case w.events <- e:
 	case <-ctx.Done():
 	}
-}
-
-func updateFrom(r *api.TaskResult, now time.Time) history.Update {
-	u := history.Update{State: r.State, ErrCode: r.ErrCode, Credits: int64(r.Credits), Raw: r.Raw, ObservedAt: now}
-	if r.Progress != nil {
-		p := int64(*r.Progress)
-		u.Progress = &p
-	}
-	if len(r.Creations) > 0 {
-		u.Creations = history.CreationsFrom(r.Creations, now.Add(URLValidity(r)))
-	}
-	return u
-}
-
-// URLValidity is how long result URLs of a read stay valid: 24 hours, one
-// hour for trending-replicate (whose results report progress).
-func URLValidity(r *api.TaskResult) time.Duration {
-	if r.Progress != nil {
-		return time.Hour
-	}
-	return 24 * time.Hour
-}
-
-// jobState is a multi-scene job's state as the task list shows it.
-func jobState(j *api.OneClickJob) string {
-	if j.State == "" {
-		return api.StateCreated
-	}
-	return j.State
-}
-
-// jobBusy reports whether any scene or composition of a job is still being
-// made (after an edit or a recomposition the job itself may read success).
-func jobBusy(j *api.OneClickJob) bool {
-	for _, rec := range j.JobRecords {
-		if n := len(rec.Jobs); n > 0 && !api.IsTerminal(rec.Jobs[n-1].State) {
-			return true
-		}
-	}
-	return false
-}
-
-// taskHeap orders followed tasks by when they are due.
-type taskHeap []*watched
-
-func (h taskHeap) Len() int           { return len(h) }
-func (h taskHeap) Less(i, j int) bool { return h[i].next.Before(h[j].next) }
-func (h taskHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-func (h *taskHeap) Push(x any) {
-	t := x.(*watched)
-	t.index = len(*h)
-	*h = append(*h, t)
-}
-func (h *taskHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	t.index = -1
-	*h = old[:len(old)-1]
-	return t
 }
 
 // Publish delivers an event of another part of the tracker (downloads) on
