@@ -184,6 +184,21 @@ func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path 
 	return claimed, err
 }
 
+// LostVersionDownload records that the file a done download saved at path
+// is gone: the download turns failed, so that the next Download claims it
+// and saves the version again. A row saved since at another path is kept.
+func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = 'failed', error = ?, updated_at = ?
+			WHERE sub_job = ? AND status = 'done' AND path = ?`,
+			"the saved file "+path+" is gone", ms(s.now()), subJobID, path)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return nil
+	})
+}
+
 // FinishVersionDownload records the outcome of a claimed download: done at
 // path with bytes, or failed with why.
 func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string, bytes int64, why error) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -65,8 +66,18 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 		}
 	}
 	if d := v.Download; d != nil && d.Status == history.DownloadDone {
-		if _, err := os.Stat(d.Path); err == nil {
+		_, err := os.Stat(d.Path)
+		switch {
+		case err == nil:
 			return d.Path, nil
+		case errors.Is(err, fs.ErrNotExist):
+			// Deleted or moved away: while the row says done no run can
+			// claim the download, and the version would never be saved again.
+			if err := s.Store.LostVersionDownload(ctx, id, d.Path); err != nil {
+				return "", err
+			}
+		default:
+			return "", fmt.Errorf("checking the saved file of version %s: %w", id, err)
 		}
 	}
 	if v.State != api.StateSuccess {

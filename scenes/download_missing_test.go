@@ -1,0 +1,43 @@
+package scenes
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"clapper/history"
+)
+
+// A saved version whose file was deleted is saved again: the download row
+// lets go of the lost file instead of answering its old path for ever.
+func TestDownloadAgainAfterTheFileWasDeleted(t *testing.T) {
+	r := newRig(t)
+	ctx := t.Context()
+	jobID := r.create()
+	scene := r.job(jobID).Scenes[0].Jobs[0].ID
+	dir := filepath.Join(r.dir, "mine")
+
+	first, err := r.svc.Download(ctx, jobID, scene, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(first); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := r.svc.Download(ctx, jobID, scene, dir)
+	if err != nil {
+		t.Fatalf("saving again after the file was deleted: %v", err)
+	}
+	if st, err := os.Stat(again); err != nil || st.Size() == 0 {
+		t.Fatalf("Download answered %s, which is not a saved file: %v", again, err)
+	}
+	_, v, _ := Find(r.job(jobID), scene)
+	if d := v.Download; d == nil || d.Status != history.DownloadDone || d.Path != again {
+		t.Errorf("the download row after saving again: %+v, want done at %s", d, again)
+	}
+	// Saved now: a third call answers the same file without fetching.
+	if third, err := r.svc.Download(ctx, jobID, scene, dir); err != nil || third != again {
+		t.Errorf("third download %s %v, want %s", third, err, again)
+	}
+}
