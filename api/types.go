@@ -298,12 +298,29 @@ type TaskResult struct {
 	CreatedAt     string         `json:"created_at,omitempty"`
 	CallbackURL   string         `json:"callback_url,omitempty"`
 
+	// CreditsSent is false when the answer had no credits (or null): it
+	// then says nothing about them, and a recorded value must stand.
+	CreditsSent bool `json:"-"`
+
 	Raw json.RawMessage `json:"-"`
 }
 
 func (r *TaskResult) UnmarshalJSON(b []byte) error {
 	type plain TaskResult
-	return decodeClean(b, (*plain)(r))
+	// The outer credits shadows the embedded one, so absence is seen.
+	aux := struct {
+		*plain
+		Credits *Int `json:"credits"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	cleanStrings(reflect.ValueOf(r).Elem())
+	r.Credits, r.CreditsSent = 0, aux.Credits != nil
+	if aux.Credits != nil {
+		r.Credits = *aux.Credits
+	}
+	return nil
 }
 
 // Creation is one result item. URLs are signed and expire.

@@ -285,13 +285,16 @@ func events(ctx context.Context, tx *sql.Tx, localID int64) ([]Event, error) {
 
 // Update is what one task result (a poll answer or a callback) says.
 type Update struct {
-	State      string
-	ErrCode    string
-	Credits    int64
-	Progress   *int64 // nil keeps the last reported progress
-	Creations  []Creation
-	Raw        []byte
-	ObservedAt time.Time // when the result was received; zero means now
+	State   string
+	ErrCode string
+	Credits int64
+	// KeepCredits: the result did not say (no credits field), so the
+	// recorded credits stand rather than become Credits' zero.
+	KeepCredits bool
+	Progress    *int64 // nil keeps the last reported progress
+	Creations   []Creation
+	Raw         []byte
+	ObservedAt  time.Time // when the result was received; zero means now
 }
 
 // ApplyResult records a task result in one transaction: the task row, an
@@ -330,9 +333,10 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 		if u.Progress != nil {
 			progress = sql.NullInt64{Int64: *u.Progress, Valid: true}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, err_code = ?, credits = ?,
+		credits := sql.NullInt64{Int64: u.Credits, Valid: !u.KeepCredits}
+		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, err_code = ?, credits = coalesce(?, credits),
 			progress = coalesce(?, progress), result = coalesce(?, result), updated_at = ?
-			WHERE id = ?`, u.State, u.ErrCode, u.Credits, progress, nullText(u.Raw), ms(at), id); err != nil {
+			WHERE id = ?`, u.State, u.ErrCode, credits, progress, nullText(u.Raw), ms(at), id); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		if u.State != state {

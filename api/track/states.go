@@ -36,7 +36,7 @@ func behind(state, prev string) bool {
 func settled(state string) bool { return api.IsTerminal(state) }
 
 func updateFrom(r *api.TaskResult, now time.Time) history.Update {
-	u := history.Update{State: r.State, ErrCode: r.ErrCode, Credits: int64(r.Credits), Raw: r.Raw, ObservedAt: now}
+	u := history.Update{State: r.State, ErrCode: r.ErrCode, Credits: int64(r.Credits), KeepCredits: !r.CreditsSent, Raw: r.Raw, ObservedAt: now}
 	if r.Progress != nil {
 		p := int64(*r.Progress)
 		u.Progress = &p

@@ -150,7 +150,7 @@ func SyncResult(task *api.Task) *api.TaskResult {
 	if task.State != api.StateSuccess || url == "" {
 		return nil
 	}
-	return &api.TaskResult{ID: task.Identifier(), State: task.State, Credits: task.Credits, Raw: task.Raw,
+	return &api.TaskResult{ID: task.Identifier(), State: task.State, Credits: task.Credits, CreditsSent: true, Raw: task.Raw,
 		Creations: []api.Creation{{ID: task.Identifier(), URL: url}}}
 }
 
