@@ -65,6 +65,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	c.http = guardRedirects(c.http)
 	return c, nil
 }
 
@@ -74,6 +75,9 @@ func (c *Client) With(opts ...Option) *Client {
 	cp := *c
 	for _, o := range opts {
 		o(&cp)
+	}
+	if cp.http != c.http {
+		cp.http = guardRedirects(cp.http)
 	}
 	return &cp
 }
