@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a request the service rejected, as its error body says.
@@ -198,7 +199,50 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(CleanText(string(truncate(body, 200))))
 	}
+	e.Message = CapText(e.Message, MaxMessage)
+	e.Reason, e.TraceID, e.RetryAfter = CapText(e.Reason, maxWord), CapText(e.TraceID, maxWord), CapText(e.RetryAfter, maxWord)
+	if len(e.Fields) > maxFields {
+		e.Fields = e.Fields[:maxFields]
+	}
+	for i, f := range e.Fields {
+		e.Fields[i] = CapText(f, maxWord)
+	}
 	return e
+}
+
+// MaxMessage is the most of a service's error message clapper keeps, prints
+// and stores: a real one is a sentence, so more is noise or an attack.
+const MaxMessage = 2000
+
+// maxWord caps one-word texts (reason, trace id, field names) and maxFields
+// the fields one rejection names.
+const (
+	maxWord   = 80
+	maxFields = 20
+)
+
+// CapText cuts s to at most n bytes (on a rune boundary) and says how long
+// the whole was, so a cut text is never mistaken for the whole.
+func CapText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (cut; %s in all)", approxSize(int64(len(s))))
+}
+
+// approxSize writes a byte count for a reader: 31457280 is "30 MB".
+func approxSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.3g MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.3g KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func truncate(b []byte, n int) []byte {

@@ -75,3 +75,41 @@ func TestRedirectChangeNamesWhatChanged(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19.15: a 30 MB error message is cut to a readable length, and the
+// cut says how long the whole was.
+func TestHugeErrorMessageIsCapped(t *testing.T) {
+	huge := strings.Repeat("x", 30<<20)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(400)
+		w.Write([]byte(`{"code":400,"reason":"` + strings.Repeat("R", 1000) + `","message":"` + huge + `","metadata":{"trace_id":"` + strings.Repeat("t", 1000) + `"}}`))
+	}))
+	defer svc.Close()
+	c, _ := NewClient(svc.URL, "k", WithRetry(RetryPolicy{Attempts: 1}))
+	_, err := c.Get(context.Background(), "1")
+	e, ok := AsError(err)
+	if !ok {
+		t.Fatalf("err %v", err)
+	}
+	if n := len(err.Error()); n > 2*MaxMessage {
+		t.Errorf("error text is %d bytes", n)
+	}
+	if len(e.Message) > MaxMessage+100 || !strings.Contains(e.Message, "30 MB") {
+		t.Errorf("message of %d bytes ending %q; want it capped, naming the whole size", len(e.Message), e.Message[max(0, len(e.Message)-80):])
+	}
+	if len(e.Reason) > 120 || len(e.TraceID) > 120 {
+		t.Errorf("reason %d bytes, trace id %d bytes", len(e.Reason), len(e.TraceID))
+	}
+}
+
+func TestHugeErrCodesAreCapped(t *testing.T) {
+	huge := strings.Repeat("E", 1<<20)
+	var r TaskResult
+	if err := r.UnmarshalJSON([]byte(`{"id":"1","state":"failed","err_code":"` + huge + `"}`)); err != nil || len(r.ErrCode) > 120 {
+		t.Errorf("task err_code kept %d bytes (%v)", len(r.ErrCode), err)
+	}
+	var j OneClickJob
+	if err := j.UnmarshalJSON([]byte(`{"id":"1","state":"failed","err_code":"` + huge + `","err_msg":"` + huge + `"}`)); err != nil || len(j.ErrCode) > 120 || len(j.ErrMsg) > MaxMessage+100 {
+		t.Errorf("job err_code %d bytes, err_msg %d bytes (%v)", len(j.ErrCode), len(j.ErrMsg), err)
+	}
+}

@@ -316,6 +316,7 @@ func (r *TaskResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	cleanStrings(reflect.ValueOf(r).Elem())
+	r.ErrCode = CapText(r.ErrCode, maxWord)
 	r.Credits, r.CreditsSent = 0, aux.Credits != nil
 	if aux.Credits != nil {
 		r.Credits = *aux.Credits
@@ -350,7 +351,11 @@ type OneClickJob struct {
 
 func (j *OneClickJob) UnmarshalJSON(b []byte) error {
 	type plain OneClickJob
-	return decodeClean(b, (*plain)(j))
+	if err := decodeClean(b, (*plain)(j)); err != nil {
+		return err
+	}
+	j.ErrCode, j.ErrMsg = CapText(j.ErrCode, maxWord), CapText(j.ErrMsg, MaxMessage)
+	return nil
 }
 
 // Job record types.

@@ -2,9 +2,11 @@ package track
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,4 +41,26 @@ func quietClient(t *testing.T, h http.Handler) *api.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// Issue 19.15: a refusal with a 30 MB message is stored capped, its size
+// noted, not whole.
+func TestHugeRefusalIsStoredCapped(t *testing.T) {
+	svc := newService()
+	svc.create = func(w http.ResponseWriter) bool {
+		w.WriteHeader(400)
+		fmt.Fprintf(w, `{"code":400,"reason":"FieldInvalid","message":%q}`, strings.Repeat("m", 30<<20))
+		return true
+	}
+	c, store, clk := setup(t, svc)
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	_, err := tr.Submit(context.Background(), api.OpReference2Image, body())
+	var se *SubmitError
+	if !errors.As(err, &se) || len(err.Error()) > 2*api.MaxMessage {
+		t.Fatalf("submit error of %d bytes", len(fmt.Sprint(err)))
+	}
+	task, _ := store.Task(context.Background(), se.LocalID)
+	if task.Rejection == nil || len(task.Rejection.Message) > api.MaxMessage+100 || !strings.Contains(task.Rejection.Message, "30 MB") {
+		t.Errorf("stored rejection %+v", task.Rejection)
+	}
 }
