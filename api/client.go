@@ -108,12 +108,18 @@ func (c *Client) Create(ctx context.Context, op Operation, body any) (*Task, err
 	if t.Identifier() == "" {
 		return nil, fmt.Errorf("%s: the service answered without a task id: %s", op, CleanText(string(truncate(resp, 200))))
 	}
+	if err := CheckID(t.Identifier()); err != nil {
+		return nil, fmt.Errorf("%s: the service answered an id clapper cannot use: %w", op, err)
+	}
 	t.Raw = resp
 	return &t, nil
 }
 
 // Get reads a task's result.
 func (c *Client) Get(ctx context.Context, id string) (*TaskResult, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
 	resp, err := c.do(ctx, http.MethodGet, "/ent/v2/tasks/"+url.PathEscape(id)+"/creations", nil, true)
 	if err != nil {
 		return nil, err
@@ -125,6 +131,9 @@ func (c *Client) Get(ctx context.Context, id string) (*TaskResult, error) {
 	if r.ID == "" {
 		r.ID = id
 	}
+	if err := CheckID(r.ID); err != nil {
+		return nil, fmt.Errorf("task %s: the service answered an id clapper cannot use: %w", id, err)
+	}
 	r.Raw = resp
 	return &r, nil
 }
@@ -132,6 +141,9 @@ func (c *Client) Get(ctx context.Context, id string) (*TaskResult, error) {
 // Cancel asks the service to cancel a task (off-peak tasks); the task then
 // reads failed with err_code UserCancelled.
 func (c *Client) Cancel(ctx context.Context, id string) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
 	body, _ := json.Marshal(map[string]string{"id": id})
 	_, err := c.do(ctx, http.MethodPost, "/ent/v2/tasks/"+url.PathEscape(id)+"/cancel", body, false)
 	return err
@@ -139,6 +151,9 @@ func (c *Client) Cancel(ctx context.Context, id string) error {
 
 // GetOneClick reads a multi-scene job record.
 func (c *Client) GetOneClick(ctx context.Context, id string) (*OneClickJob, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
 	resp, err := c.do(ctx, http.MethodGet, OpGeneralOneClick.Path()+"/"+url.PathEscape(id), nil, true)
 	if err != nil {
 		return nil, err
@@ -147,6 +162,9 @@ func (c *Client) GetOneClick(ctx context.Context, id string) (*OneClickJob, erro
 	if err := json.Unmarshal(resp, &j); err != nil {
 		return nil, fmt.Errorf("decode job %s: %w", id, err)
 	}
+	if err := j.checkIDs(); err != nil {
+		return nil, fmt.Errorf("job %s: the service answered an id clapper cannot use: %w", id, err)
+	}
 	j.Raw = resp
 	return &j, nil
 }
@@ -154,16 +172,19 @@ func (c *Client) GetOneClick(ctx context.Context, id string) (*OneClickJob, erro
 // EditScene regenerates one scene of a multi-scene job; it answers the id of
 // the new scene job.
 func (c *Client) EditScene(ctx context.Context, jobID string, req EditSceneRequest) (string, error) {
-	return c.postID(ctx, OpGeneralOneClick.Path()+"/"+url.PathEscape(jobID)+"/edit", req)
+	return c.postID(ctx, jobID, OpGeneralOneClick.Path()+"/"+url.PathEscape(jobID)+"/edit", req)
 }
 
 // Compose recomposes a multi-scene job from chosen scene jobs; it answers the
 // id of the new compose job.
 func (c *Client) Compose(ctx context.Context, jobID string, req ComposeRequest) (string, error) {
-	return c.postID(ctx, OpGeneralOneClick.Path()+"/"+url.PathEscape(jobID)+"/compose", req)
+	return c.postID(ctx, jobID, OpGeneralOneClick.Path()+"/"+url.PathEscape(jobID)+"/compose", req)
 }
 
-func (c *Client) postID(ctx context.Context, path string, body any) (string, error) {
+func (c *Client) postID(ctx context.Context, jobID, path string, body any) (string, error) {
+	if err := CheckID(jobID); err != nil {
+		return "", err
+	}
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return "", err
@@ -175,6 +196,9 @@ func (c *Client) postID(ctx context.Context, path string, body any) (string, err
 	var r IDResponse
 	if err := json.Unmarshal(resp, &r); err != nil || r.ID == "" {
 		return "", fmt.Errorf("%s: the service answered without an id: %s", path, CleanText(string(truncate(resp, 200))))
+	}
+	if err := CheckID(r.ID); err != nil {
+		return "", fmt.Errorf("%s: the service answered an id clapper cannot use: %w", path, err)
 	}
 	return r.ID, nil
 }

@@ -212,8 +212,8 @@ func (s *Store) UnknownOutcomes(ctx context.Context) ([]Task, error) {
 // ResolveUnknown attaches the task id the user found for an unknown outcome;
 // the task continues as created and the tracker's next poll corrects it.
 func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string) error {
-	if taskID == "" {
-		return fmt.Errorf("history: ResolveUnknown needs a task id")
+	if err := api.CheckID(taskID); err != nil {
+		return err
 	}
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
