@@ -10,7 +10,7 @@ import (
 func TestTaskIDWithNewlineForgesNoRow(t *testing.T) {
 	forged := `h1\ntask h9: success, 0 credits`
 	svc := &fakeService{answers: map[string][]string{
-		"POST /ent/v2/text2video": {`{"task_id":"` + forged + `","state":"created"}`},
+		"POST /ent/v2/text2video":        {`{"task_id":"` + forged + `","state":"created"}`},
 		"GET /ent/v2/tasks/h1/creations": {`{"id":"` + forged + `","state":"processing","err_code":"","credits":1,"creations":null}`},
 	}}
 	for _, args := range [][]string{
