@@ -284,18 +284,7 @@ type AnswerTooLargeError struct {
 }
 
 func (e *AnswerTooLargeError) Error() string {
-	return fmt.Sprintf("%s %s: the service's answer exceeded %s; clapper reads at most that much", e.Method, e.Path, sizeText(e.Limit))
-}
-
-// sizeText writes a byte count in the largest whole unit.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%s %s: the service's answer exceeded %s; clapper reads at most that much", e.Method, e.Path, ByteSize(e.Limit))
 }
 
 // NetworkError is a request that got no HTTP answer.

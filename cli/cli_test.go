@@ -19,6 +19,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/internal/textutil"
 	"clapper/studio"
 )
 
@@ -181,7 +182,7 @@ func TestLocalFilesBecomeDataURIs(t *testing.T) {
 	subj := svc.got[0].body["subjects"].([]any)[0].(map[string]any)
 	img := subj["images"].([]any)[0].(string)
 	if !strings.HasPrefix(img, "data:image/png;base64,") {
-		t.Fatalf("subject image sent as %q", clip(img, 40))
+		t.Fatalf("subject image sent as %q", textutil.Clip(img, 40))
 	}
 	if _, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(img, "data:image/png;base64,")); err != nil {
 		t.Error(err)

@@ -16,6 +16,7 @@ import (
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/api/track"
+	"clapper/internal/textutil"
 )
 
 type createOpts struct {
@@ -177,9 +178,9 @@ type validationError struct {
 func (v validationError) Error() string {
 	var b strings.Builder
 	if v.forced {
-		fmt.Fprintf(&b, "--force: this %s request breaks %s; the service decides", v.op, catalog.Plural(len(v.errs), "rule"))
+		fmt.Fprintf(&b, "--force: this %s request breaks %s; the service decides", v.op, textutil.Plural(len(v.errs), "rule"))
 	} else {
-		fmt.Fprintf(&b, "%s request not sent: %s", v.op, catalog.Plural(len(v.errs), "problem"))
+		fmt.Fprintf(&b, "%s request not sent: %s", v.op, textutil.Plural(len(v.errs), "problem"))
 	}
 	for _, e := range v.errs {
 		b.WriteString("\n  ")
@@ -248,7 +249,7 @@ func isTerminal(w io.Writer) bool {
 func writeRaw(w io.Writer, raw []byte) error {
 	safe, err := api.EscapeJSON(bytes.TrimRight(raw, "\n"))
 	if err != nil {
-		return fmt.Errorf("the service's answer is not JSON: %s", clip(api.CleanText(string(raw)), 120))
+		return fmt.Errorf("the service's answer is not JSON: %s", textutil.Clip(api.CleanText(string(raw)), 120))
 	}
 	_, err = w.Write(append(safe, '\n'))
 	return err
@@ -279,7 +280,7 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 	}
 	line := fmt.Sprintf("%s %s: %s", label, api.CleanText(t.Identifier()), api.CleanText(state))
 	if t.Credits > 0 {
-		line += ", " + catalog.Plural(int(t.Credits), "credit")
+		line += ", " + textutil.Plural(int(t.Credits), "credit")
 	}
 	if t.FileURL != "" {
 		line += "\n  audio: " + api.CleanText(t.FileURL)

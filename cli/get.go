@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 func newGetCmd(app *App) *cobra.Command {
@@ -74,7 +74,7 @@ func fetch(ctx context.Context, c *api.Client, id string, multiScene bool) ([]by
 func writeResult(w io.Writer, op api.Operation, id string, raw []byte) error {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &probe); err != nil {
-		return fmt.Errorf("the service answered something that is not a JSON object: %s", clip(string(raw), 120))
+		return fmt.Errorf("the service answered something that is not a JSON object: %s", textutil.Clip(string(raw), 120))
 	}
 	if _, ok := probe["job_records"]; ok {
 		var job api.OneClickJob
@@ -113,7 +113,7 @@ func writeTaskResult(w io.Writer, r *api.TaskResult) error {
 	if r.Progress != nil && !api.IsTerminal(r.State) {
 		fmt.Fprintf(&b, " (%d%%)", *r.Progress)
 	}
-	b.WriteString(", " + catalog.Plural(int(r.Credits), "credit"))
+	b.WriteString(", " + textutil.Plural(int(r.Credits), "credit"))
 	if r.OffPeak != nil && *r.OffPeak {
 		b.WriteString(", off-peak")
 	}
@@ -157,7 +157,7 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 		}
 		b.WriteString(")")
 		if in := cur.MVGenerateVideoInput; in != nil && in.Prompt != "" {
-			fmt.Fprintf(&b, "\n    prompt: %s", clip(api.CleanText(in.Prompt), 100))
+			fmt.Fprintf(&b, "\n    prompt: %s", textutil.Clip(api.CleanText(in.Prompt), 100))
 		}
 	}
 	if j.SignedURL != "" {

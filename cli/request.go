@@ -10,11 +10,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/forms"
+	"clapper/internal/textutil"
 )
 
 // buildRequest assembles a creation body from a JSON file (or stdin for
@@ -99,7 +99,7 @@ func applySet(op api.Operation, body map[string]any, s string, force bool) error
 		}
 		v, err := decodeValue(raw)
 		if err != nil {
-			return fmt.Errorf("--set %s:=%s: not valid JSON (%v)", name, clip(raw, 40), err)
+			return fmt.Errorf("--set %s:=%s: not valid JSON (%v)", name, textutil.Clip(raw, 40), err)
 		}
 		if err := inlineValue(op, name, &v, "."); err != nil {
 			return err
@@ -204,9 +204,9 @@ func jsonNumber(raw string) (json.Number, bool) {
 // the one probably meant.
 func unknownField(op api.Operation, name string) error {
 	if near := catalog.Suggest(op, name); near != "" {
-		return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; did you mean %s? (--force sends it as it is)", clip(name, 60), op, near)}
+		return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; did you mean %s? (--force sends it as it is)", textutil.Clip(name, 60), op, near)}
 	}
-	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", clip(name, 60), op, strings.Join(catalog.FieldNames(op), ", "))}
+	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", textutil.Clip(name, 60), op, strings.Join(catalog.FieldNames(op), ", "))}
 }
 
 // inlineFiles turns local paths in a request file's media fields into data URIs.
@@ -274,15 +274,4 @@ func inlineString(label string, media catalog.Media, v *any, dir string) error {
 	}
 	*v = uri
 	return nil
-}
-
-// clip shortens s to about n bytes without splitting a character.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -127,7 +127,7 @@ func (app *App) settle(ctx context.Context, d *track.Downloader, id string, o cr
 		switch dl.Status {
 		case history.DownloadDone:
 			if !o.json {
-				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, studio.HumanBytes(dl.Bytes))
+				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, api.ByteSize(dl.Bytes))
 			}
 		default:
 			failed++

@@ -186,7 +186,7 @@ func TestLocalMediaAreCheckedWithTheirFigures(t *testing.T) {
 	if !f.check.OK() {
 		t.Fatalf("a good image refused: %v", f.check.Broken)
 	}
-	if n := f.check.Media["ok.png"]; n.Text != "png 640×480 · "+humanBytes(fileSize(t, filepath.Join(f.ctx.Dir, "ok.png"))) {
+	if n := f.check.Media["ok.png"]; n.Text != "png 640×480 · "+api.ByteSize(fileSize(t, filepath.Join(f.ctx.Dir, "ok.png"))) {
 		t.Fatalf("measured %q", n.Text)
 	}
 	if !strings.Contains(f.View(), "png 640×480") {
@@ -203,7 +203,7 @@ func TestBodyTotalIsChecked(t *testing.T) {
 	if len(f.check.Errors["request"]) == 0 || !strings.Contains(f.check.Errors["request"][0], "20 MB") {
 		t.Fatalf("a 24 MB body must be refused: %v", f.check.Errors["request"])
 	}
-	if !strings.Contains(f.View(), "request 24.0 MB of 20 MB") {
+	if !strings.Contains(f.View(), "request 24 MB of 20 MB") {
 		t.Fatalf("the running total must show:\n%s", f.View())
 	}
 }

@@ -154,7 +154,7 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		c.add("request", "request: cannot be written as JSON: "+err.Error())
 	}
 	if c.Size > catalog.MaxBodyBytes {
-		msg := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", humanBytes(int64(c.Size)))
+		msg := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", api.ByteSize(int64(c.Size)))
 		c.Errors["request"] = append(c.Errors["request"], msg)
 		c.Broken = append(c.Broken, msg)
 	}
@@ -267,7 +267,7 @@ func placeholderText(s string) string {
 	size := ""
 	if m := placeholderBytes.FindStringSubmatch(s); m != nil {
 		if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-			size = ", " + humanBytes(n)
+			size = ", " + api.ByteSize(n)
 		}
 	}
 	if m := placeholderFile.FindStringSubmatch(s); m != nil {
@@ -292,7 +292,7 @@ func isPlaceholder(s string) bool {
 // describeMedia measures a file's content: format and size of an image,
 // frame size and length of a video, length of a WAV.
 func describeMedia(data []byte, contentType string) string {
-	size := humanBytes(int64(len(data)))
+	size := api.ByteSize(int64(len(data)))
 	if info, err := catalog.InspectImage(data); err == nil {
 		return fmt.Sprintf("%s %d×%d · %s", info.Format, info.Width, info.Height, size)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"clapper/api"
+	"clapper/internal/fsutil"
 )
 
 // Draft is a form as it was left: kept when the user leaves the page and
@@ -65,10 +66,10 @@ func (d Drafts) Save(dr Draft) error {
 	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
 		return err
 	}
-	if err := writeAtomic(d.path(dr.Op), b); err != nil {
+	if err := fsutil.WriteFile(d.path(dr.Op), b, 0o600); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(d.Dir, "last"), []byte(dr.Op))
+	return fsutil.WriteFile(filepath.Join(d.Dir, "last"), []byte(dr.Op), 0o600)
 }
 
 // Load reads an operation's draft; ok is false when there is none.
@@ -133,7 +134,7 @@ func (d Drafts) RememberSources(sources map[string]string) error {
 	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(d.Dir, "sources.json"), b)
+	return fsutil.WriteFile(filepath.Join(d.Dir, "sources.json"), b, 0o600)
 }
 
 func (d Drafts) sources() map[string]string {
@@ -179,21 +180,4 @@ func sameFile(path, sha string) bool {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]) == sha
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".draft-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

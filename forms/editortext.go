@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
 )
@@ -36,23 +35,5 @@ func dataURISummary(v string) string {
 	case n >= 1<<10:
 		size = fmt.Sprintf("%d KB", n>>10)
 	}
-	return oneLineText(head) + " · " + size
-}
-
-// oneLineText makes typed or loaded text safe for the screen on one line.
-func oneLineText(s string) string {
-	s = api.CleanText(s)
-	if strings.ContainsAny(s, "\n\t") {
-		s = strings.Join(strings.Fields(s), " ")
-	}
-	return s
-}
-
-// padCells truncates s to w cells and pads it to exactly w.
-func padCells(s string, w int) string {
-	s = ansi.Truncate(s, w, "…")
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		s += strings.Repeat(" ", pad)
-	}
-	return s
+	return api.CleanLine(head) + " · " + size
 }

@@ -16,6 +16,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 func testStyles() *Styles {
@@ -326,7 +327,7 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 			}
 			want := c.want(dataURI(t, a), dataURI(t, b))
 			if got, w := canonical(t, f.check.Body), canonical(t, want); got != w {
-				t.Fatalf("body\n got %s\nwant %s", clipText(got, 400), clipText(w, 400))
+				t.Fatalf("body\n got %s\nwant %s", textutil.Truncate(got, 400), textutil.Truncate(w, 400))
 			}
 			if errs := catalog.Validate(c.op, f.check.Body); errs != nil {
 				t.Fatalf("the catalog refuses the body sent: %v", errs)
@@ -338,7 +339,7 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 			}
 			sub := msgs[0].(SubmitMsg)
 			if sub.Forced || canonical(t, sub.Body) != canonical(t, want) {
-				t.Fatalf("submitted %v (forced %v)", clipText(canonical(t, sub.Body), 200), sub.Forced)
+				t.Fatalf("submitted %v (forced %v)", textutil.Truncate(canonical(t, sub.Body), 200), sub.Forced)
 			}
 		})
 	}

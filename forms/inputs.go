@@ -17,6 +17,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	exteditor "clapper/internal/editor"
+	"clapper/internal/textutil"
 )
 
 // newEditor picks the input for a field's kind.
@@ -310,14 +312,14 @@ func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	e.input.WithWidth(width)
 	out := e.input.View()
 	if focused && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning() && len(e.completions) <= 1 {
-		out += "\n" + s.Dim.Render(clipCells("  your voices: "+strings.Join(e.ctx.Voices, " · ")+" (ctrl+l)", width))
+		out += "\n" + s.Dim.Render(textutil.Truncate("  your voices: "+strings.Join(e.ctx.Voices, " · ")+" (ctrl+l)", width))
 	}
 	if focused && len(e.completions) > 1 {
 		shown := e.completions
 		if len(shown) > 4 {
 			shown = append(shown[:4:4], fmt.Sprintf("… %d more", len(e.completions)-4))
 		}
-		out += "\n" + s.Dim.Render(clipCells("  "+strings.Join(shown, "  "), width))
+		out += "\n" + s.Dim.Render(textutil.Truncate("  "+strings.Join(shown, "  "), width))
 	}
 	return out
 }
@@ -333,7 +335,7 @@ type areaEditor struct {
 }
 
 func newAreaEditor(f catalog.Field) *areaEditor {
-	e := &areaEditor{f: f, area: huh.NewText().Lines(3).ExternalEditor(true).EditorExtension("txt")}
+	e := &areaEditor{f: f, area: huh.NewText().Lines(3).ExternalEditor(false)}
 	e.area.Value(&e.val)
 	e.SetField(f)
 	return e
@@ -350,11 +352,21 @@ func (e *areaEditor) Blur()          { e.area.Blur() }
 
 func (e *areaEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	before := e.val
-	_, cmd := e.area.Update(msg)
-	if _, typed := msg.(tea.KeyPressMsg); !typed && e.val != before {
-		// Back from $EDITOR: editors end a file with a newline nobody typed.
-		e.val = strings.TrimSuffix(e.val, "\n")
-		e.area.Value(&e.val)
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if key.Matches(msg, editorKey) {
+			return exteditor.Edit(e.f.Name, e.val, "txt"), false
+		}
+		_, cmd = e.area.Update(msg)
+	case exteditor.EditedMsg:
+		// An editor that failed to start leaves the text as it was.
+		if msg.ID == e.f.Name && msg.Err == nil {
+			e.val = msg.Text
+			e.area.Value(&e.val)
+		}
+	default:
+		_, cmd = e.area.Update(msg)
 	}
 	if e.val != before {
 		e.checkPauses()
@@ -453,13 +465,5 @@ func pointAt(s *Styles, text string, pe *catalog.PauseError, width int) string {
 		before = "…" + string(r[max(len(r)-room/2, 0):])
 	}
 	line := s.Value.Render(before) + s.Error.Reverse(true).Render(marker) + s.Value.Render(after)
-	return s.Error.Render("✗ ") + clipCells(line, width-2)
-}
-
-// clip cuts a styled line to width cells.
-func clipCells(s string, width int) string {
-	if lipgloss.Width(s) <= width {
-		return s
-	}
-	return ansiTruncate(s, width)
+	return s.Error.Render("✗ ") + textutil.Truncate(line, width-2)
 }

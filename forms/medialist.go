@@ -10,9 +10,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // listEditor holds a list of media: images, videos, sounds. Items are typed
@@ -213,7 +214,7 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 				}
 			}
 		}
-		b.WriteString(clipCells(line, width) + "\n")
+		b.WriteString(textutil.Truncate(line, width) + "\n")
 	}
 	if focused || len(e.items) == 0 {
 		b.WriteString(e.line.View(s, width, focused && e.cursor == len(e.items)))
@@ -231,27 +232,9 @@ func shortMedia(v string) string {
 	}
 	meta, data, ok := strings.Cut(v, ",")
 	if !ok {
-		return clipText(v, 60)
+		return textutil.Truncate(v, 60)
 	}
-	return fmt.Sprintf("%s,… (%s)", clipText(meta, 40), humanBytes(int64(len(data)*3/4)))
-}
-
-func clipText(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
-
-// humanBytes renders a size the way file managers do: 1.2 MB.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
+	return fmt.Sprintf("%s,… (%s)", textutil.Truncate(meta, 40), api.ByteSize(int64(len(data)*3/4)))
 }
 
 // mediaExtensions are the file types a picker and completion offer for a
@@ -334,5 +317,3 @@ func commonPrefix(list []string) string {
 	}
 	return p
 }
-
-func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }

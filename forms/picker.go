@@ -13,6 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // picker browses directories for a file of the media a field takes; other
@@ -165,8 +166,8 @@ func (f *Form) pickerView() string {
 	s, p := f.styles, f.picker
 	w := max(f.width, 40)
 	var b strings.Builder
-	b.WriteString(s.Title.Render(clipText("Choose a file for "+p.field, w)) + "\n")
-	b.WriteString(s.Dim.Render(clipText(api.CleanText(p.dir)+"  ("+strings.Join(p.exts, " ")+")", w)) + "\n")
+	b.WriteString(s.Title.Render(textutil.Truncate("Choose a file for "+p.field, w)) + "\n")
+	b.WriteString(s.Dim.Render(textutil.Truncate(api.CleanText(p.dir)+"  ("+strings.Join(p.exts, " ")+")", w)) + "\n")
 	if p.cursor < p.offset {
 		p.offset = p.cursor
 	}
@@ -176,7 +177,7 @@ func (f *Form) pickerView() string {
 	lines := 0
 	switch {
 	case p.err != "":
-		b.WriteString(s.Error.Render(clipText(api.CleanText(p.err), w)) + "\n")
+		b.WriteString(s.Error.Render(textutil.Truncate(api.CleanText(p.err), w)) + "\n")
 		lines++
 	case len(p.entries) == 0:
 		b.WriteString(s.Dim.Render("  no folder and no "+strings.Join(p.exts, ", ")+" file here; ← goes up") + "\n")
@@ -189,11 +190,11 @@ func (f *Form) pickerView() string {
 		if en.dir {
 			name += "/"
 		} else {
-			size = humanBytes(en.size)
+			size = api.ByteSize(en.size)
 		}
-		line := "  " + padRight(name, w-14) + fmt.Sprintf("%10s", size)
+		line := "  " + textutil.Fit(name, w-14) + fmt.Sprintf("%10s", size)
 		if i == p.cursor {
-			line = s.Selected.Render("› " + padRight(name, w-14) + fmt.Sprintf("%10s", size))
+			line = s.Selected.Render("› " + textutil.Fit(name, w-14) + fmt.Sprintf("%10s", size))
 		} else if en.dir {
 			line = s.Key.Render(line)
 		}
@@ -214,7 +215,7 @@ func (f *Form) referenceView() string {
 		if i == f.refPick {
 			line = s.Selected.Render("› [@" + n + "]")
 		}
-		b.WriteString(clipCells(line, w) + "\n")
+		b.WriteString(textutil.Truncate(line, w) + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -12,6 +12,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // reviewState is the review before sending: the exact body, the defaults
@@ -144,7 +145,7 @@ func (f *Form) reviewView() string {
 		f.review.lines = f.reviewLines(w)
 		f.review.built, f.review.width = f.check, w
 	}
-	head := s.Title.Render(clipText("Review · "+string(f.op)+modelSuffix(f.model), w))
+	head := s.Title.Render(textutil.Truncate("Review · "+string(f.op)+modelSuffix(f.model), w))
 	room := max(f.height-3, 3)
 	lines := f.review.lines
 	if f.review.confirming {
@@ -155,7 +156,7 @@ func (f *Form) reviewView() string {
 	var b strings.Builder
 	b.WriteString(head + "\n")
 	for _, l := range lines[f.review.offset:end] {
-		b.WriteString(clipCells(l, w) + "\n")
+		b.WriteString(textutil.Truncate(l, w) + "\n")
 	}
 	for i := end - f.review.offset; i < room; i++ {
 		b.WriteString("\n")
@@ -194,7 +195,7 @@ func (f *Form) reviewLines(w int) []string {
 		return []string{s.Dim.Render(reviewFresh)}
 	}
 	var out []string
-	size := fmt.Sprintf("%s of 20 MB", humanBytes(int64(c.Size)))
+	size := fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
 	out = append(out, s.Key.Render("POST "+f.op.Path())+s.Dim.Render(" · "+size))
 	if c.Cost != "" {
 		out = append(out, s.Label.Render("Cost  ")+s.Value.Render(c.Cost))
@@ -214,7 +215,7 @@ func (f *Form) reviewLines(w int) []string {
 		}
 	}
 	if len(c.Broken) > 0 {
-		out = append(out, "", s.Error.Render(fmt.Sprintf("The catalog refuses this request: %s", catalog.Plural(len(c.Broken), "rule")+" broken")))
+		out = append(out, "", s.Error.Render(fmt.Sprintf("The catalog refuses this request: %s", textutil.Plural(len(c.Broken), "rule")+" broken")))
 		for _, m := range c.Broken {
 			out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
 		}

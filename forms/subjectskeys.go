@@ -1,13 +1,12 @@
 package forms
 
 import (
+	"clapper/internal/textutil"
 	"fmt"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"clapper/api/catalog"
 )
 
 type subjectKeyMap struct {
@@ -247,7 +246,7 @@ func (e *subjectsEditor) restore() bool {
 		}
 		if u.s.count(*list) >= limit {
 			e.undo = append(e.undo, u)
-			e.notice, e.warn = fmt.Sprintf("%s already has %s", u.s.title(), catalog.Plural(limit, u.kind.noun())), true
+			e.notice, e.warn = fmt.Sprintf("%s already has %s", u.s.title(), textutil.Plural(limit, u.kind.noun())), true
 			return false
 		}
 		*list = slices.Insert(*list, min(u.at, len(*list)), u.value.(string))

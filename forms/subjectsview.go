@@ -8,7 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // title names a subject in messages.
@@ -16,7 +18,7 @@ func (s *subject) title() string {
 	if s.isRaw || s.name == "" {
 		return "(no name)"
 	}
-	return "“" + oneLineText(s.name) + "”"
+	return "“" + api.CleanLine(s.name) + "”"
 }
 
 // View draws one line per subject; focused, the focused subject opens into
@@ -130,15 +132,15 @@ func (e *subjectsEditor) summary(st *Styles, width, i int, s *subject, open bool
 	}
 	head := mark + st.Dim.Render(fmt.Sprintf("%d ", i+1))
 	if s.isRaw {
-		return head + st.Error.Render("✗ not a subject: "+oneLineText(catalog.FormatValue(s.raw)))
+		return head + st.Error.Render("✗ not a subject: "+api.CleanLine(catalog.FormatValue(s.raw)))
 	}
 	nameW := min(max(width/6, 8), 20)
-	name := st.Value.Render(padCells(oneLineText(s.name), nameW))
+	name := st.Value.Render(textutil.Fit(api.CleanLine(s.name), nameW))
 	switch {
 	case s.name == "":
-		name = st.Error.Render(padCells("(no name)", nameW))
+		name = st.Error.Render(textutil.Fit("(no name)", nameW))
 	case dups[s.name]:
-		name = st.Error.Render(padCells(oneLineText(s.name)+" (twice)", nameW))
+		name = st.Error.Render(textutil.Fit(api.CleanLine(s.name)+" (twice)", nameW))
 	}
 	sep := st.Dim.Render(" · ")
 	images := st.Dim.Render(" images ") + e.countView(st, s.count(s.images), subjectImages)
@@ -157,7 +159,7 @@ func (e *subjectsEditor) summary(st *Styles, width, i int, s *subject, open bool
 		sep + st.Dim.Render("voice ") + e.optional(st, s.voice, voiceW) +
 		sep + st.Dim.Render("server ") + e.optional(st, s.server, room-voiceW)
 	if len(s.extra) > 0 {
-		out += st.Error.Render(" ✗ kept: " + oneLineText(strings.Join(sortedKeys(s.extra), ", ")))
+		out += st.Error.Render(" ✗ kept: " + api.CleanLine(strings.Join(sortedKeys(s.extra), ", ")))
 	}
 	return out
 }
@@ -174,7 +176,7 @@ func (e *subjectsEditor) optional(st *Styles, v string, w int) string {
 	if v == "" {
 		return st.Dim.Render("–")
 	}
-	return st.Value.Render(ansi.Truncate(oneLineText(v), max(w, 1), "…"))
+	return st.Value.Render(ansi.Truncate(api.CleanLine(v), max(w, 1), "…"))
 }
 
 const (
@@ -192,19 +194,19 @@ func (e *subjectsEditor) partView(st *Styles, width int, s *subject, p part, on 
 	}
 	lab := p.label()
 	if p.kind == partExtra {
-		lab = oneLineText(p.key)
+		lab = api.CleanLine(p.key)
 	}
-	head := mark + label.Render(padCells(lab, partLabelWidth))
+	head := mark + label.Render(textutil.Fit(lab, partLabelWidth))
 	// A note stays near its value on a wide screen.
 	room := max(min(width, partRowWidth)-lipgloss.Width(head), 4)
 	text, isText := s.text(p)
 	var body, note string
 	switch {
 	case p.kind == partRaw:
-		body = st.Error.Render(oneLineText(catalog.FormatValue(s.raw)))
+		body = st.Error.Render(api.CleanLine(catalog.FormatValue(s.raw)))
 		note = st.Dim.Render(keptNote("no subject, kept as given", on))
 	case p.kind == partExtra:
-		body = st.Error.Render(oneLineText(catalog.FormatValue(s.extra[p.key])))
+		body = st.Error.Render(api.CleanLine(catalog.FormatValue(s.extra[p.key])))
 		note = st.Dim.Render(keptNote(extraNote(p.key), on))
 	case isText && catalog.IsDataURI(text):
 		body = st.Value.Render(dataURISummary(text))
@@ -222,7 +224,7 @@ func (e *subjectsEditor) partView(st *Styles, width int, s *subject, p part, on 
 	case text == "":
 		body = st.Dim.Render(e.placeholder(p))
 	default:
-		body = st.Value.Render(oneLineText(text))
+		body = st.Value.Render(api.CleanLine(text))
 		note = e.partNote(st, s, p, text, dups)
 	}
 	nw := lipgloss.Width(note)
@@ -261,7 +263,7 @@ func (e *subjectsEditor) partNote(st *Styles, s *subject, p part, text string, d
 		case dups[text]:
 			return st.Error.Render("used twice")
 		}
-		return st.Dim.Render("[@" + oneLineText(text) + "]")
+		return st.Dim.Render("[@" + api.CleanLine(text) + "]")
 	case partVoice:
 		if i := slices.Index(e.ctx.Voices, text); i >= 0 {
 			return st.Dim.Render(fmt.Sprintf("cloned voice %d of %d", i+1, len(e.ctx.Voices)))

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"clapper/api"
 	"clapper/api/catalog"
 )
 
@@ -545,7 +546,7 @@ func (ev *timingEvent) title() string {
 	if ev.isRaw || strings.TrimSpace(ev.prompt) == "" {
 		return "(no prompt)"
 	}
-	return "“" + ansi.Truncate(oneLineText(ev.prompt), 30, "…") + "”"
+	return "“" + ansi.Truncate(api.CleanLine(ev.prompt), 30, "…") + "”"
 }
 
 // OwnsKey claims up and down while they move inside the list, enter, and

@@ -10,7 +10,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // span is an event's interval as drawn: from and to in order.
@@ -281,7 +283,7 @@ func (e *timingEditor) View(s *Styles, width int, focused bool) string {
 // laneInfo is the text beside a bar: its times, then its problem or prompt.
 func (e *timingEditor) laneInfo(s *Styles, ev *timingEvent, w int) string {
 	if ev.isRaw {
-		return s.Error.Render(ansi.Truncate("✗ not an event: "+oneLineText(catalog.FormatValue(ev.raw)), w, "…"))
+		return s.Error.Render(ansi.Truncate("✗ not an event: "+api.CleanLine(catalog.FormatValue(ev.raw)), w, "…"))
 	}
 	times := e.timesText(ev, false)
 	out := s.Value.Render(times)
@@ -292,7 +294,7 @@ func (e *timingEditor) laneInfo(s *Styles, ev *timingEvent, w int) string {
 	case ev.prompt == "":
 		out += " " + s.Dim.Render(ansi.Truncate("(no prompt)", max(rest, 0), "…"))
 	default:
-		out += " " + s.Value.Render(ansi.Truncate(oneLineText(ev.prompt), max(rest, 0), "…"))
+		out += " " + s.Value.Render(ansi.Truncate(api.CleanLine(ev.prompt), max(rest, 0), "…"))
 	}
 	if len(ev.extra) > 0 {
 		out += s.Error.Render(" ✗ kept")
@@ -334,9 +336,9 @@ func (e *timingEditor) timesRow(s *Styles, ev *timingEvent) string {
 	if on {
 		mark, label = "  "+s.Focused.Render("› "), s.Focused
 	}
-	head := mark + label.Render(padCells("times", 8))
+	head := mark + label.Render(textutil.Fit("times", 8))
 	if ev.isRaw {
-		return head + s.Error.Render(oneLineText(catalog.FormatValue(ev.raw))) + s.Dim.Render("  not an event; kept as given")
+		return head + s.Error.Render(api.CleanLine(catalog.FormatValue(ev.raw))) + s.Dim.Render("  not an event; kept as given")
 	}
 	text := s.Value.Render(e.timesText(ev, on))
 	if on {
@@ -349,7 +351,7 @@ func (e *timingEditor) timesRow(s *Styles, ev *timingEvent) string {
 		text += " " + s.Error.Render("✗ "+p)
 	}
 	for _, k := range sortedKeys(ev.extra) {
-		text += " " + s.Error.Render("✗ "+oneLineText(k)+"="+oneLineText(catalog.FormatValue(ev.extra[k]))+" kept")
+		text += " " + s.Error.Render("✗ "+api.CleanLine(k)+"="+api.CleanLine(catalog.FormatValue(ev.extra[k]))+" kept")
 	}
 	return head + text
 }
@@ -361,7 +363,7 @@ func (e *timingEditor) promptRow(s *Styles, ev *timingEvent, width int) string {
 	if on {
 		mark, label = "  "+s.Focused.Render("› "), s.Focused
 	}
-	head := mark + label.Render(padCells("prompt", 8))
+	head := mark + label.Render(textutil.Fit("prompt", 8))
 	n := utf8.RuneCountInString(ev.prompt)
 	cst := s.Dim
 	if n > timingPromptMax {
@@ -380,7 +382,7 @@ func (e *timingEditor) promptRow(s *Styles, ev *timingEvent, width int) string {
 	case ev.prompt == "":
 		body = s.Dim.Render("(no prompt)")
 	default:
-		body = s.Value.Render(ansi.Truncate(oneLineText(ev.prompt), room, "…"))
+		body = s.Value.Render(ansi.Truncate(api.CleanLine(ev.prompt), room, "…"))
 	}
 	gap := max(width-lipgloss.Width(head)-lipgloss.Width(body)-lipgloss.Width(count), 1)
 	return head + body + strings.Repeat(" ", gap) + count

@@ -6,7 +6,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 // labelColumn is where values start when a field fits on one line: after
@@ -35,7 +37,7 @@ func (f *Form) View() string {
 	}
 	s := f.styles
 	w := max(f.width, 40)
-	head := s.Title.Render(clipText(f.title(), w))
+	head := s.Title.Render(textutil.Truncate(f.title(), w))
 	status := f.statusLine(w)
 	room := max(f.height-3, 3)
 
@@ -91,7 +93,7 @@ func (f *Form) statusLine(w int) string {
 	if c == nil {
 		return s.Dim.Render("checking…")
 	}
-	size := fmt.Sprintf("request %s of 20 MB", humanBytes(int64(c.Size)))
+	size := fmt.Sprintf("request %s of 20 MB", api.ByteSize(int64(c.Size)))
 	parts := []string{s.Dim.Render(size)}
 	if c.Size > catalog.MaxBodyBytes {
 		parts[0] = s.Error.Render(size)
@@ -104,9 +106,9 @@ func (f *Form) statusLine(w int) string {
 	case broken == 0 && missing == 0:
 		parts = append(parts, s.OK.Render("✓ the catalog accepts it"))
 	case broken == 0:
-		parts = append(parts, s.Warning.Render(fmt.Sprintf("%s to fill", catalog.Plural(missing, "required field"))))
+		parts = append(parts, s.Warning.Render(fmt.Sprintf("%s to fill", textutil.Plural(missing, "required field"))))
 	default:
-		text := "✗ " + catalog.Plural(broken, "rule") + " broken"
+		text := "✗ " + textutil.Plural(broken, "rule") + " broken"
 		if missing > 0 {
 			text += fmt.Sprintf(" · %d required to fill", missing)
 		}
@@ -118,7 +120,7 @@ func (f *Form) statusLine(w int) string {
 	if f.rev != f.checkedRev {
 		parts = append(parts, s.Dim.Render("checking…"))
 	}
-	return clipCells(strings.Join(parts, s.Dim.Render(" · ")), w)
+	return textutil.Truncate(strings.Join(parts, s.Dim.Render(" · ")), w)
 }
 
 // rowView draws one row: the bar marks the focused one.
@@ -152,7 +154,7 @@ func (f *Form) rowView(i, w int) string {
 		if bad > 0 {
 			text += s.Error.Render(fmt.Sprintf(" · ✗ %d", bad))
 		}
-		return "\n" + bar + clipCells(text, w-2)
+		return "\n" + bar + textutil.Truncate(text, w-2)
 	case rowSubmit:
 		label := " Review & send  ctrl+s "
 		if focused {
@@ -194,7 +196,7 @@ func (f *Form) rowView(i, w int) string {
 		oneLine = inner >= 60
 	}
 	if oneLine {
-		label := nameStyle.Render(padRight(name, labelWidth-1)) + " "
+		label := nameStyle.Render(textutil.Fit(name, labelWidth-1)) + " "
 		right := ""
 		if counter != "" {
 			right = " " + counterStyle.Render(counter)
@@ -202,11 +204,11 @@ func (f *Form) rowView(i, w int) string {
 		valueW := inner - labelWidth - lipgloss.Width(right)
 		v := e.View(s, max(valueW, 10), focused)
 		first, rest, _ := strings.Cut(v, "\n")
-		first = clipCells(first, valueW)
+		first = textutil.Truncate(first, valueW)
 		b.WriteString(bar + label + first + strings.Repeat(" ", max(valueW-lipgloss.Width(first), 0)) + right)
 		if rest != "" {
 			for _, l := range strings.Split(rest, "\n") {
-				b.WriteString("\n" + bar + strings.Repeat(" ", labelWidth) + clipCells(l, valueW))
+				b.WriteString("\n" + bar + strings.Repeat(" ", labelWidth) + textutil.Truncate(l, valueW))
 			}
 		}
 	} else {
@@ -222,12 +224,12 @@ func (f *Form) rowView(i, w int) string {
 			v = e.View(s, inner, focused)
 		}
 		for _, l := range strings.Split(v, "\n") {
-			b.WriteString("\n" + bar + clipCells(l, inner))
+			b.WriteString("\n" + bar + textutil.Truncate(l, inner))
 		}
 	}
 	if l, ok := e.(*lineEditor); ok && f.check != nil && l.f.Kind == catalog.KindMedia {
 		if n, ok := f.check.Media[strings.TrimSpace(l.val)]; ok && !n.Bad {
-			b.WriteString("\n" + bar + strings.Repeat(" ", min(labelWidth, inner/3)) + s.Dim.Render(clipCells(n.Text, inner-labelWidth)))
+			b.WriteString("\n" + bar + strings.Repeat(" ", min(labelWidth, inner/3)) + s.Dim.Render(textutil.Truncate(n.Text, inner-labelWidth)))
 		}
 	}
 	if r.stray && len(errs) == 0 && f.check != nil {
@@ -239,7 +241,7 @@ func (f *Form) rowView(i, w int) string {
 		}
 	}
 	if focused && field.Help != "" {
-		b.WriteString("\n" + bar + s.Dim.Render(clipText(field.Help, inner)))
+		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(field.Help, inner)))
 	}
 	return b.String()
 }
@@ -271,18 +273,11 @@ func (f *Form) mediaNote(v string) (string, bool) {
 	return n.Text, n.Bad
 }
 
-func padRight(s string, w int) string {
-	if n := lipgloss.Width(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return clipText(s, w)
-}
-
 // joinEnds puts left and right on one line of width w.
 func joinEnds(left, right string, w int) string {
 	gap := w - lipgloss.Width(left) - lipgloss.Width(right)
 	if gap < 1 {
-		return clipCells(left+" "+right, w)
+		return textutil.Truncate(left+" "+right, w)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }

@@ -21,6 +21,7 @@ import (
 	"clapper/api/catalog"
 	"clapper/api/track"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 // Service does the editor's work against one backend.
@@ -144,19 +145,12 @@ func ChosenIDs(j history.Job) ([]string, error) {
 	}
 	if len(missing) > 0 {
 		return nil, inputErr("scene %s %s no successful version to compose: edit %s first",
-			strings.Join(missing, ", "), plural(len(missing), "has", "have"), plural(len(missing), "it", "them"))
+			strings.Join(missing, ", "), textutil.Word(len(missing), "has", "have"), textutil.Word(len(missing), "it", "them"))
 	}
 	if len(ids) == 0 {
 		return nil, inputErr("job %s has no scenes yet", j.ID)
 	}
 	return ids, nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Choose makes version versionID the one its scene contributes to the

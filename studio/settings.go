@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"clapper/internal/fsutil"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,23 +71,7 @@ func SaveSettings(s Settings) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".settings-*.json")
-	if err != nil {
-		return "", fmt.Errorf("settings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("settings: %w", err)
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := fsutil.WriteFile(p, append(b, '\n'), 0o600); err != nil {
 		return "", fmt.Errorf("settings: %w", err)
 	}
 	return p, nil

@@ -24,6 +24,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -317,16 +318,16 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
 			why := ""
 			if ev.Result != nil && ev.Result.ErrCode != "" {
-				why = ": " + clean(ev.Result.ErrCode)
+				why = ": " + api.CleanLine(ev.Result.ErrCode)
 			}
-			cmds = append(cmds, statusErrText("task "+clean(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
+			cmds = append(cmds, statusErrText("task "+api.CleanLine(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
 		}
 	case track.EventDownload:
 		if ev.Err != nil {
-			cmds = append(cmds, statusErrText("download of task "+clean(ev.TaskID)+": "+clean(ev.Err.Error())))
+			cmds = append(cmds, statusErrText("download of task "+api.CleanLine(ev.TaskID)+": "+api.CleanLine(ev.Err.Error())))
 		}
 	case track.EventLost:
-		cmds = append(cmds, statusErrText("the service does not know task "+clean(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
+		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
 	}
 	if m.detail != nil {
 		cmds = append(cmds, m.detail.Update(msg))
@@ -455,7 +456,7 @@ func (m *Model) header() string {
 			left += th.Dim.Render(" results are simulated")
 		}
 	} else {
-		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(clean(s.Config.Backend()))
+		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
 	}
 	right := ""
 	if m.statsLoaded {
@@ -484,7 +485,7 @@ func (m *Model) header() string {
 			tabs = append(tabs, th.Tab.Render(label))
 		}
 	}
-	line2 := ansiCut(" "+strings.Join(tabs, ""), m.width)
+	line2 := textutil.Cut(" "+strings.Join(tabs, ""), m.width)
 	rule := th.Faint.Render(strings.Repeat("─", m.width))
 	return line1 + "\n" + line2 + "\n" + rule
 }
@@ -499,7 +500,7 @@ func (m *Model) footer() string {
 			status = th.Success.Render(" " + m.statusText)
 		}
 	}
-	status = ansiCut(status, m.width)
+	status = textutil.Cut(status, m.width)
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
 	if m.detail == nil && m.pages[m.active].Capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})

@@ -17,6 +17,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -215,29 +216,29 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		t := *d.task
 		return func() tea.Msg {
 			if err := s.Download(context.Background(), t); err != nil {
-				return statusMsg{text: clean(err.Error()), bad: true}
+				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "downloading the results of task " + clean(t.TaskID)}
+			return statusMsg{text: "downloading the results of task " + api.CleanLine(t.TaskID)}
 		}
 	case key.Matches(msg, k.Reread):
 		t := *d.task
 		return func() tea.Msg {
 			if err := s.Reread(context.Background(), t); err != nil {
-				return statusMsg{text: "re-reading task " + clean(t.TaskID) + ": " + clean(err.Error()), bad: true}
+				return statusMsg{text: "re-reading task " + api.CleanLine(t.TaskID) + ": " + api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "task " + clean(t.TaskID) + " re-read from the service"}
+			return statusMsg{text: "task " + api.CleanLine(t.TaskID) + " re-read from the service"}
 		}
 	case key.Matches(msg, k.Cancel):
 		t := *d.task
 		return func() tea.Msg {
 			return openDialogMsg{d: &confirmDialog{
-				title: "Cancel task " + clean(t.TaskID) + "?",
+				title: "Cancel task " + api.CleanLine(t.TaskID) + "?",
 				body:  "The service stops it and returns its credits; it then reads failed with UserCancelled.",
 				onYes: func() tea.Msg {
 					if err := s.Cancel(context.Background(), t); err != nil {
-						return statusMsg{text: "cancel: " + clean(err.Error()), bad: true}
+						return statusMsg{text: "cancel: " + api.CleanLine(err.Error()), bad: true}
 					}
-					return statusMsg{text: "task " + clean(t.TaskID) + " cancelled"}
+					return statusMsg{text: "task " + api.CleanLine(t.TaskID) + " cancelled"}
 				},
 			}}
 		}
@@ -340,7 +341,7 @@ func (d *detailModel) render() {
 	w := d.textWidth()
 	var b strings.Builder
 	if d.loadErr != nil {
-		b.WriteString(th.Error.Render("Could not read this task from history: " + clean(d.loadErr.Error())))
+		b.WriteString(th.Error.Render("Could not read this task from history: " + api.CleanLine(d.loadErr.Error())))
 		d.vp.SetContent(b.String())
 		return
 	}
@@ -350,10 +351,10 @@ func (d *detailModel) render() {
 		return
 	}
 	now := d.env.now()
-	title := fmt.Sprintf("%s · %s", t.Operation, orDash(clean(t.Model)))
+	title := fmt.Sprintf("%s · %s", t.Operation, orDash(api.CleanLine(t.Model)))
 	id := "no task id yet"
 	if t.TaskID != "" {
-		id = "task " + clean(t.TaskID)
+		id = "task " + api.CleanLine(t.TaskID)
 	}
 	b.WriteString(th.Title.Render(title) + th.Dim.Render(fmt.Sprintf("  %s  #%d", id, t.LocalID)) + "\n")
 	st := stateStyle(th, t.State)(glyph(t.State) + " " + stateCell(*t))
@@ -365,17 +366,17 @@ func (d *detailModel) render() {
 
 	if t.ErrCode != "" {
 		b.WriteString("\n" + th.Section.Render("Error") + "\n")
-		b.WriteString("  " + th.Error.Render(clean(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
+		b.WriteString("  " + th.Error.Render(api.CleanLine(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
 	}
 	if r := t.Rejection; r != nil {
 		b.WriteString("\n" + th.Section.Render("Refused") + "\n")
-		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(clean(r.Reason)), r.Status, clean(r.Message)))
+		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(api.CleanLine(r.Reason)), r.Status, api.CleanLine(r.Message)))
 		b.WriteString("  " + wrapIndent(api.Explain(r.Reason, r.Status), w-4, 2) + "\n")
 		if len(r.Fields) > 0 {
-			b.WriteString("  fields: " + clean(strings.Join(r.Fields, ", ")) + "\n")
+			b.WriteString("  fields: " + api.CleanLine(strings.Join(r.Fields, ", ")) + "\n")
 		}
 		if r.TraceID != "" {
-			b.WriteString(th.Dim.Render("  trace id (for support): ") + clean(r.TraceID) + "\n")
+			b.WriteString(th.Dim.Render("  trace id (for support): ") + api.CleanLine(r.TraceID) + "\n")
 		}
 	}
 
@@ -384,7 +385,7 @@ func (d *detailModel) render() {
 		b.WriteString(th.Dim.Render("  none yet") + "\n")
 	}
 	for _, c := range t.Creations {
-		b.WriteString(fmt.Sprintf("  %d  %s\n", c.Index+1, fit(clean(c.URL), w-6)))
+		b.WriteString(fmt.Sprintf("  %d  %s\n", c.Index+1, textutil.Fit(api.CleanLine(c.URL), w-6)))
 		line := "     "
 		if exp := left(now, c.URLExpiresAt); exp == "expired" {
 			line += th.Dim.Render("URL expired (r re-reads it for a fresh one)")
@@ -415,7 +416,7 @@ func (d *detailModel) render() {
 	b.WriteString("\n" + th.Section.Render("Request") + "\n")
 	b.WriteString(fields(th, t.Request, w))
 	for _, m := range t.Media {
-		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", clean(m.Path), clean(m.ContentType), studio.HumanBytes(m.Bytes))) + "\n")
+		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", api.CleanLine(m.Path), api.CleanLine(m.ContentType), api.ByteSize(m.Bytes))) + "\n")
 	}
 	if len(t.Echo) > 0 {
 		b.WriteString("\n" + th.Section.Render("Creation echo") + "\n")
@@ -428,7 +429,7 @@ func (d *detailModel) downloadLine(dl history.Download, w int) string {
 	th := d.env.theme
 	switch dl.Status {
 	case history.DownloadDone:
-		return th.Success.Render("saved ") + fit(clean(dl.Path), w-20) + th.Dim.Render(" ("+studio.HumanBytes(dl.Bytes)+")")
+		return th.Success.Render("saved ") + textutil.Fit(api.CleanLine(dl.Path), w-20) + th.Dim.Render(" ("+api.ByteSize(dl.Bytes)+")")
 	case history.DownloadQueued:
 		return th.Dim.Render("download queued")
 	case history.DownloadRunning:
@@ -436,16 +437,16 @@ func (d *detailModel) downloadLine(dl history.Download, w int) string {
 		if dl.Total > 0 {
 			pct = float64(dl.Bytes) / float64(dl.Total)
 		}
-		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", studio.HumanBytes(dl.Bytes), studio.HumanBytes(dl.Total)))
+		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", api.ByteSize(dl.Bytes), api.ByteSize(dl.Total)))
 	}
-	return th.Error.Render(fmt.Sprintf("download %s: %s", clean(string(dl.Status)), clean(dl.Error)))
+	return th.Error.Render(fmt.Sprintf("download %s: %s", api.CleanLine(string(dl.Status)), api.CleanLine(dl.Error)))
 }
 
 // fields lists a JSON object's keys and values, one per line, sorted.
 func fields(th *Theme, raw []byte, w int) string {
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return "  " + fit(clean(string(raw)), w-2) + "\n"
+		return "  " + textutil.Fit(api.CleanLine(string(raw)), w-2) + "\n"
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -466,13 +467,13 @@ func fields(th *Theme, raw []byte, w int) string {
 			enc, _ := json.Marshal(v)
 			s = string(enc)
 		}
-		b.WriteString("  " + th.Dim.Render(fit(clean(k), kw)) + "  " + fit(clean(s), max(w-kw-4, 8)) + "\n")
+		b.WriteString("  " + th.Dim.Render(textutil.Fit(api.CleanLine(k), kw)) + "  " + textutil.Fit(api.CleanLine(s), max(w-kw-4, 8)) + "\n")
 	}
 	return b.String()
 }
 
 func wrapIndent(s string, w, n int) string {
-	return strings.ReplaceAll(wrap(clean(s), w), "\n", "\n"+strings.Repeat(" ", n))
+	return strings.ReplaceAll(wrap(api.CleanLine(s), w), "\n", "\n"+strings.Repeat(" ", n))
 }
 
 func orDash(s string) string {

@@ -88,7 +88,7 @@ func status(text string) tea.Cmd {
 }
 
 func statusErr(err error) tea.Cmd {
-	return func() tea.Msg { return statusMsg{text: clean(err.Error()), bad: true} }
+	return func() tea.Msg { return statusMsg{text: api.CleanLine(err.Error()), bad: true} }
 }
 
 // loadStats reads the header's figures: in flight against the service's
@@ -136,15 +136,15 @@ func attachTask(e *env, t history.Task, taskID string) tea.Cmd {
 		if err != nil {
 			var ae *api.Error
 			if errors.As(err, &ae) && ae.Status == 404 {
-				return statusMsg{text: fmt.Sprintf("task %s is not known to the service; request #%d stays of unknown outcome", clean(taskID), t.LocalID), bad: true}
+				return statusMsg{text: fmt.Sprintf("task %s is not known to the service; request #%d stays of unknown outcome", api.CleanLine(taskID), t.LocalID), bad: true}
 			}
-			return statusMsg{text: "could not check task " + clean(taskID) + ": " + clean(err.Error()), bad: true}
+			return statusMsg{text: "could not check task " + api.CleanLine(taskID) + ": " + api.CleanLine(err.Error()), bad: true}
 		}
 		if err := s.Store.ResolveUnknown(ctx, t.LocalID, taskID); err != nil {
-			return statusMsg{text: clean(err.Error()), bad: true}
+			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
 		s.Watcher.Watch(taskID, t.Operation, t.Model, res.State, t.CreatedAt)
-		return statusMsg{text: fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, clean(taskID), clean(res.State))}
+		return statusMsg{text: fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, api.CleanLine(taskID), api.CleanLine(res.State))}
 	}
 }
 
@@ -152,7 +152,7 @@ func abandonTask(e *env, t history.Task) tea.Cmd {
 	store := e.store()
 	return func() tea.Msg {
 		if err := store.Abandon(context.Background(), t.LocalID); err != nil {
-			return statusMsg{text: clean(err.Error()), bad: true}
+			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
 		return statusMsg{text: fmt.Sprintf("request #%d abandoned; it stays in history", t.LocalID)}
 	}

@@ -11,50 +11,6 @@ import (
 	"clapper/history"
 )
 
-// clean makes server, file and history text safe for the screen and keeps
-// it on one line: the api's cleaner (one cleaner for the whole program),
-// then newlines and tabs folded to spaces.
-func clean(s string) string {
-	s = api.CleanText(s)
-	if strings.ContainsAny(s, "\n\t") {
-		s = strings.Join(strings.Fields(s), " ")
-	}
-	return s
-}
-
-// cleanBlock is clean for multi-line text (JSON, messages): lines are kept.
-func cleanBlock(s string) string {
-	return strings.ReplaceAll(api.CleanText(s), "\t", "  ")
-}
-
-// fit truncates s to w cells with an ellipsis and pads it to exactly w.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
-	}
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		s += strings.Repeat(" ", pad)
-	}
-	return s
-}
-
-// fitLeft is fit aligned right.
-func fitLeft(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
-	}
-	if pad := w - ansi.StringWidth(s); pad > 0 {
-		s = strings.Repeat(" ", pad) + s
-	}
-	return s
-}
-
 // age says how long ago t was, in the largest unit that fits in 3 cells.
 func age(now, t time.Time) string {
 	if t.IsZero() {
@@ -134,7 +90,7 @@ func stateLabel(state string) string {
 	case history.StateRejected, history.StateAbandoned:
 		return state
 	}
-	return api.DescribeState(clean(state))
+	return api.DescribeState(api.CleanLine(state))
 }
 
 // credits reads "1 credit", "12 credits".
@@ -143,14 +99,6 @@ func credits(n int64) string {
 		return "1 credit"
 	}
 	return fmt.Sprintf("%d credits", n)
-}
-
-// plural reads "1 task", "3 tasks".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // joinEnds puts left and right on one line of width w, right-aligned,
@@ -162,14 +110,6 @@ func joinEnds(left, right string, w int) string {
 		lw = ansi.StringWidth(left)
 	}
 	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
-}
-
-// ansiCut truncates styled text to w cells.
-func ansiCut(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "")
 }
 
 // clampBlock makes text exactly h lines of at most w cells: longer lines

@@ -14,6 +14,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 type historyKeys struct {
@@ -269,13 +270,13 @@ func (p *historyPage) View() string {
 	case p.typing:
 		b.WriteString(p.search.View())
 	case p.search.Value() != "":
-		b.WriteString(th.Dim.Render("search › ") + clean(p.search.Value()) + th.Dim.Render("   (/ to change, esc in search clears)"))
+		b.WriteString(th.Dim.Render("search › ") + api.CleanLine(p.search.Value()) + th.Dim.Render("   (/ to change, esc in search clears)"))
 	default:
 		b.WriteString(th.Dim.Render("/ search by words, state:, op:, model:, from:, to:"))
 	}
 	b.WriteString("\n")
 	if p.problem != "" {
-		b.WriteString(th.Error.Render(fit(p.problem, p.width)))
+		b.WriteString(th.Error.Render(textutil.Fit(p.problem, p.width)))
 	} else {
 		b.WriteString(p.totals())
 	}
@@ -308,7 +309,7 @@ func (p *historyPage) totals() string {
 		keys = append(keys, s)
 	}
 	slices.Sort(keys)
-	parts := []string{th.Strong.Render(plural(total, "task", "tasks"))}
+	parts := []string{th.Strong.Render(textutil.Plural(total, "task", "tasks"))}
 	for _, s := range keys {
 		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", p.counts[s], stateLabel(s))))
 	}
@@ -318,7 +319,7 @@ func (p *historyPage) totals() string {
 	}
 	from, to := p.statsRange()
 	parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(spent), from.Format("Jan 2"), to.AddDate(0, 0, -1).Format("Jan 2")))
-	return fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
+	return textutil.Fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
 }
 
 func (p *historyPage) list(w int) string {
@@ -373,7 +374,7 @@ func (p *historyPage) charts(w int) string {
 		b.WriteString(th.Dim.Render("  nothing spent in this span") + "\n")
 	}
 	for _, m := range p.byModel {
-		b.WriteString(fit(clean(m.Model), 14) + " " + bar(th, m.Credits, maxModel, w-25) + " " + fmt.Sprint(m.Credits) + "\n")
+		b.WriteString(textutil.Fit(api.CleanLine(m.Model), 14) + " " + bar(th, m.Credits, maxModel, w-25) + " " + fmt.Sprint(m.Credits) + "\n")
 	}
 	return b.String()
 }

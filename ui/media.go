@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
 	"clapper/api/track"
 )
 
@@ -55,7 +56,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		} else if src != "" {
 			p, err := fetchPreview(dataDir, taskID, src)
 			if err != nil {
-				return previewLoadedMsg{localID: localID, note: "No preview: " + clean(err.Error())}
+				return previewLoadedMsg{localID: localID, note: "No preview: " + api.CleanLine(err.Error())}
 			}
 			path = p
 		} else {
@@ -67,7 +68,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		}
 		cells, err := load(path, cols, rows)
 		if err != nil {
-			return previewLoadedMsg{localID: localID, note: "No preview: " + clean(err.Error())}
+			return previewLoadedMsg{localID: localID, note: "No preview: " + api.CleanLine(err.Error())}
 		}
 		return previewLoadedMsg{localID: localID, cells: cells}
 	}
@@ -130,9 +131,9 @@ func openWithOS(path string) tea.Cmd {
 			cmd = exec.Command("xdg-open", path)
 		}
 		if err := cmd.Start(); err != nil {
-			return statusMsg{text: fmt.Sprintf("could not open %s: %v (the file is there to open by hand)", clean(path), err), bad: true}
+			return statusMsg{text: fmt.Sprintf("could not open %s: %v (the file is there to open by hand)", api.CleanLine(path), err), bad: true}
 		}
 		go cmd.Wait()
-		return statusMsg{text: "opened " + clean(path)}
+		return statusMsg{text: "opened " + api.CleanLine(path)}
 	}
 }

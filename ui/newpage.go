@@ -19,6 +19,7 @@ import (
 	"clapper/api/track"
 	"clapper/forms"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 type newStep int
@@ -188,7 +189,7 @@ func (p *newPage) answerHeight() int {
 func (p *newPage) answerText() string {
 	lines := strings.Split(wrap(p.answer, max(p.width-3, 20)), "\n")
 	if len(lines) > 3 {
-		lines = append(lines[:2], fit(strings.Join(lines[2:], " "), max(p.width-3, 20)))
+		lines = append(lines[:2], textutil.Fit(strings.Join(lines[2:], " "), max(p.width-3, 20)))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -451,10 +452,10 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 		if p.form != nil {
 			p.form.Sent()
 		}
-		p.answer, p.bad = "The service refused it: "+clean(msg.err.Error()), true
+		p.answer, p.bad = "The service refused it: "+api.CleanLine(msg.err.Error()), true
 		var se *track.SubmitError
 		if errors.As(msg.err, &se) {
-			p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, clean(se.Err.Error()))
+			p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, api.CleanLine(se.Err.Error()))
 		}
 		p.SetSize(p.width, p.height)
 		return statusErr(fmt.Errorf("not created: %w", msg.err))
@@ -468,9 +469,9 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	if state == "" {
 		state = api.StateCreated
 	}
-	text := fmt.Sprintf("%s created: task %s (%s)", msg.op, clean(id), clean(state))
+	text := fmt.Sprintf("%s created: task %s (%s)", msg.op, api.CleanLine(id), api.CleanLine(state))
 	if msg.sub.Warning != nil {
-		text += "; " + clean(msg.sub.Warning.Error())
+		text += "; " + api.CleanLine(msg.sub.Warning.Error())
 	}
 	created := createdMsg{localID: msg.sub.LocalID, openDetail: msg.op.IsSynchronous()}
 	return tea.Batch(focus, status(text), func() tea.Msg { return created })

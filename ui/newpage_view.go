@@ -6,6 +6,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 )
 
 func (p *newPage) operationView() string {
@@ -19,7 +20,7 @@ func (p *newPage) operationView() string {
 		if p.has[op] {
 			mark = th.Warning.Render(" ●")
 		}
-		line := fit(name, listW-4)
+		line := textutil.Fit(name, listW-4)
 		if i == p.cursor {
 			left.WriteString(th.Marker.Render("▌") + th.Selected.Render(" "+line) + mark + "\n")
 		} else {
@@ -57,11 +58,11 @@ func (p *newPage) modelView() string {
 	var b strings.Builder
 	b.WriteString(" " + th.Title.Render(string(op)) + th.Dim.Render(" · choose a model (you can change it in the form)") + "\n\n")
 	for i, m := range catalog.Models(op) {
-		line := fit(m, 16) + " " + th.Dim.Render(modelSummary(op, m))
+		line := textutil.Fit(m, 16) + " " + th.Dim.Render(modelSummary(op, m))
 		if i == p.model {
-			b.WriteString(" " + th.Marker.Render("▌") + th.Selected.Render(" "+fit(m, 16)) + " " + th.Dim.Render(fit(modelSummary(op, m), w-20)) + "\n")
+			b.WriteString(" " + th.Marker.Render("▌") + th.Selected.Render(" "+textutil.Fit(m, 16)) + " " + th.Dim.Render(textutil.Fit(modelSummary(op, m), w-20)) + "\n")
 		} else {
-			b.WriteString("   " + fit(line, w) + "\n")
+			b.WriteString("   " + textutil.Fit(line, w) + "\n")
 		}
 	}
 	return b.String()
@@ -86,7 +87,7 @@ func modelSummary(op api.Operation, model string) string {
 		parts = append(parts, strings.Join(f.Options, " "))
 	}
 	if f, ok := s.Field("images"); ok && f.MaxItems > 0 {
-		parts = append(parts, fmt.Sprintf("up to %s", catalog.Plural(f.MaxItems, "image")))
+		parts = append(parts, fmt.Sprintf("up to %s", textutil.Plural(f.MaxItems, "image")))
 	}
 	if f, ok := s.Field("audio"); ok && f.Default == true {
 		parts = append(parts, "audio by default")
@@ -117,7 +118,7 @@ func joinColumns(left, right string, lw int) string {
 		if i < len(rl) {
 			r = rl[i]
 		}
-		b.WriteString(fit(l, lw) + " │ " + r)
+		b.WriteString(textutil.Fit(l, lw) + " │ " + r)
 		if i < n-1 {
 			b.WriteByte('\n')
 		}

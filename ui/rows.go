@@ -5,7 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 // spinnerFrames turn once per tick while something is in flight.
@@ -40,16 +42,16 @@ func layoutColumns(width int) columns {
 func (c columns) header(th *Theme) string {
 	var b strings.Builder
 	b.WriteString("    ")
-	b.WriteString(fit("OPERATION", c.op) + " ")
+	b.WriteString(textutil.Fit("OPERATION", c.op) + " ")
 	if c.model > 0 {
-		b.WriteString(fit("MODEL", c.model) + " ")
+		b.WriteString(textutil.Fit("MODEL", c.model) + " ")
 	}
-	b.WriteString(fit("PROMPT", c.prompt) + " ")
-	b.WriteString(fit("STATE", c.state) + " ")
-	b.WriteString(fitLeft("CRED", c.credits) + " ")
-	b.WriteString(fitLeft("AGE", c.age))
+	b.WriteString(textutil.Fit("PROMPT", c.prompt) + " ")
+	b.WriteString(textutil.Fit("STATE", c.state) + " ")
+	b.WriteString(textutil.FitRight("CRED", c.credits) + " ")
+	b.WriteString(textutil.FitRight("AGE", c.age))
 	if c.expiry > 0 {
-		b.WriteString(" " + fitLeft("URLS", c.expiry))
+		b.WriteString(" " + textutil.FitRight("URLS", c.expiry))
 	}
 	return th.Dim.Render(b.String())
 }
@@ -61,7 +63,7 @@ func stateCell(t history.Task) string {
 		s += fmt.Sprintf(" %d%%", *t.Progress)
 	}
 	if t.ErrCode != "" && !inFlight(t.State) {
-		s += " " + clean(t.ErrCode)
+		s += " " + api.CleanLine(t.ErrCode)
 	}
 	return s
 }
@@ -96,30 +98,30 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	}
 	style := stateStyle(th, t.State)
 	b.WriteString(" " + style(g) + " ")
-	text := fit(string(t.Operation), c.op) + " "
+	text := textutil.Fit(string(t.Operation), c.op) + " "
 	if c.model > 0 {
 		model := t.Model
 		if model == "" {
 			model = "—"
 		}
-		text += fit(clean(model), c.model) + " "
+		text += textutil.Fit(api.CleanLine(model), c.model) + " "
 	}
-	text += fit(clean(t.Prompt), c.prompt) + " "
+	text += textutil.Fit(api.CleanLine(t.Prompt), c.prompt) + " "
 	if selected {
 		b.WriteString(th.Selected.Render(text))
 	} else {
 		b.WriteString(text)
 	}
-	b.WriteString(style(fit(stateCell(t), c.state)) + " ")
+	b.WriteString(style(textutil.Fit(stateCell(t), c.state)) + " ")
 	cr := ""
 	if t.Credits > 0 {
 		cr = fmt.Sprint(t.Credits)
 	}
-	b.WriteString(fitLeft(cr, c.credits) + " ")
-	b.WriteString(th.Dim.Render(fitLeft(age(now, t.CreatedAt), c.age)))
+	b.WriteString(textutil.FitRight(cr, c.credits) + " ")
+	b.WriteString(th.Dim.Render(textutil.FitRight(age(now, t.CreatedAt), c.age)))
 	if c.expiry > 0 {
 		exp := left(now, t.URLsExpireAt)
-		cell := fitLeft(exp, c.expiry)
+		cell := textutil.FitRight(exp, c.expiry)
 		switch {
 		case exp == "expired":
 			cell = th.Dim.Render(cell)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
 	"clapper/studio"
 )
 
@@ -105,7 +106,7 @@ func withTheme(c studio.Config, theme string) studio.Config {
 // every screen from its history.
 func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 	if msg.err != nil {
-		return statusErrText("could not start on the new settings: " + clean(msg.err.Error()) + " (still running on the old ones)")
+		return statusErrText("could not start on the new settings: " + api.CleanLine(msg.err.Error()) + " (still running on the old ones)")
 	}
 	old := m.env.studio
 	m.env.studio = msg.s

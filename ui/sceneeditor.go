@@ -12,6 +12,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/editor"
 	"clapper/scenes"
 	"clapper/ui/preview"
 )
@@ -200,7 +201,7 @@ func (m *sceneEditor) Update(msg tea.Msg) tea.Cmd {
 			return m.nudge()
 		}
 		return nil
-	case promptEditedMsg:
+	case editor.EditedMsg:
 		if m.prompt != nil {
 			cmd, _, _ := m.prompt.Update(msg)
 			return cmd
@@ -244,7 +245,7 @@ func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if err != nil {
 			return sceneSentMsg{err: err}
 		}
-		return sceneSentMsg{text: "scene edit sent: version " + clean(id) + " is being made"}
+		return sceneSentMsg{text: "scene edit sent: version " + api.CleanLine(id) + " is being made"}
 	}
 }
 
@@ -282,7 +283,7 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		what := "scene " + itoa(rec.Index+1) + " goes into the cut as version " + itoa(m.version+1)
 		return func() tea.Msg {
 			if err := svc.Choose(context.Background(), jobID, v.ID); err != nil {
-				return statusMsg{text: clean(err.Error()), bad: true}
+				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
 			return statusMsg{text: what}
 		}
@@ -299,9 +300,9 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reread):
 		return func() tea.Msg {
 			if _, err := svc.Refresh(context.Background(), jobID); err != nil {
-				return statusMsg{text: "re-reading job " + clean(jobID) + ": " + clean(err.Error()), bad: true}
+				return statusMsg{text: "re-reading job " + api.CleanLine(jobID) + ": " + api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "job " + clean(jobID) + " re-read from the service"}
+			return statusMsg{text: "job " + api.CleanLine(jobID) + " re-read from the service"}
 		}
 	case key.Matches(msg, k.Download):
 		return saveVersion(svc, jobID, v.ID, "version "+itoa(m.version+1)+" of scene "+itoa(rec.Index+1))
@@ -315,7 +316,7 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg {
 			url, _, err := svc.FreshURL(context.Background(), jobID, cut.ID)
 			if err != nil {
-				return statusMsg{text: clean(err.Error()), bad: true}
+				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
 			return tea.BatchMsg{tea.SetClipboard(url), status("copied a fresh URL of the composed video (it lives under 3 minutes)")}
 		}
@@ -329,9 +330,9 @@ func saveVersion(svc *scenes.Service, jobID, id, what string) tea.Cmd {
 	return func() tea.Msg {
 		path, err := svc.Download(context.Background(), jobID, id, "")
 		if err != nil {
-			return statusMsg{text: "saving " + what + ": " + clean(err.Error()), bad: true}
+			return statusMsg{text: "saving " + what + ": " + api.CleanLine(err.Error()), bad: true}
 		}
-		return statusMsg{text: "saved " + what + " to " + clean(path)}
+		return statusMsg{text: "saved " + what + " to " + api.CleanLine(path)}
 	}
 }
 
@@ -345,7 +346,7 @@ func (m *sceneEditor) openCut() tea.Cmd {
 	return func() tea.Msg {
 		url, _, err := svc.FreshURL(context.Background(), jobID, cut.ID)
 		if err != nil {
-			return statusMsg{text: clean(err.Error()), bad: true}
+			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
 		return openWithOS(url)()
 	}
@@ -361,7 +362,7 @@ func (m *sceneEditor) confirmCompose() tea.Cmd {
 	var body strings.Builder
 	for i, rec := range j.Scenes {
 		_, byUser, _ := scenes.Chosen(j, rec)
-		body.WriteString("scene " + itoa(rec.Index+1) + ": " + clean(ids[i]))
+		body.WriteString("scene " + itoa(rec.Index+1) + ": " + api.CleanLine(ids[i]))
 		if byUser {
 			body.WriteString(" (your choice)")
 		}
@@ -375,9 +376,9 @@ func (m *sceneEditor) confirmCompose() tea.Cmd {
 			onYes: func() tea.Msg {
 				id, _, err := svc.Compose(context.Background(), jobID, ids)
 				if err != nil {
-					return statusMsg{text: "compose: " + clean(err.Error()), bad: true}
+					return statusMsg{text: "compose: " + api.CleanLine(err.Error()), bad: true}
 				}
-				return statusMsg{text: "composition " + clean(id) + " is being made; it is saved when done"}
+				return statusMsg{text: "composition " + api.CleanLine(id) + " is being made; it is saved when done"}
 			},
 		}}
 	}
@@ -395,11 +396,11 @@ func (m *sceneEditor) loadThumb() tea.Cmd {
 	return func() tea.Msg {
 		path, err := fetchPreview(dataDir, "scene-"+id, url)
 		if err != nil {
-			return sceneThumbMsg{versionID: id, note: "no picture: " + clean(err.Error())}
+			return sceneThumbMsg{versionID: id, note: "no picture: " + api.CleanLine(err.Error())}
 		}
 		cells, err := previews.Load(path, thumbCols, thumbRows)
 		if err != nil {
-			return sceneThumbMsg{versionID: id, note: "no picture: " + clean(err.Error())}
+			return sceneThumbMsg{versionID: id, note: "no picture: " + api.CleanLine(err.Error())}
 		}
 		return sceneThumbMsg{versionID: id, cells: cells}
 	}

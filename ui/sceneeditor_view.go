@@ -8,6 +8,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 	"clapper/scenes"
 )
 
@@ -30,9 +31,9 @@ func (m *sceneEditor) View() string {
 	th := m.env.theme
 	switch {
 	case m.err != nil:
-		return th.Error.Render(" Could not read job "+clean(m.jobID)+": "+clean(m.err.Error())) + "\n" + th.Dim.Render(" esc goes back")
+		return th.Error.Render(" Could not read job "+api.CleanLine(m.jobID)+": "+api.CleanLine(m.err.Error())) + "\n" + th.Dim.Render(" esc goes back")
 	case m.job == nil:
-		return th.Dim.Render(" reading job " + clean(m.jobID) + "…")
+		return th.Dim.Render(" reading job " + api.CleanLine(m.jobID) + "…")
 	}
 	j := *m.job
 	var b strings.Builder
@@ -62,8 +63,8 @@ func (m *sceneEditor) header(j history.Job) string {
 	if scenes.Running(j) && api.IsTerminal(state) {
 		state, label = api.StateProcessing, "editing"
 	}
-	line := th.Title.Render(" Job "+clean(j.ID)) + "  " + stateStyle(th, state)(glyph(state)+" "+label) +
-		th.Dim.Render(fmt.Sprintf("  ·  %s", plural(len(j.Scenes), "scene", "scenes")))
+	line := th.Title.Render(" Job "+api.CleanLine(j.ID)) + "  " + stateStyle(th, state)(glyph(state)+" "+label) +
+		th.Dim.Render(fmt.Sprintf("  ·  %s", textutil.Plural(len(j.Scenes), "scene", "scenes")))
 	if cut, ok := m.lastCut(); ok {
 		if d := cut.Download; d != nil && d.Status == history.DownloadDone {
 			line += th.Dim.Render("  ·  cut saved")
@@ -86,14 +87,14 @@ func (m *sceneEditor) failure(code, msg, retry string) string {
 	if m.wide() {
 		w = m.width - thumbCols - 8
 	}
-	text := th.Error.Render(" ✗ "+clean(code)) + " " + clean(msg)
+	text := th.Error.Render(" ✗ "+api.CleanLine(code)) + " " + api.CleanLine(msg)
 	meaning := api.Explain(code, 0)
-	if strings.TrimSpace(meaning) == strings.TrimSpace(clean(msg)) {
+	if strings.TrimSpace(meaning) == strings.TrimSpace(api.CleanLine(msg)) {
 		meaning = "" // the service already said it in these words
 	} else {
 		meaning += " "
 	}
-	return ansiCut(text, m.width) + "\n" + indent(wrap(meaning+"("+retry+")", w), 3)
+	return textutil.Cut(text, m.width) + "\n" + indent(wrap(meaning+"("+retry+")", w), 3)
 }
 
 func (m *sceneEditor) sceneList(j history.Job, rows int) string {
@@ -116,15 +117,15 @@ func (m *sceneEditor) sceneList(j history.Job, rows int) string {
 			v = cur
 		}
 		state := v.State
-		text := clean(v.Prompt)
+		text := api.CleanLine(v.Prompt)
 		if v.LyricText != "" {
-			text += " · " + clean(v.LyricText)
+			text += " · " + api.CleanLine(v.LyricText)
 		}
 		if cur.ID != v.ID && !api.IsTerminal(cur.State) {
 			text = fmt.Sprintf("(v%d %s) %s", len(rec.Jobs), stateLabel(cur.State), text)
 		}
 		line := fmt.Sprintf("%2d %3ds  %-8s %s %s", rec.Index+1, v.Duration, cut,
-			stateStyle(th, state)(fit(glyph(state)+" "+stateLabel(state), 14)), fit(text, promptW))
+			stateStyle(th, state)(textutil.Fit(glyph(state)+" "+stateLabel(state), 14)), textutil.Fit(text, promptW))
 		if i == m.scene {
 			b.WriteString(th.Marker.Render("▌ ") + th.Selected.Render(line) + "\n")
 		} else {
@@ -151,7 +152,7 @@ func (m *sceneEditor) versionPanel(j history.Job) string {
 	}
 	chosen, _, _ := scenes.Chosen(j, rec)
 	var b strings.Builder
-	b.WriteString(th.Section.Render(fmt.Sprintf(" Scene %d", rec.Index+1)) + th.Dim.Render(fmt.Sprintf(" · %s · ←/→ picks, space puts it in the cut", plural(len(rec.Jobs), "version", "versions"))) + "\n")
+	b.WriteString(th.Section.Render(fmt.Sprintf(" Scene %d", rec.Index+1)) + th.Dim.Render(fmt.Sprintf(" · %s · ←/→ picks, space puts it in the cut", textutil.Plural(len(rec.Jobs), "version", "versions"))) + "\n")
 	// A window of versions around the cursor: at most five.
 	first := max(0, min(m.version-2, len(rec.Jobs)-5))
 	for i := first; i < len(rec.Jobs) && i < first+5; i++ {
@@ -168,14 +169,14 @@ func (m *sceneEditor) versionPanel(j history.Job) string {
 		if !v.CreatedAt.IsZero() {
 			when = v.CreatedAt.Local().Format("Jan 2 15:04:05")
 		}
-		head := fmt.Sprintf("v%-2d %s %s %s  ", i+1, star, stateStyle(th, v.State)(fit(glyph(v.State)+" "+stateLabel(v.State), 13)), th.Dim.Render(when))
-		b.WriteString(" " + mark + head + fit(clean(v.Prompt), max(w-lipgloss.Width(head)-4, 8)) + "\n")
+		head := fmt.Sprintf("v%-2d %s %s %s  ", i+1, star, stateStyle(th, v.State)(textutil.Fit(glyph(v.State)+" "+stateLabel(v.State), 13)), th.Dim.Render(when))
+		b.WriteString(" " + mark + head + textutil.Fit(api.CleanLine(v.Prompt), max(w-lipgloss.Width(head)-4, 8)) + "\n")
 	}
 	if len(rec.Jobs) > 5 {
 		b.WriteString(th.Dim.Render(fmt.Sprintf("    version %d of %d", m.version+1, len(rec.Jobs))) + "\n")
 	}
 	if sel.LyricText != "" {
-		b.WriteString(th.Dim.Render("   lyric: ") + fit(clean(sel.LyricText), max(w-12, 8)) + "\n")
+		b.WriteString(th.Dim.Render("   lyric: ") + textutil.Fit(api.CleanLine(sel.LyricText), max(w-12, 8)) + "\n")
 	}
 	if sel.State == api.StateFailed {
 		b.WriteString(m.failure(sel.ErrCode, sel.ErrMsg, "e edits the prompt and tries again") + "\n")
@@ -190,11 +191,11 @@ func (m *sceneEditor) fileLine(d history.VersionDownload, w int) string {
 	th := m.env.theme
 	switch d.Status {
 	case history.DownloadDone:
-		return "   " + th.Success.Render("saved ") + fit(clean(d.Path), max(w-10, 8))
+		return "   " + th.Success.Render("saved ") + textutil.Fit(api.CleanLine(d.Path), max(w-10, 8))
 	case history.DownloadRunning:
 		return th.Dim.Render("   saving…")
 	}
-	return "   " + th.Error.Render("not saved: ") + fit(clean(d.Error), max(w-15, 8))
+	return "   " + th.Error.Render("not saved: ") + textutil.Fit(api.CleanLine(d.Error), max(w-15, 8))
 }
 
 func (m *sceneEditor) thumbView() string {
@@ -228,11 +229,11 @@ func (m *sceneEditor) compositions(j history.Job) string {
 	}
 	for i := max(0, len(all)-2); i < len(all); i++ {
 		v := all[i]
-		line := fmt.Sprintf("   v%-2d %s", i+1, stateStyle(th, v.State)(fit(glyph(v.State)+" "+stateLabel(v.State), 13)))
+		line := fmt.Sprintf("   v%-2d %s", i+1, stateStyle(th, v.State)(textutil.Fit(glyph(v.State)+" "+stateLabel(v.State), 13)))
 		if ids := scenes.ComposedInput(v); len(ids) > 0 {
 			line += th.Dim.Render(" of " + cutLabel(j, ids))
 		}
-		b.WriteString(ansiCut(line, m.width) + "\n")
+		b.WriteString(textutil.Cut(line, m.width) + "\n")
 		if v.State == api.StateFailed {
 			b.WriteString(m.failure(v.ErrCode, v.ErrMsg, "c composes again") + "\n")
 		}
@@ -248,7 +249,7 @@ func (m *sceneEditor) compositions(j history.Job) string {
 func cutLabel(j history.Job, ids []string) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = clean(id)
+		parts[i] = api.CleanLine(id)
 		for _, rec := range j.Scenes {
 			for n, v := range rec.Jobs {
 				if v.ID == id {

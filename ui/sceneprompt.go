@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"clapper/api"
 	"clapper/history"
+	"clapper/internal/editor"
 	"clapper/scenes"
 )
 
@@ -43,12 +43,6 @@ type scenePrompt struct {
 	problem string
 
 	width, height int
-}
-
-// promptEditedMsg is the text $EDITOR left in the temp file.
-type promptEditedMsg struct {
-	text string
-	err  error
 }
 
 func newScenePrompt(e *env, scene int, from history.SubJob) *scenePrompt {
@@ -85,11 +79,11 @@ func (p *scenePrompt) count() int { return utf8.RuneCountInString(p.area.Value()
 // Update returns the text to send once the user sends it (ok).
 func (p *scenePrompt) Update(msg tea.Msg) (cmd tea.Cmd, text string, ok bool) {
 	switch msg := msg.(type) {
-	case promptEditedMsg:
-		if msg.err != nil {
-			p.problem = "$EDITOR: " + clean(msg.err.Error())
+	case editor.EditedMsg:
+		if msg.Err != nil {
+			p.problem = "$EDITOR: " + api.CleanLine(msg.Err.Error())
 		} else {
-			p.area.SetValue(strings.TrimRight(msg.text, "\n"))
+			p.area.SetValue(strings.TrimRight(msg.Text, "\n"))
 		}
 		return nil, "", false
 	case tea.KeyPressMsg:
@@ -106,38 +100,13 @@ func (p *scenePrompt) Update(msg tea.Msg) (cmd tea.Cmd, text string, ok bool) {
 			}
 			return nil, "", false
 		case key.Matches(msg, p.keys.Editor):
-			return p.openEditor(), "", false
+			return editor.Edit("scene-prompt", p.area.Value(), "txt"), "", false
 		}
 		p.problem = ""
 	}
 	var c tea.Cmd
 	p.area, c = p.area.Update(msg)
 	return c, "", false
-}
-
-// openEditor hands the prompt to $EDITOR (vi without one) in a temp file.
-func (p *scenePrompt) openEditor() tea.Cmd {
-	f, err := os.CreateTemp("", "clapper-scene-*.txt")
-	if err != nil {
-		p.problem = clean(err.Error())
-		return nil
-	}
-	f.WriteString(p.area.Value())
-	f.Close()
-	editor := os.Getenv("EDITOR")
-	if editor == "" {
-		editor = "vi"
-	}
-	args := append(strings.Fields(editor), f.Name())
-	name := f.Name()
-	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg {
-		defer os.Remove(name)
-		if err != nil {
-			return promptEditedMsg{err: err}
-		}
-		b, err := os.ReadFile(name)
-		return promptEditedMsg{text: string(b), err: err}
-	})
 }
 
 func (p *scenePrompt) View() string {
@@ -149,20 +118,20 @@ func (p *scenePrompt) View() string {
 	} else {
 		counter = th.Dim.Render(counter)
 	}
-	title := th.Title.Render(fmt.Sprintf(" Edit scene %d", p.scene+1)) + th.Dim.Render("  a new version from version "+clean(p.from.ID))
+	title := th.Title.Render(fmt.Sprintf(" Edit scene %d", p.scene+1)) + th.Dim.Render("  a new version from version "+api.CleanLine(p.from.ID))
 	box := th.Box
 	if p.wide() {
 		half := p.width/2 - 2
-		orig := th.Section.Render("Original") + "\n" + wrap(clean(p.from.Prompt), half-2)
+		orig := th.Section.Render("Original") + "\n" + wrap(api.CleanLine(p.from.Prompt), half-2)
 		if p.from.LyricText != "" {
-			orig += "\n\n" + th.Dim.Render("lyric: "+clean(p.from.LyricText))
+			orig += "\n\n" + th.Dim.Render("lyric: "+api.CleanLine(p.from.LyricText))
 		}
 		left := box.Width(half).Height(p.boxHeight()).Render(orig)
 		right := th.Section.Render("New prompt") + "  " + counter + "\n" + p.area.View()
 		body := lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", right)
 		return title + "\n\n" + body + "\n" + p.footer()
 	}
-	orig := th.Dim.Render("Original: ") + clean(p.from.Prompt)
+	orig := th.Dim.Render("Original: ") + api.CleanLine(p.from.Prompt)
 	origLines := strings.SplitN(wrap(orig, p.width-4), "\n", 5)
 	if len(origLines) > 4 {
 		origLines = append(origLines[:3], th.Dim.Render("…"))

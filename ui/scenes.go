@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 	"clapper/scenes"
 	"clapper/studio"
 )
@@ -124,7 +125,7 @@ func (p *scenesPage) Update(msg tea.Msg) tea.Cmd {
 		case msg.err != nil:
 			return statusErr(fmt.Errorf("saving a composition of job %s: %w", msg.jobID, msg.err))
 		case len(msg.paths) > 0:
-			return status("saved the composed video " + clean(strings.Join(msg.paths, ", ")))
+			return status("saved the composed video " + api.CleanLine(strings.Join(msg.paths, ", ")))
 		}
 		return nil
 	case sceneSentMsg:
@@ -183,7 +184,7 @@ func (p *scenesPage) View() string {
 	var b strings.Builder
 	b.WriteString(th.Title.Render(" Multi-scene jobs") + th.Dim.Render("  general_one_click: scenes you edit and recompose") + "\n\n")
 	if p.err != nil {
-		b.WriteString(th.Error.Render(" Could not read the jobs: "+clean(p.err.Error())) + "\n")
+		b.WriteString(th.Error.Render(" Could not read the jobs: "+api.CleanLine(p.err.Error())) + "\n")
 		return b.String()
 	}
 	if len(p.jobs) == 0 {
@@ -205,8 +206,8 @@ func (p *scenesPage) View() string {
 		if j.Busy > 0 && api.IsTerminal(state) {
 			state, label = api.StateProcessing, "editing"
 		}
-		line := fmt.Sprintf("%-20s %s %6d %8d  %s %s", fit(clean(j.JobID), 20),
-			stateStyle(th, state)(fit(glyph(state)+" "+label, 14)), j.Scenes, j.Versions, fit(clean(j.Prompt), promptW), age(now, j.CreatedAt))
+		line := fmt.Sprintf("%-20s %s %6d %8d  %s %s", textutil.Fit(api.CleanLine(j.JobID), 20),
+			stateStyle(th, state)(textutil.Fit(glyph(state)+" "+label, 14)), j.Scenes, j.Versions, textutil.Fit(api.CleanLine(j.Prompt), promptW), age(now, j.CreatedAt))
 		if i == p.cursor {
 			b.WriteString(th.Marker.Render("▌ ") + th.Selected.Render(line) + "\n")
 		} else {

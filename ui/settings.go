@@ -12,6 +12,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
+	"clapper/internal/textutil"
 	"clapper/studio"
 )
 
@@ -239,7 +241,7 @@ func (p *settingsPage) save() tea.Cmd {
 	return func() tea.Msg {
 		path, err := studio.SaveSettings(s)
 		if err != nil {
-			return statusMsg{text: "settings not saved: " + clean(err.Error()), bad: true}
+			return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
 		}
 		return settingsSavedMsg{cfg: cfg, path: path}
 	}
@@ -249,10 +251,10 @@ func (p *settingsPage) View() string {
 	th := p.env.theme
 	var b strings.Builder
 	cur := p.env.studio.Config
-	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(clean(cur.Backend())) + "\n\n")
+	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(api.CleanLine(cur.Backend())) + "\n\n")
 	lw := 17
 	for i, r := range p.rows {
-		v := clean(r.get(&p.draft))
+		v := api.CleanLine(r.get(&p.draft))
 		switch {
 		case r.kind == secretSetting && v != "":
 			v = studio.MaskKey(v)
@@ -265,7 +267,7 @@ func (p *settingsPage) View() string {
 			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")
 		}
 		marker := "  "
-		label := fit(r.label, lw)
+		label := textutil.Fit(r.label, lw)
 		if i == p.cursor {
 			marker = th.Marker.Render("▌") + " "
 			label = th.Strong.Render(label)
@@ -275,7 +277,7 @@ func (p *settingsPage) View() string {
 		}
 		b.WriteString(marker + label + " " + v + "\n")
 		if i == p.cursor {
-			b.WriteString(strings.Repeat(" ", lw+3) + th.Dim.Render(fit(r.help, max(p.width-lw-4, 10))) + "\n")
+			b.WriteString(strings.Repeat(" ", lw+3) + th.Dim.Render(textutil.Fit(r.help, max(p.width-lw-4, 10))) + "\n")
 		}
 	}
 	b.WriteString("\n")
@@ -290,9 +292,9 @@ func (p *settingsPage) View() string {
 	// wrapped path reads as two.
 	if path, err := studio.SettingsPath(); err == nil {
 		b.WriteString(th.Dim.Render(" Settings file (0600, may hold the key): ") + "\n")
-		b.WriteString("   " + fit(clean(path), w-2) + "\n")
+		b.WriteString("   " + textutil.Fit(api.CleanLine(path), w-2) + "\n")
 	}
 	b.WriteString(th.Dim.Render(" History of this backend (each backend keeps its own):") + "\n")
-	b.WriteString("   " + fit(clean(cur.HistoryPath()), w-2) + "\n")
+	b.WriteString("   " + textutil.Fit(api.CleanLine(cur.HistoryPath()), w-2) + "\n")
 	return b.String()
 }

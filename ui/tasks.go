@@ -13,6 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 // tasksKeys are the Tasks page's bindings; those that do not apply to the
@@ -391,7 +392,7 @@ func (p *tasksPage) View() string {
 		b.WriteString(p.filterLine() + "\n")
 	}
 	if len(p.unknown) > 0 {
-		b.WriteString(th.Warning.Render(fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", plural(len(p.unknown), "request", "requests")), p.width)) + "\n")
+		b.WriteString(th.Warning.Render(textutil.Fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", textutil.Plural(len(p.unknown), "request", "requests")), p.width)) + "\n")
 		for i, t := range p.unknown {
 			t.State = unknownOutcome
 			b.WriteString(renderRow(th, cols, t, now, i == p.pinned, p.env.frame) + "\n")
@@ -440,7 +441,7 @@ func (p *tasksPage) filterLine() string {
 	if p.filtering {
 		in = p.filter.View()
 	} else if v := p.filter.Value(); v != "" {
-		in = th.Dim.Render("/ ") + clean(v)
+		in = th.Dim.Render("/ ") + api.CleanLine(v)
 	}
 	return joinEnds(in, right, p.width)
 }

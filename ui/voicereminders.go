@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
 	"clapper/history"
 )
 
@@ -127,7 +128,7 @@ func startNotice(soon []history.Voice, now time.Time) string {
 	}
 	first := soonest(soon)
 	return fmt.Sprintf("%d voices expire within 24h unless used in speech synthesis, %s in %s (4 Voices)",
-		len(soon), clean(first.VoiceID), noticeLeft(first, now))
+		len(soon), api.CleanLine(first.VoiceID), noticeLeft(first, now))
 }
 
 // crossingNotice tells that vs just came within threshold of deletion.
@@ -137,13 +138,13 @@ func crossingNotice(vs []history.Voice, threshold time.Duration, now time.Time) 
 	}
 	ids := make([]string, len(vs))
 	for i, v := range vs {
-		ids[i] = clean(v.VoiceID)
+		ids[i] = api.CleanLine(v.VoiceID)
 	}
 	return fmt.Sprintf("%d voices expire within %s unless used in speech synthesis: %s", len(vs), timeLeft(threshold), strings.Join(ids, ", "))
 }
 
 func voiceNotice(v history.Voice, now time.Time) string {
-	return fmt.Sprintf("%s expires in %s unless used in speech synthesis (4 Voices)", clean(v.VoiceID), noticeLeft(v, now))
+	return fmt.Sprintf("%s expires in %s unless used in speech synthesis (4 Voices)", api.CleanLine(v.VoiceID), noticeLeft(v, now))
 }
 
 // noticeLeft is the time left to the minute: a timer firing a moment after

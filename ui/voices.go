@@ -15,6 +15,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/internal/textutil"
 )
 
 // voicesPage is the voice library: every cloned voice history holds (not
@@ -235,11 +236,11 @@ func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
 	default:
 		body += "it keeps the voice until " + v.ExpiresAt.Local().Format("Jan 2 15:04") + ", and for good if speech synthesis uses it by then."
 	}
-	d := &confirmDialog{title: "Forget voice " + clean(id) + "?", body: body, onYes: func() tea.Msg {
+	d := &confirmDialog{title: "Forget voice " + api.CleanLine(id) + "?", body: body, onYes: func() tea.Msg {
 		if err := store.DeleteVoice(context.Background(), id); err != nil {
-			return statusMsg{text: clean(err.Error()), bad: true}
+			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
-		return statusMsg{text: "forgot voice " + clean(id) + " here"}
+		return statusMsg{text: "forgot voice " + api.CleanLine(id) + " here"}
 	}}
 	return func() tea.Msg { return openDialogMsg{d} }
 }
@@ -262,12 +263,12 @@ func playDemo(e *env, v history.Voice) tea.Cmd {
 				}
 			}
 			if len(t.Creations) > 0 && !t.Creations[0].URLExpiresAt.IsZero() && !now.Before(t.Creations[0].URLExpiresAt) {
-				return statusMsg{text: "the preview of " + clean(v.VoiceID) + " was not saved and its URL lapsed; open the clone task (Tasks page) and press r for a fresh one", bad: true}
+				return statusMsg{text: "the preview of " + api.CleanLine(v.VoiceID) + " was not saved and its URL lapsed; open the clone task (Tasks page) and press r for a fresh one", bad: true}
 			}
 		}
 		u, err := url.Parse(v.DemoAudio)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return statusMsg{text: "the preview of " + clean(v.VoiceID) + " has no web address to open: " + clean(v.DemoAudio), bad: true}
+			return statusMsg{text: "the preview of " + api.CleanLine(v.VoiceID) + " has no web address to open: " + api.CleanLine(v.DemoAudio), bad: true}
 		}
 		return openWithOS(u.String())()
 	}
@@ -335,7 +336,7 @@ func (p *voicesPage) View() string {
 	b.WriteString(th.Title.Render(" Cloned voices") + "\n\n")
 	switch {
 	case p.err != nil:
-		b.WriteString(th.Error.Render(" could not read voices: "+clean(p.err.Error())) + "\n")
+		b.WriteString(th.Error.Render(" could not read voices: "+api.CleanLine(p.err.Error())) + "\n")
 		return b.String()
 	case !p.loaded:
 		return b.String()
@@ -347,7 +348,7 @@ func (p *voicesPage) View() string {
 	// marker, voice, two dates and the status, two spaces apart.
 	voiceW := min(max(p.width-1-2-2*(dateW+2)-2-statusW, 12), 40)
 	wide := p.width >= 100
-	header := fmt.Sprintf("  %s  %s  %s  %s", fit("VOICE", voiceW), fit("CLONED", dateW), fit("LAST USED", dateW), fit("EXPIRY", statusW))
+	header := fmt.Sprintf("  %s  %s  %s  %s", textutil.Fit("VOICE", voiceW), textutil.Fit("CLONED", dateW), textutil.Fit("LAST USED", dateW), textutil.Fit("EXPIRY", statusW))
 	if wide {
 		header += "  PREVIEW"
 	}
@@ -366,8 +367,8 @@ func (p *voicesPage) View() string {
 			used = v.LastUsedAt.Local().Format("Jan 2 15:04")
 		}
 		label, style := p.voiceStatus(v, now)
-		line := fmt.Sprintf("%s  %s  %s  ", fit(clean(v.VoiceID), voiceW), fit(v.CreatedAt.Local().Format("Jan 2 15:04"), dateW), fit(used, dateW))
-		status := style(fit(label, statusW))
+		line := fmt.Sprintf("%s  %s  %s  ", textutil.Fit(api.CleanLine(v.VoiceID), voiceW), textutil.Fit(v.CreatedAt.Local().Format("Jan 2 15:04"), dateW), textutil.Fit(used, dateW))
+		status := style(textutil.Fit(label, statusW))
 		if wide {
 			preview := "—"
 			if v.DemoAudio != "" {
@@ -393,7 +394,7 @@ func (p *voicesPage) visibleRows() int { return max(p.height-8, 1) }
 
 // explain says what the selected voice's state means and what to do.
 func (p *voicesPage) explain(v history.Voice, now time.Time) string {
-	id := clean(v.VoiceID)
+	id := api.CleanLine(v.VoiceID)
 	switch {
 	case v.Kept:
 		return id + " was used in speech synthesis within 168 hours of its cloning, so the service keeps it for good. t speaks with it."

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"clapper/internal/textutil"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -179,13 +180,13 @@ func (f Field) countText() string {
 	}
 	switch {
 	case f.MaxItems == 0:
-		return "at least " + Plural(f.MinItems, noun)
+		return "at least " + textutil.Plural(f.MinItems, noun)
 	case f.MinItems == f.MaxItems:
-		return "exactly " + Plural(f.MinItems, noun)
+		return "exactly " + textutil.Plural(f.MinItems, noun)
 	case f.MinItems == 0:
-		return "at most " + Plural(f.MaxItems, noun)
+		return "at most " + textutil.Plural(f.MaxItems, noun)
 	default:
-		return fmt.Sprintf("%d to %s", f.MinItems, Plural(f.MaxItems, noun))
+		return fmt.Sprintf("%d to %s", f.MinItems, textutil.Plural(f.MaxItems, noun))
 	}
 }
 
@@ -195,14 +196,6 @@ func (m Media) noun() string {
 		return "audio file"
 	}
 	return m.String()
-}
-
-// Plural renders a count with its noun in agreement: "1 image", "2 images".
-func Plural(n int, noun string) string {
-	if n == 1 || n == -1 {
-		return fmt.Sprintf("%d %s", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // FormatValue renders a default or a value the way a user types it: text
@@ -229,7 +222,7 @@ func jsonText(v any) string {
 	if err != nil {
 		return "a value that is not JSON"
 	}
-	return clip(string(b), 60)
+	return textutil.Clip(string(b), 60)
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"clapper/internal/textutil"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ func CheckVoiceID(id string) error {
 	case len(id) < 8 || len(id) > 256:
 		return fmt.Errorf("must be 8 to 256 characters, got %d", utf8.RuneCountInString(id))
 	case !voiceIDPattern.MatchString(id):
-		return fmt.Errorf("must start with a letter, use only letters, digits, - and _, and not end in - or _ (got %q)", clip(id, 40))
+		return fmt.Errorf("must start with a letter, use only letters, digits, - and _, and not end in - or _ (got %q)", textutil.Clip(id, 40))
 	}
 	return nil
 }
@@ -28,7 +29,7 @@ func checkVoiceRef(id string) error {
 	}
 	for _, r := range id {
 		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			return fmt.Errorf("must not contain spaces or control characters (got %q)", clip(id, 40))
+			return fmt.Errorf("must not contain spaces or control characters (got %q)", textutil.Clip(id, 40))
 		}
 	}
 	return nil

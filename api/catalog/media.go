@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 
 	_ "golang.org/x/image/bmp"
 	_ "golang.org/x/image/webp"
@@ -129,7 +130,7 @@ func checkMedia(f Field, label, s string) []FieldError {
 		if f.Media == MediaImage {
 			reason = api.ReasonImageFormatInvalid
 		}
-		return bad(reason, "content type %s is not accepted; use %s", clip(d.ContentType, 40), strings.Join(types, ", "))
+		return bad(reason, "content type %s is not accepted; use %s", textutil.Clip(d.ContentType, 40), strings.Join(types, ", "))
 	}
 	if msg := f.sizeProblem(int64(len(d.Data))); msg != "" {
 		return bad(api.ReasonFieldInvalid, "%s", msg)
@@ -180,10 +181,10 @@ func (f Field) sizeProblem(n int64) string {
 	if n < limit || (f.DecodedAtMost && n == limit) {
 		return ""
 	}
-	got, want := byteSize(n), byteSize(limit)
+	got, want := api.ByteSize(n), api.ByteSize(limit)
 	if got == want {
 		// Rounded alike, the two would read as no reason at all.
-		got, want = Plural(int(n), "byte"), fmt.Sprintf("%s (%s)", want, Plural(int(limit), "byte"))
+		got, want = textutil.Plural(int(n), "byte"), fmt.Sprintf("%s (%s)", want, textutil.Plural(int(limit), "byte"))
 	}
 	if f.DecodedAtMost {
 		return fmt.Sprintf("decoded size is %s; at most %s", got, want)
@@ -232,17 +233,6 @@ func shapeProblem(what string, w, h int) string {
 		return fmt.Sprintf("%s is %dx%d; its aspect ratio must lie within 1:4 to 4:1", what, w, h)
 	}
 	return ""
-}
-
-func byteSize(n int64) string {
-	trim := func(f float64) string { return strings.TrimSuffix(strconv.FormatFloat(f, 'f', 1, 64), ".0") }
-	switch {
-	case n >= 1<<20:
-		return trim(float64(n)/(1<<20)) + " MB"
-	case n >= 1<<10:
-		return trim(float64(n)/(1<<10)) + " KB"
-	}
-	return Plural(int(n), "byte")
 }
 
 // outside formats v, known to lie outside [lo, hi], with just enough

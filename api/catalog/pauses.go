@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"clapper/internal/textutil"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -50,13 +51,13 @@ func SplitPauses(text string, style Pauses) ([]Segment, error) {
 			return &PauseError{Offset: m[0], Length: m[1] - m[0], Message: fmt.Sprintf(format, args...)}
 		}
 		if !pauseNumber.MatchString(x) {
-			return nil, fail("pause %s: x must be seconds, as %s1.5%s", clip(marker, 40), open, close)
+			return nil, fail("pause %s: x must be seconds, as %s1.5%s", textutil.Clip(marker, 40), open, close)
 		}
 		// The range is checked before the decimals so that <#100#> names the
 		// limit it breaks.
 		secs, _ := strconv.ParseFloat(x, 64)
 		if secs < 0.01 || secs > 99.99 {
-			return nil, fail("pause %s: x must lie within 0.01 to 99.99 seconds", clip(marker, 40))
+			return nil, fail("pause %s: x must lie within 0.01 to 99.99 seconds", textutil.Clip(marker, 40))
 		}
 		if _, frac, _ := strings.Cut(x, "."); len(frac) > 2 {
 			return nil, fail("pause %s: x takes at most two decimals, as %s1.25%s", marker, open, close)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 )
 
 // Cross-field rules. Each names the spec line it comes from.
@@ -91,7 +92,7 @@ func subjectReferences(s *Spec, b body) []FieldError {
 			continue
 		}
 		seen[name] = true
-		msg := fmt.Sprintf("prompt: [@%s] names no subject; subjects are named ", clip(name, 40))
+		msg := fmt.Sprintf("prompt: [@%s] names no subject; subjects are named ", textutil.Clip(name, 40))
 		if len(names) == 0 {
 			msg += "in the subjects form (subjects:=[{\"name\":...}])"
 		} else {

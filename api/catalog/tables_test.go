@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 )
 
 // This test holds a second, independent transcription of the spec's model
@@ -158,7 +159,7 @@ func expectInvalid(t *testing.T, op string, m map[string]any, field string) {
 
 func short(m map[string]any) string {
 	b, _ := json.Marshal(m)
-	return clip(string(b), 300)
+	return textutil.Clip(string(b), 300)
 }
 
 func TestModelTables(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 )
 
 // body is a request as a JSON object. Numbers are json.Number (decoded
@@ -37,7 +38,7 @@ func Validate(op api.Operation, req map[string]any) Errors {
 		}
 		if !contains(Models(op), s) {
 			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
-				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(clip(s, 60)), strings.Join(Models(op), ", "))}}
+				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(textutil.Clip(s, 60)), strings.Join(Models(op), ", "))}}
 		}
 		model = s
 	}
@@ -122,7 +123,7 @@ func (s *Spec) unwanted(name string, v any) FieldError {
 	if f, ok := FieldOf(s.Operation, name); ok && f.Kind == KindBool && v == false {
 		return FieldError{}
 	}
-	msg := fmt.Sprintf("%s: not a field of %s", clip(name, 60), s.Operation)
+	msg := fmt.Sprintf("%s: not a field of %s", textutil.Clip(name, 60), s.Operation)
 	if near := Suggest(s.Operation, name); near != "" {
 		msg += "; did you mean " + near + "?"
 	}
@@ -511,11 +512,11 @@ func describe(v any) string {
 		if x == "" {
 			return "an empty string"
 		}
-		return strconv.Quote(clip(x, 60))
+		return strconv.Quote(textutil.Clip(x, 60))
 	case bool:
 		return strconv.FormatBool(x)
 	case json.Number:
-		return clip(x.String(), 40)
+		return textutil.Clip(x.String(), 40)
 	case []any:
 		if len(x) == 0 {
 			return "an empty list"
@@ -538,20 +539,9 @@ func checkURL(s string) error {
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("must be an http(s) URL, got %q", clip(s, 60))
+		return fmt.Errorf("must be an http(s) URL, got %q", textutil.Clip(s, 60))
 	}
 	return nil
-}
-
-// clip shortens s to about n bytes without splitting a character.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 var voiceIDPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9]$`)

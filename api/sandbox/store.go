@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"clapper/internal/fsutil"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,23 +81,8 @@ func (f *fileStore) save(st *state) error {
 	if err != nil {
 		return fmt.Errorf("sandbox state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), filepath.Base(f.path)+".tmp-*")
-	if err != nil {
+	if err := fsutil.WriteFile(f.path, b, 0o600); err != nil {
 		return fmt.Errorf("sandbox state: %w", err)
-	}
-	_, werr := tmp.Write(b)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), f.path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox state: %w", werr)
 	}
 	fi, err := os.Stat(f.path)
 	if err != nil {

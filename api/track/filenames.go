@@ -46,14 +46,7 @@ func FileName(created time.Time, op api.Operation, taskID string, index int, raw
 	if id == "" {
 		id = "task"
 	}
-	return fmt.Sprintf("%s_%s_%s_%d.%s", created.UTC().Format("2006-01-02"), unsafeName.ReplaceAllString(string(op), ""), clipName(id, 64), index+1, extension(rawURL, op))
-}
-
-func clipName(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
+	return fmt.Sprintf("%s_%s_%s_%d.%s", created.UTC().Format("2006-01-02"), unsafeName.ReplaceAllString(string(op), ""), id[:min(len(id), 64)], index+1, extension(rawURL, op))
 }
 
 func extension(rawURL string, op api.Operation) string {

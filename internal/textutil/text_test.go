@@ -1,0 +1,56 @@
+package textutil
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Plural(0, "task"), "0 tasks"},
+		{Plural(1, "task"), "1 task"},
+		{Plural(2, "task"), "2 tasks"},
+		{Plural(2, "query", "queries"), "2 queries"},
+		{Plural(1, "query", "queries"), "1 query"},
+		{Word(1, "has", "have"), "has"},
+		{Word(3, "has", "have"), "have"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestClipKeepsCharactersWhole(t *testing.T) {
+	if got := Clip("héllo", 2); got != "h…" {
+		t.Errorf("Clip split a character: %q", got)
+	}
+	if got := Clip("short", 10); got != "short" {
+		t.Errorf("Clip changed a short text: %q", got)
+	}
+}
+
+func TestCellWidth(t *testing.T) {
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"fit pads", Fit("ab", 4), "ab  "},
+		{"fit cuts with an ellipsis", Fit("abcdef", 4), "abc…"},
+		{"fit counts wide characters as two cells", Fit("日本語", 5), "日本…"},
+		{"fit right pads on the left", FitRight("ab", 4), "  ab"},
+		{"truncate leaves short text alone", Truncate("ab", 4), "ab"},
+		{"cut marks nothing", Cut("abcdef", 4), "abcd"},
+		{"no room", Fit("abc", 0), ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+	styled := "\x1b[1mbold text\x1b[0m"
+	if w := ansi.StringWidth(Fit(styled, 6)); w != 6 {
+		t.Errorf("Fit of styled text is %d cells, want 6", w)
+	}
+}
