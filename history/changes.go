@@ -6,25 +6,56 @@ import (
 	"time"
 )
 
-// WatchChanges calls changed whenever a commit reached the database since
-// the last look, from this process or any other (a `clapper create` in
-// another terminal), checking every interval until ctx ends. It asks
-// SQLite's data_version on one pinned connection, which costs a few
-// microseconds and reads no table, so an idle history costs nothing.
+// ChangeProbe tells whether another process committed to the history since
+// its last look.
+//
+// It asks SQLite's data_version on the store's one writer connection: the
+// number moves only for commits of other connections, and every write of
+// this process goes through that connection, so the process's own writes
+// (the watcher recording a state, a submit) are never reported back to it:
+// they reach the screens as the events that made them. The question costs a
+// few microseconds and reads no table. Should the writer connection ever be
+// replaced (after an I/O error), the first look after reports one change.
+type ChangeProbe struct {
+	s    *Store
+	last int64
+}
+
+// NewChangeProbe starts looking from now.
+func (s *Store) NewChangeProbe(ctx context.Context) (*ChangeProbe, error) {
+	p := &ChangeProbe{s: s}
+	v, err := p.version(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	p.last = v
+	return p, nil
+}
+
+func (p *ChangeProbe) version(ctx context.Context) (int64, error) {
+	var v int64
+	err := p.s.w.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v)
+	return v, err
+}
+
+// Changed reports whether another process committed since the last look.
+func (p *ChangeProbe) Changed(ctx context.Context) (bool, error) {
+	v, err := p.version(ctx)
+	if err != nil {
+		return false, fmt.Errorf("history: %w", err)
+	}
+	changed := v != p.last
+	p.last = v
+	return changed, nil
+}
+
+// WatchChanges calls changed whenever another process (a `clapper create`
+// in another terminal) committed to the history since the last look,
+// checking every interval until ctx ends (see ChangeProbe).
 func (s *Store) WatchChanges(ctx context.Context, every time.Duration, changed func()) error {
-	conn, err := s.r.Conn(ctx)
+	probe, err := s.NewChangeProbe(ctx)
 	if err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	defer conn.Close()
-	version := func() (int64, error) {
-		var v int64
-		err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v)
-		return v, err
-	}
-	last, err := version()
-	if err != nil {
-		return fmt.Errorf("history: %w", err)
+		return err
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -34,15 +65,14 @@ func (s *Store) WatchChanges(ctx context.Context, every time.Duration, changed f
 			return nil
 		case <-t.C:
 		}
-		v, err := version()
+		moved, err := probe.Changed(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			continue // a busy moment; the next tick looks again
 		}
-		if v != last {
-			last = v
+		if moved {
 			changed()
 		}
 	}

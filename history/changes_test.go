@@ -2,6 +2,9 @@ package history
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -72,25 +75,79 @@ func TestTasksCarryURLExpiry(t *testing.T) {
 	}
 }
 
-// Another connection's commit (another process) is noticed; silence is
-// silent.
-func TestWatchChangesSeesOtherConnections(t *testing.T) {
-	s, _ := newStore(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	changed := make(chan struct{}, 10)
-	go s.WatchChanges(ctx, 5*time.Millisecond, func() { changed <- struct{}{} })
-	select {
-	case <-changed:
-		t.Fatal("a change reported while nothing was written")
-	case <-time.After(60 * time.Millisecond):
-	}
-	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"x"}`)}); err != nil {
+// Another process's commit is noticed; silence is silent, and so are the
+// process's own writes: they reach the screens as the events that made them.
+func TestWatchChangesSeesOtherProcesses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.db")
+	s, err := Open(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-changed:
-	case <-time.After(2 * time.Second):
-		t.Fatal("a commit went unnoticed")
+	defer s.Close()
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	probe, err := s.NewChangeProbe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moved, err := probe.Changed(ctx); err != nil || moved {
+		t.Fatalf("a change reported while nothing was written (%v)", err)
+	}
+	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"own"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if moved, err := probe.Changed(ctx); err != nil || moved {
+		t.Fatalf("the process's own write reported as another's (%v)", err)
+	}
+	if _, err := other.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"theirs"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if moved, err := probe.Changed(ctx); err != nil || !moved {
+		t.Fatalf("another process's commit went unnoticed (%v)", err)
+	}
+
+	// The loop around the probe reports it too. It takes its first look
+	// when it starts, so another process keeps writing until it is seen.
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	go s.WatchChanges(wctx, 5*time.Millisecond, func() { changed <- struct{}{} })
+	deadline := time.After(5 * time.Second)
+	for {
+		if _, err := other.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"again"}`)}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-changed:
+			return
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("commits of another process went unnoticed by WatchChanges")
+		}
+	}
+}
+
+// A task's summary by its service id is the row the list reads.
+func TestTaskSummaryIsTheListRow(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}})
+	p, err := s.Tasks(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.TaskSummary(ctx, "tk-000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := p.Tasks[0]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("summary %+v\nlist row %+v", got, want)
+	}
+	if _, err := s.TaskSummary(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("an unknown id: %v", err)
 	}
 }

@@ -183,6 +183,19 @@ func (s *Store) TaskByID(ctx context.Context, taskID string) (Task, error) {
 	return s.taskWhere(ctx, "t.task_id = ?", taskID)
 }
 
+// TaskSummary is one task's list row (the summary fields only, one read),
+// by the service's task id: what a list needs to redraw a row in place.
+func (s *Store) TaskSummary(ctx context.Context, taskID string) (Task, error) {
+	t, err := scanTask(s.r.QueryRowContext(ctx, `SELECT `+taskCols+` FROM tasks t WHERE t.task_id = ?`, taskID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Task{}, fmt.Errorf("%w: task %v", ErrNotFound, taskID)
+	}
+	if err != nil {
+		return Task{}, fmt.Errorf("history: %w", err)
+	}
+	return t, nil
+}
+
 func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, error) {
 	var t Task
 	err := s.read(ctx, func(tx *sql.Tx) error {

@@ -29,6 +29,9 @@ type Options struct {
 	// other processes (default 500 ms: a task created in another terminal
 	// shows within a second).
 	ChangeInterval time.Duration
+	// History adds options to the history store's (a benchmark counts its
+	// statements through a wrapped driver).
+	History []history.Option
 }
 
 // Studio is one backend, running: open it, Start its background work, Close
@@ -121,7 +124,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if s.Client, s.stopSandbx, err = Connect(ctx, cfg, o.Sandbox); err != nil {
 		return nil, err
 	}
-	var storeOpts []history.Option
+	storeOpts := append([]history.Option(nil), o.History...)
 	if o.Clock != nil {
 		storeOpts = append(storeOpts, history.WithClock(o.Clock))
 	}

@@ -88,8 +88,21 @@ type Model struct {
 	creditsToday    int64
 	statsLoaded     bool
 
+	// The change pipeline (changes.go): pages marked stale re-read when
+	// shown; the header and the detail at the next flush.
+	stale                    []bool
+	headerStale, detailStale bool
+	flushing                 bool
+
+	// submitting counts requests sent and not yet answered: quitting then
+	// asks first.
+	submitting int
+	// nextImageID numbers the kitty images transmitted.
+	nextImageID int
+
 	kittyProbe *preview.Kitty
 	ticking    bool
+	tickDue    time.Time
 	tickGen    int
 	relay      func(*studio.Studio)
 	quitting   bool
@@ -102,7 +115,8 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true)}
+	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}}
+	e.ctx, e.cancel = backendContext()
 	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true}
 	m.help.Styles = e.theme.Help
 	m.pages = []page{
@@ -113,6 +127,7 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 		newHistoryPage(e),
 		newSettingsPage(e),
 	}
+	m.stale = make([]bool, len(m.pages))
 	return m
 }
 
@@ -157,11 +172,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.ticking = false
 		m.env.frame++
 		return nil
+	case flushMsg:
+		return m.flush()
 	case statusMsg:
 		m.statusSeq++
 		m.statusText, m.statusBad = msg.text, msg.bad
-		seq := m.statusSeq
-		return tea.Batch(tea.Tick(6*time.Second, func(time.Time) tea.Msg { return statusExpiredMsg{seq} }), m.refreshAll())
+		cmds := []tea.Cmd{m.env.timers.after(6*time.Second, statusExpiredMsg{m.statusSeq})}
+		if msg.changed != 0 {
+			cmds = append(cmds, m.mark(msg.changed))
+		}
+		return tea.Batch(cmds...)
 	case statusExpiredMsg:
 		if msg.seq == m.statusSeq {
 			m.statusText = ""
@@ -175,10 +195,27 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case studioEventMsg:
 		return m.onStudioEvent(msg)
 	case historyChangedMsg:
-		return m.refreshAll()
+		// Another process wrote: anything may have changed.
+		return m.mark(changedAll)
+	case taskReadMsg:
+		return m.onTaskRead(msg)
+	case submitStartedMsg:
+		m.submitting++
+		send := msg.send
+		return func() tea.Msg { return submitEndedMsg{answer: send()} }
+	case submitEndedMsg:
+		m.submitting--
+		return m.update(msg.answer)
+	case imageWantedMsg:
+		if m.detail == nil || m.detail.localID != msg.localID || m.env.kitty == nil {
+			return nil
+		}
+		m.nextImageID++
+		return m.detail.transmit(*m.env.kitty, m.nextImageID)
 	case openDetailMsg:
 		free := m.closeDetail()
 		m.detail = newDetailModel(m.env, msg.localID)
+		m.detailStale = false
 		m.layout()
 		return tea.Batch(free, m.detail.Init())
 	case openDialogMsg:
@@ -187,7 +224,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case switchPageMsg:
 		return m.switchTo(msg.page)
 	case createdMsg:
-		cmds := []tea.Cmd{m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID})}
+		// The Tasks page reads its list afresh to show the new task; the
+		// header and the other lists learn of it by marks.
+		cmds := []tea.Cmd{m.mark(changedTasks)}
+		m.stale[pageTasks] = false
+		cmds = append(cmds, m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID}))
 		if msg.openDetail {
 			id := msg.localID
 			cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
@@ -264,7 +305,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchTo(pageNew)
 	}
 	if m.detail != nil && msg.String() == "esc" {
-		return m.closeDetail()
+		return tea.Batch(m.closeDetail(), m.refreshShown())
 	}
 	return m.toScreen(msg)
 }
@@ -283,7 +324,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	cmd := m.closeDetail()
 	m.showHelp = false
 	m.active = i
-	return cmd
+	return tea.Batch(cmd, m.refreshShown())
 }
 
 // closeDetail leaves the detail, freeing its kitty image in the terminal.
@@ -297,7 +338,7 @@ func (m *Model) closeDetail() tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
-	if m.env.submitting > 0 {
+	if m.submitting > 0 {
 		m.dialog = &confirmDialog{
 			title: "Quit while a request is being sent?",
 			body:  "Its answer has not come back yet. History keeps it either way: if the answer is lost it shows as of unknown outcome, for you to resolve.",
@@ -306,15 +347,15 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	m.quitting = true
+	m.env.cancel()
 	return tea.Quit
 }
 
 func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	ev := msg.ev
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.onTaskEvent(ev)}
 	switch ev.Kind {
 	case track.EventState:
-		cmds = append(cmds, m.refreshAll())
 		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
 			why := ""
 			if ev.Result != nil && ev.Result.ErrCode != "" {
@@ -329,11 +370,8 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	case track.EventLost:
 		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
 	}
-	if m.detail != nil {
-		cmds = append(cmds, m.detail.Update(msg))
-	}
-	for _, p := range m.pages {
-		cmds = append(cmds, p.Update(msg))
+	if ev.Operation == api.OpGeneralOneClick {
+		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))
 	}
 	return tea.Batch(cmds...)
 }
@@ -342,37 +380,28 @@ func statusErrText(s string) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: s, bad: true} }
 }
 
-// refreshAll re-reads what the header and the pages show from history.
-func (m *Model) refreshAll() tea.Cmd {
-	cmds := []tea.Cmd{loadStats(m.env)}
-	for _, p := range m.pages {
-		if r, ok := p.(interface{ refresh() tea.Cmd }); ok {
-			cmds = append(cmds, r.refresh())
-		}
-	}
-	if m.detail != nil {
-		cmds = append(cmds, m.detail.refresh())
-	}
-	return tea.Batch(cmds...)
-}
-
 // scheduleTick keeps one timer running while something on screen moves
 // and none otherwise: spinners and download bars step every 120 ms; ages
 // and URL countdowns only as often as their labels change (seconds under a
 // minute old, else minutes). An idle screen with nothing recent never
-// redraws.
+// redraws. A timer set for later gives way to one that must fire sooner
+// (a slow minute tick to the spinner of a task just sent): the screen
+// moves whenever something is in flight.
 func (m *Model) scheduleTick() tea.Cmd {
-	if m.ticking || m.quitting || m.dialog != nil || m.showHelp {
+	if m.quitting || m.dialog != nil || m.showHelp {
 		return nil
 	}
 	every := m.tickEvery()
 	if every == 0 {
 		return nil
 	}
-	m.ticking = true
+	due := m.env.now().Add(every)
+	if m.ticking && !m.tickDue.After(due) {
+		return nil // the timer set already fires by then
+	}
+	m.ticking, m.tickDue = true, due
 	m.tickGen++
-	gen := m.tickGen
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen} })
+	return m.env.timers.after(every, tickMsg{m.tickGen})
 }
 
 // tickEvery is how soon what the screen shows changes by itself; zero is

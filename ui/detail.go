@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -100,9 +99,8 @@ func (d *detailModel) Init() tea.Cmd { return d.refresh() }
 func (d *detailModel) Capturing() bool { return false }
 
 func (d *detailModel) refresh() tea.Cmd {
-	store, id := d.env.store(), d.localID
+	ctx, store, id := d.env.ctx, d.env.store(), d.localID
 	return func() tea.Msg {
-		ctx := context.Background()
 		t, err := store.Task(ctx, id)
 		if err != nil {
 			return detailLoadedMsg{localID: id, err: err}
@@ -174,17 +172,10 @@ func (d *detailModel) Update(msg tea.Msg) tea.Cmd {
 		}
 		d.previewLoading = false
 		d.preview, d.previewNote = msg.cells, msg.note
-		var cmd tea.Cmd
-		if k := d.env.kitty; k != nil && d.preview != nil {
-			d.env.nextImageID++
-			d.imageID = d.env.nextImageID
-			cmd = tea.Raw(k.Transmit(d.preview, d.imageID))
-		}
 		d.render()
-		return cmd
-	case studioEventMsg:
-		if d.task != nil && msg.ev.TaskID == d.task.TaskID {
-			return d.refresh()
+		if d.env.kitty != nil && d.preview != nil {
+			id := d.localID
+			return func() tea.Msg { return imageWantedMsg{localID: id} }
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -193,9 +184,18 @@ func (d *detailModel) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// transmit shows the preview as kitty image id (the root hands ids out);
+// the encoding runs in the command, off the UI's path.
+func (d *detailModel) transmit(k preview.Kitty, id int) tea.Cmd {
+	d.imageID = id
+	d.render()
+	cells := d.preview
+	return func() tea.Msg { return tea.RawMsg{Msg: k.Transmit(cells, id)} }
+}
+
 func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.Help().(detailKeys)
-	s := d.env.studio
+	ctx, s := d.env.ctx, d.env.studio
 	switch {
 	case key.Matches(msg, k.Up):
 		d.vp.ScrollUp(1)
@@ -215,18 +215,18 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Download):
 		t := *d.task
 		return func() tea.Msg {
-			if err := s.Download(context.Background(), t); err != nil {
+			if err := s.Download(ctx, t); err != nil {
 				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "downloading the results of task " + api.CleanLine(t.TaskID)}
+			return done("downloading the results of task "+api.CleanLine(t.TaskID), changedTasks)
 		}
 	case key.Matches(msg, k.Reread):
 		t := *d.task
 		return func() tea.Msg {
-			if err := s.Reread(context.Background(), t); err != nil {
+			if err := s.Reread(ctx, t); err != nil {
 				return statusMsg{text: "re-reading task " + api.CleanLine(t.TaskID) + ": " + api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "task " + api.CleanLine(t.TaskID) + " re-read from the service"}
+			return done("task "+api.CleanLine(t.TaskID)+" re-read from the service", changedTasks)
 		}
 	case key.Matches(msg, k.Cancel):
 		t := *d.task
@@ -235,10 +235,10 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				title: "Cancel task " + api.CleanLine(t.TaskID) + "?",
 				body:  "The service stops it and returns its credits; it then reads failed with UserCancelled.",
 				onYes: func() tea.Msg {
-					if err := s.Cancel(context.Background(), t); err != nil {
+					if err := s.Cancel(ctx, t); err != nil {
 						return statusMsg{text: "cancel: " + api.CleanLine(err.Error()), bad: true}
 					}
-					return statusMsg{text: "task " + api.CleanLine(t.TaskID) + " cancelled"}
+					return done("task "+api.CleanLine(t.TaskID)+" cancelled", changedTasks)
 				},
 			}}
 		}

@@ -20,17 +20,19 @@ import (
 // backend changes; screens only read it.
 type env struct {
 	studio *studio.Studio
+	// ctx is the running backend's: every command started for it runs on
+	// it, and the root cancels it on quit and when it switches backends,
+	// so no work of an old backend outlives it. Commands capture it when
+	// they are made.
+	ctx    context.Context
+	cancel context.CancelFunc
 	theme  *Theme
 	now    func() time.Time
+	timers timers
 	frame  int
-	// submitting counts requests sent and not yet answered: quitting then
-	// asks first.
-	submitting int
 	// kitty is set once the terminal answered the kitty graphics query:
 	// previews are then real pixels instead of half-blocks.
 	kitty *preview.Kitty
-	// nextImageID numbers transmitted kitty images.
-	nextImageID int
 }
 
 func (e *env) store() *history.Store { return e.studio.Store }
@@ -43,20 +45,30 @@ type (
 	historyChangedMsg struct{}
 	// statsLoadedMsg carries the header's figures.
 	statsLoadedMsg struct {
-		running, queued, unknown int
-		creditsToday             int64
-		err                      error
+		running, queued int
+		creditsToday    int64
+		err             error
 	}
 	// unknownLoadedMsg lists the requests of unknown outcome.
 	unknownLoadedMsg struct {
 		tasks []history.Task
 		err   error
 	}
-	// statusMsg is a transient line for the status bar.
+	// statusMsg is a transient line for the status bar; changed is what
+	// the action it reports wrote to history, for the root to mark.
 	statusMsg struct {
-		text string
-		bad  bool
+		text    string
+		bad     bool
+		changed changes
 	}
+	// submitStartedMsg asks the root to send a request and count it as
+	// unanswered until send's answer comes back.
+	submitStartedMsg struct{ send tea.Cmd }
+	// submitEndedMsg carries the answer of a request the root counted.
+	submitEndedMsg struct{ answer tea.Msg }
+	// imageWantedMsg: the detail of localID has a preview to transmit as a
+	// kitty image and asks the root for an image id.
+	imageWantedMsg struct{ localID int64 }
 	// statusExpiredMsg clears the status line if it still shows seq.
 	statusExpiredMsg struct{ seq int }
 	// openDetailMsg asks the root to show a task's detail.
@@ -87,6 +99,17 @@ func status(text string) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text} }
 }
 
+// submit hands send to the root, which counts the request as unanswered
+// until its answer arrives.
+func submit(send tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return submitStartedMsg{send: send} }
+}
+
+// done is an action's status line and what it wrote.
+func done(text string, what changes) tea.Msg {
+	return statusMsg{text: text, changed: what}
+}
+
 func statusErr(err error) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: api.CleanLine(err.Error()), bad: true} }
 }
@@ -94,9 +117,8 @@ func statusErr(err error) tea.Cmd {
 // loadStats reads the header's figures: in flight against the service's
 // limit and today's credits.
 func loadStats(e *env) tea.Cmd {
-	store, now := e.store(), e.now()
+	ctx, store, now := e.ctx, e.store(), e.now()
 	return func() tea.Msg {
-		ctx := context.Background()
 		counts, err := store.CountsByState(ctx, history.Filter{})
 		if err != nil {
 			return statsLoadedMsg{err: err}
@@ -119,9 +141,9 @@ func loadStats(e *env) tea.Cmd {
 }
 
 func loadUnknown(e *env) tea.Cmd {
-	store := e.store()
+	ctx, store := e.ctx, e.store()
 	return func() tea.Msg {
-		ts, err := store.UnknownOutcomes(context.Background())
+		ts, err := store.UnknownOutcomes(ctx)
 		return unknownLoadedMsg{tasks: ts, err: err}
 	}
 }
@@ -129,9 +151,8 @@ func loadUnknown(e *env) tea.Cmd {
 // attachTask verifies an id with the service before attaching it to a
 // request of unknown outcome, then follows the task.
 func attachTask(e *env, t history.Task, taskID string) tea.Cmd {
-	s := e.studio
+	ctx, s := e.ctx, e.studio
 	return func() tea.Msg {
-		ctx := context.Background()
 		res, err := s.Client.Get(ctx, taskID)
 		if err != nil {
 			var ae *api.Error
@@ -144,16 +165,16 @@ func attachTask(e *env, t history.Task, taskID string) tea.Cmd {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
 		s.Watcher.Watch(taskID, t.Operation, t.Model, res.State, t.CreatedAt)
-		return statusMsg{text: fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, api.CleanLine(taskID), api.CleanLine(res.State))}
+		return done(fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, api.CleanLine(taskID), api.CleanLine(res.State)), changedTasks)
 	}
 }
 
 func abandonTask(e *env, t history.Task) tea.Cmd {
-	store := e.store()
+	ctx, store := e.ctx, e.store()
 	return func() tea.Msg {
-		if err := store.Abandon(context.Background(), t.LocalID); err != nil {
+		if err := store.Abandon(ctx, t.LocalID); err != nil {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
-		return statusMsg{text: fmt.Sprintf("request #%d abandoned; it stays in history", t.LocalID)}
+		return done(fmt.Sprintf("request #%d abandoned; it stays in history", t.LocalID), changedTasks)
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -63,14 +65,21 @@ func newTestStudio(t testing.TB, clk *clock) *studio.Studio {
 	return newTestStudioIn(t, clk, dir)
 }
 
+// useCountingDriver makes newTestStudio count the history's statements.
+var useCountingDriver bool
+
 // newTestStudioIn is newTestStudio on a given data dir.
 func newTestStudioIn(t testing.TB, clk *clock, dir string) *studio.Studio {
 	t.Helper()
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
-	s, err := studio.Open(context.Background(), cfg, studio.Options{
+	o := studio.Options{
 		Clock:   clk.now,
 		Sandbox: &sandbox.Config{StatePath: filepath.Join(dir, "sandbox.json"), Seed: 7},
-	})
+	}
+	if useCountingDriver {
+		o.History = []history.Option{history.WithDriver(countingDriverName())}
+	}
+	s, err := studio.Open(context.Background(), cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,15 +180,101 @@ func newTestModel(t testing.TB, w, h int) (*Model, *studio.Studio) {
 	return m, s
 }
 
-// send delivers one message and runs what it starts, as the program would.
-func send(m *Model, msg tea.Msg) {
-	_, cmd := m.Update(msg)
-	run(m, cmd)
+// fakeTimers are the program's timers in tests: a timer's command returns
+// at once with a timerSetMsg, which the harness files; the timer fires when
+// the test moves the screens' clock past it (fireDue, advance), never by
+// waiting. A text cursor's blink (bubbles runs it on its own context, not
+// on our timers) is filed the same way, known by its function.
+type fakeTimers struct {
+	now     func() time.Time
+	pending []pendingTimer
 }
 
-// run executes commands and feeds their messages back until none is left;
-// timers (ticks, the status line's expiry) are not waited for.
+type pendingTimer struct {
+	due time.Time
+	msg tea.Msg // delivered when it fires,
+	cmd tea.Cmd // or run then (a cursor's blink)
+}
+
+type timerSetMsg struct{ timer pendingTimer }
+
+func (f *fakeTimers) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	t := pendingTimer{due: f.now().Add(d), msg: msg}
+	return func() tea.Msg { return timerSetMsg{t} }
+}
+
+// blinkEvery is bubbles' cursor blink interval.
+const blinkEvery = 530 * time.Millisecond
+
+// timersOf puts fake timers in the model, once, on its screens' clock.
+func timersOf(m *Model) *fakeTimers {
+	if f, ok := m.env.timers.(*fakeTimers); ok {
+		return f
+	}
+	f := &fakeTimers{now: m.env.now}
+	m.env.timers = f
+	return f
+}
+
+// fireDue fires, earliest first, every timer due by the screens' clock,
+// with everything they start.
+func fireDue(m *Model) {
+	f := timersOf(m)
+	for {
+		now := m.env.now()
+		i := -1
+		for j, t := range f.pending {
+			if !t.due.After(now) && (i < 0 || t.due.Before(f.pending[i].due)) {
+				i = j
+			}
+		}
+		if i < 0 {
+			return
+		}
+		t := f.pending[i]
+		f.pending = slices.Delete(f.pending, i, i+1)
+		if t.cmd != nil {
+			run(m, t.cmd)
+		} else {
+			send(m, t.msg)
+		}
+	}
+}
+
+// advance moves clk (the screens' clock) by d and fires what fell due.
+func advance(m *Model, clk *clock, d time.Duration) {
+	clk.t = clk.t.Add(d)
+	fireDue(m)
+}
+
+// flushFrame lets a frame pass on a fixed clock: the change pipeline's
+// coalesced reads run.
+func flushFrame(m *Model) {
+	f := timersOf(m)
+	for i := 0; i < len(f.pending); i++ {
+		if _, ok := f.pending[i].msg.(flushMsg); ok {
+			f.pending = slices.Delete(f.pending, i, i+1)
+			send(m, flushMsg{})
+			i = -1
+		}
+	}
+}
+
+// send delivers one message and runs what it starts, as the program
+// would, then lets a frame pass (a person types slower than 60 frames a
+// second): the reads the message marked run.
+func send(m *Model, msg tea.Msg) {
+	timersOf(m)
+	_, cmd := m.Update(msg)
+	run(m, cmd)
+	flushFrame(m)
+}
+
+// run executes commands one after another and feeds their messages back
+// until none is left; every result is delivered, and timers are filed for
+// fireDue.
 func run(m *Model, cmd tea.Cmd) {
+	f := timersOf(m)
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -187,21 +282,22 @@ func run(m *Model, cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-done:
-		case <-time.After(300 * time.Millisecond):
-			continue // a timer
+		if isBlink(c) {
+			f.pending = append(f.pending, pendingTimer{due: m.env.now().Add(blinkEvery), cmd: c})
+			continue
 		}
+		msg := c()
 		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case tickMsg, statusExpiredMsg:
+		case timerSetMsg:
+			f.pending = append(f.pending, msg.timer)
 		default:
-			if fmt.Sprintf("%T", msg) == "tea.sequenceMsg" {
+			if seq, ok := sequence(msg); ok {
+				for _, c := range seq {
+					run(m, c)
+				}
 				continue
 			}
 			_, next := m.Update(msg)
@@ -210,12 +306,40 @@ func run(m *Model, cmd tea.Cmd) {
 	}
 }
 
+// isBlink tells a text cursor's blink command (a real timer inside
+// bubbles) by the function it is.
+func isBlink(c tea.Cmd) bool {
+	return strings.Contains(runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name(), "bubbles/v2/cursor.")
+}
+
+// sequence unpacks tea.Sequence's message, whose type is unexported: its
+// commands run in order.
+func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
+}
+
 // runUntil runs commands concurrently, as the program does, feeding their
-// messages back until done reports true; it never waits on a timer.
+// messages back until done reports true. Timers are filed as run files
+// them, except a frame's flush, which fires at once: the concurrent work
+// (a form's check, the watcher) is real, and its screen should follow.
 func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool {
+	f := timersOf(m)
 	msgs := make(chan tea.Msg, 64)
-	start := func(c tea.Cmd) {
-		if c != nil {
+	var start func(c tea.Cmd)
+	start = func(c tea.Cmd) {
+		switch {
+		case c == nil:
+		case isBlink(c):
+			f.pending = append(f.pending, pendingTimer{due: m.env.now().Add(blinkEvery), cmd: c})
+		default:
 			go func() { msgs <- c() }()
 		}
 	}
@@ -225,12 +349,24 @@ func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool
 		select {
 		case msg := <-msgs:
 			switch msg := msg.(type) {
-			case nil, tickMsg, statusExpiredMsg:
+			case nil:
 			case tea.BatchMsg:
 				for _, c := range msg {
 					start(c)
 				}
+			case timerSetMsg:
+				if _, ok := msg.timer.msg.(flushMsg); ok {
+					start(func() tea.Msg { return flushMsg{} })
+					continue
+				}
+				f.pending = append(f.pending, msg.timer)
 			default:
+				if seq, ok := sequence(msg); ok {
+					for _, c := range seq {
+						run(m, c)
+					}
+					continue
+				}
 				_, next := m.Update(msg)
 				start(next)
 			}

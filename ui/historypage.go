@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -73,7 +72,7 @@ func newHistoryPage(e *env) *historyPage {
 		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Charts:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charts")),
 	}}
-	p.win = newTaskWindow(e.store(), []history.Filter{{}})
+	p.win = newTaskWindow(e, []history.Filter{{}})
 	return p
 }
 
@@ -93,8 +92,17 @@ func (p *historyPage) Help() help.KeyMap {
 func (p *historyPage) Init() tea.Cmd { return tea.Batch(p.win.load(loadReplace, 0), p.loadStats()) }
 
 func (p *historyPage) reopen() tea.Cmd {
-	p.win = newTaskWindow(p.env.store(), []history.Filter{p.query})
+	p.win = newTaskWindow(p.env, []history.Filter{p.query})
 	return p.Init()
+}
+
+func (p *historyPage) shows() changes { return changedTasks }
+
+// taskChanged takes the task into its row; the counts and charts beside the
+// list move with a state, so the page re-reads when the state changed.
+func (p *historyPage) taskChanged(t history.Task, stateChanged bool) bool {
+	p.win.update(t)
+	return stateChanged || len(p.query.States) > 0
 }
 
 func (p *historyPage) refresh() tea.Cmd { return tea.Batch(p.win.load(loadRefresh, 0), p.loadStats()) }
@@ -122,10 +130,9 @@ func (p *historyPage) statsRange() (time.Time, time.Time) {
 }
 
 func (p *historyPage) loadStats() tea.Cmd {
-	store, f := p.env.store(), p.query
+	ctx, store, f := p.env.ctx, p.env.store(), p.query
 	from, to := p.statsRange()
 	return func() tea.Msg {
-		ctx := context.Background()
 		msg := historyStatsMsg{filter: f}
 		if msg.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
 			return msg

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -154,6 +153,7 @@ func (p *newPage) reopen() tea.Cmd {
 	return p.Init()
 }
 
+func (p *newPage) shows() changes   { return changedVoices }
 func (p *newPage) refresh() tea.Cmd { return p.loadVoices() }
 
 func (p *newPage) Capturing() bool { return p.step == stepForm && p.form != nil }
@@ -222,9 +222,9 @@ func (p *newPage) formStyles() *forms.Styles {
 }
 
 func (p *newPage) loadVoices() tea.Cmd {
-	store := p.env.store()
+	ctx, store := p.env.ctx, p.env.store()
 	return func() tea.Msg {
-		vs, err := store.Voices(context.Background())
+		vs, err := store.Voices(ctx)
 		if err != nil {
 			return nil
 		}
@@ -435,19 +435,17 @@ func (p *newPage) duplicate(t history.Task) tea.Cmd {
 // send hands the request to the tracker: it is recorded before it is sent.
 func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 	p.sending = true
-	p.env.submitting++
-	s, d := p.env.studio, p.drafts
+	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
 	body := msg.Body
-	return func() tea.Msg {
+	return submit(func() tea.Msg {
 		_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
-		sub, err := s.Submit(context.Background(), msg.Op, body)
+		sub, err := s.Submit(ctx, msg.Op, body)
 		return sentMsg{op: msg.Op, sub: sub, err: err}
-	}
+	})
 }
 
 func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	p.sending = false
-	p.env.submitting--
 	if msg.err != nil {
 		if p.form != nil {
 			p.form.Sent()

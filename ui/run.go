@@ -103,25 +103,39 @@ func withTheme(c studio.Config, theme string) studio.Config {
 }
 
 // onStudioOpened swaps the running studio for the new one and reloads
-// every screen from its history.
+// every screen from its history. Whatever still runs for the old backend is
+// cancelled with its context, and the old studio closes in a command.
 func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 	if msg.err != nil {
 		return statusErrText("could not start on the new settings: " + api.CleanLine(msg.err.Error()) + " (still running on the old ones)")
 	}
 	old := m.env.studio
+	m.env.cancel()
 	m.env.studio = msg.s
+	m.env.ctx, m.env.cancel = backendContext()
 	if m.relay != nil {
 		m.relay(msg.s)
 	}
-	go old.Close()
 	m.detail = nil
 	m.statsLoaded = false
+	clear(m.stale)
+	m.headerStale, m.detailStale = false, false
 	m.applyTheme()
-	cmds := []tea.Cmd{loadStats(m.env), status("now running on " + msg.s.Config.Backend())}
+	cmds := []tea.Cmd{closeStudio(old), loadStats(m.env), status("now running on " + msg.s.Config.Backend())}
 	for _, p := range m.pages {
 		if r, ok := p.(interface{ reopen() tea.Cmd }); ok {
 			cmds = append(cmds, r.reopen())
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// closeStudio stops an old backend's background work and releases it.
+func closeStudio(s *studio.Studio) tea.Cmd {
+	return func() tea.Msg {
+		if err := s.Close(); err != nil {
+			return statusMsg{text: "closing the previous backend: " + api.CleanLine(err.Error()), bad: true}
+		}
+		return nil
+	}
 }

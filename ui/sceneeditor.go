@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -106,9 +105,9 @@ func (m *sceneEditor) SetSize(w, h int) {
 func (m *sceneEditor) svc() *scenes.Service { return scenesService(m.env.studio) }
 
 func (m *sceneEditor) refresh() tea.Cmd {
-	svc, id := m.svc(), m.jobID
+	ctx, svc, id := m.env.ctx, m.svc(), m.jobID
 	return func() tea.Msg {
-		j, err := svc.Load(context.Background(), id)
+		j, err := svc.Load(ctx, id)
 		return sceneJobLoadedMsg{jobID: id, job: j, err: err}
 	}
 }
@@ -224,7 +223,7 @@ func (m *sceneEditor) nudge() tea.Cmd {
 	}
 	m.nudging = true
 	id := m.jobID
-	return tea.Tick(scenes.NudgeInterval, func(time.Time) tea.Msg { return sceneNudgeMsg{jobID: id} })
+	return m.env.timers.after(scenes.NudgeInterval, sceneNudgeMsg{jobID: id})
 }
 
 func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -238,15 +237,14 @@ func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	from := m.prompt.from
 	m.prompt = nil
-	svc, jobID := m.svc(), m.jobID
-	m.env.submitting++
-	return func() tea.Msg {
-		id, err := svc.Edit(context.Background(), jobID, from.ID, text)
+	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
+	return submit(func() tea.Msg {
+		id, err := svc.Edit(ctx, jobID, from.ID, text)
 		if err != nil {
 			return sceneSentMsg{err: err}
 		}
 		return sceneSentMsg{text: "scene edit sent: version " + api.CleanLine(id) + " is being made"}
-	}
+	})
 }
 
 // sceneSentMsg is the answer to an edit or a composition.
@@ -257,7 +255,7 @@ type sceneSentMsg struct {
 
 func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.Help().(sceneEditorKeys)
-	svc, jobID := m.svc(), m.jobID
+	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
 	rec, v, ok := m.selected()
 	switch {
 	case key.Matches(msg, k.Back):
@@ -282,10 +280,10 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Choose):
 		what := "scene " + itoa(rec.Index+1) + " goes into the cut as version " + itoa(m.version+1)
 		return func() tea.Msg {
-			if err := svc.Choose(context.Background(), jobID, v.ID); err != nil {
+			if err := svc.Choose(ctx, jobID, v.ID); err != nil {
 				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: what}
+			return done(what, changedJobs)
 		}
 	case key.Matches(msg, k.Edit):
 		from := rec.Current()
@@ -299,22 +297,22 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.confirmCompose()
 	case key.Matches(msg, k.Reread):
 		return func() tea.Msg {
-			if _, err := svc.Refresh(context.Background(), jobID); err != nil {
+			if _, err := svc.Refresh(ctx, jobID); err != nil {
 				return statusMsg{text: "re-reading job " + api.CleanLine(jobID) + ": " + api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "job " + api.CleanLine(jobID) + " re-read from the service"}
+			return done("job "+api.CleanLine(jobID)+" re-read from the service", changedJobs|changedTasks)
 		}
 	case key.Matches(msg, k.Download):
-		return saveVersion(svc, jobID, v.ID, "version "+itoa(m.version+1)+" of scene "+itoa(rec.Index+1))
+		return saveVersion(ctx, svc, jobID, v.ID, "version "+itoa(m.version+1)+" of scene "+itoa(rec.Index+1))
 	case key.Matches(msg, k.DownloadCut):
 		cut, _ := m.lastCut()
-		return saveVersion(svc, jobID, cut.ID, "the composed video")
+		return saveVersion(ctx, svc, jobID, cut.ID, "the composed video")
 	case key.Matches(msg, k.Open):
 		return m.openCut()
 	case key.Matches(msg, k.Copy):
 		cut, _ := m.lastCut()
 		return func() tea.Msg {
-			url, _, err := svc.FreshURL(context.Background(), jobID, cut.ID)
+			url, _, err := svc.FreshURL(ctx, jobID, cut.ID)
 			if err != nil {
 				return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 			}
@@ -326,13 +324,13 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func saveVersion(svc *scenes.Service, jobID, id, what string) tea.Cmd {
+func saveVersion(ctx context.Context, svc *scenes.Service, jobID, id, what string) tea.Cmd {
 	return func() tea.Msg {
-		path, err := svc.Download(context.Background(), jobID, id, "")
+		path, err := svc.Download(ctx, jobID, id, "")
 		if err != nil {
 			return statusMsg{text: "saving " + what + ": " + api.CleanLine(err.Error()), bad: true}
 		}
-		return statusMsg{text: "saved " + what + " to " + api.CleanLine(path)}
+		return done("saved "+what+" to "+api.CleanLine(path), changedJobs)
 	}
 }
 
@@ -342,9 +340,9 @@ func (m *sceneEditor) openCut() tea.Cmd {
 	if d := cut.Download; d != nil && d.Status == history.DownloadDone {
 		return openWithOS(d.Path)
 	}
-	svc, jobID := m.svc(), m.jobID
+	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
 	return func() tea.Msg {
-		url, _, err := svc.FreshURL(context.Background(), jobID, cut.ID)
+		url, _, err := svc.FreshURL(ctx, jobID, cut.ID)
 		if err != nil {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
@@ -368,17 +366,17 @@ func (m *sceneEditor) confirmCompose() tea.Cmd {
 		}
 		body.WriteString("\n")
 	}
-	svc, jobID := m.svc(), m.jobID
+	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{
 			title: "Compose these versions?",
 			body:  strings.TrimRight(body.String(), "\n"),
 			onYes: func() tea.Msg {
-				id, _, err := svc.Compose(context.Background(), jobID, ids)
+				id, _, err := svc.Compose(ctx, jobID, ids)
 				if err != nil {
 					return statusMsg{text: "compose: " + api.CleanLine(err.Error()), bad: true}
 				}
-				return statusMsg{text: "composition " + api.CleanLine(id) + " is being made; it is saved when done"}
+				return done("composition "+api.CleanLine(id)+" is being made; it is saved when done", changedJobs)
 			},
 		}}
 	}

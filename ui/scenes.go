@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/textutil"
 	"clapper/scenes"
@@ -97,10 +97,12 @@ func scenesService(s *studio.Studio) *scenes.Service {
 	return &scenes.Service{Client: s.Client, Store: s.Store, Watcher: s.Watcher, DirFor: studio.DownloadDirs(s.Config)}
 }
 
+func (p *scenesPage) shows() changes { return changedJobs }
+
 func (p *scenesPage) refresh() tea.Cmd {
-	svc := scenesService(p.env.studio)
+	ctx, svc := p.env.ctx, scenesService(p.env.studio)
 	cmds := []tea.Cmd{func() tea.Msg {
-		jobs, err := svc.Jobs(context.Background(), jobListLimit)
+		jobs, err := svc.Jobs(ctx, jobListLimit)
 		return jobsLoadedMsg{jobs, err}
 	}}
 	if p.editor != nil {
@@ -115,25 +117,21 @@ func (p *scenesPage) Update(msg tea.Msg) tea.Cmd {
 		p.jobs, p.err = msg.jobs, msg.err
 		p.cursor = min(p.cursor, max(len(p.jobs)-1, 0))
 		return nil
-	case studioEventMsg:
-		if msg.ev.Operation != api.OpGeneralOneClick {
-			return nil
-		}
-		return tea.Batch(p.refresh(), p.autoDownload(msg.ev.TaskID))
 	case composedSavedMsg:
 		switch {
 		case msg.err != nil:
 			return statusErr(fmt.Errorf("saving a composition of job %s: %w", msg.jobID, msg.err))
 		case len(msg.paths) > 0:
-			return status("saved the composed video " + api.CleanLine(strings.Join(msg.paths, ", ")))
+			text := "saved the composed video " + api.CleanLine(strings.Join(msg.paths, ", "))
+			return func() tea.Msg { return done(text, changedJobs) }
 		}
 		return nil
 	case sceneSentMsg:
-		p.env.submitting--
 		if msg.err != nil {
 			return statusErr(msg.err)
 		}
-		return status(msg.text)
+		text := msg.text
+		return func() tea.Msg { return done(text, changedJobs) }
 	case sceneEditorClosedMsg:
 		p.editor = nil
 		return p.refresh()
@@ -149,15 +147,19 @@ func (p *scenesPage) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// jobEvent is the watcher's news of a multi-scene job (the root marks the
+// job list): a job that finished has its compositions saved.
+func (p *scenesPage) jobEvent(ev track.Event) tea.Cmd { return p.autoDownload(ev.TaskID) }
+
 // autoDownload saves the compositions of a job that finished and are not
 // saved yet, when auto-download is on.
 func (p *scenesPage) autoDownload(jobID string) tea.Cmd {
 	if !p.env.studio.Config.AutoDownload || jobID == "" {
 		return nil
 	}
-	svc := scenesService(p.env.studio)
+	ctx, svc := p.env.ctx, scenesService(p.env.studio)
 	return func() tea.Msg {
-		paths, err := svc.AutoDownload(context.Background(), jobID)
+		paths, err := svc.AutoDownload(ctx, jobID)
 		return composedSavedMsg{jobID: jobID, paths: paths, err: err}
 	}
 }

@@ -74,8 +74,11 @@ type tasksPage struct {
 	keys tasksKeys
 	win  *taskWindow
 
-	unknown    []history.Task // pinned on top
-	pinned     int            // cursor in unknown; -1 when in the list
+	// intents are the requests still submitting; those past the grace
+	// (unknownAfter) are pinned on top as of unknown outcome, and the
+	// pinned list follows them as they age (unknown).
+	intents    []history.Task
+	pinned     int // cursor in unknown(); -1 when in the list
 	filter     textinput.Model
 	filtering  bool
 	state, op  int // quick filters: index into stateChoices, 0 or 1+operation
@@ -93,7 +96,7 @@ func newTasksPage(e *env) *tasksPage {
 	in.Prompt = "/ "
 	in.Placeholder = "words in prompt, id, model or operation"
 	p := &tasksPage{env: e, keys: newTasksKeys(), pinned: -1, filter: in}
-	p.win = newTaskWindow(e.store(), p.segments())
+	p.win = newTaskWindow(e, p.segments())
 	return p
 }
 
@@ -108,8 +111,8 @@ func (p *tasksPage) Init() tea.Cmd {
 
 // reopen points the page at a new studio's history.
 func (p *tasksPage) reopen() tea.Cmd {
-	p.win = newTaskWindow(p.env.store(), p.segments())
-	p.unknown, p.pinned, p.scroll = nil, -1, 0
+	p.win = newTaskWindow(p.env, p.segments())
+	p.intents, p.pinned, p.scroll = nil, -1, 0
 	return p.Init()
 }
 
@@ -139,9 +142,30 @@ func (p *tasksPage) SetSize(w, h int) {
 
 func (p *tasksPage) Help() help.KeyMap { return p.KeyMap() }
 
+// unknown is the requests of unknown outcome now, oldest first.
+func (p *tasksPage) unknown() []history.Task {
+	now := p.env.now()
+	var out []history.Task
+	for _, t := range p.intents {
+		if displayState(t, now) == unknownOutcome {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// pinnedRow is the request under the cursor in the pinned list.
+func (p *tasksPage) pinnedRow() (history.Task, bool) {
+	u := p.unknown()
+	if p.pinned < 0 || p.pinned >= len(u) {
+		return history.Task{}, false
+	}
+	return u[p.pinned], true
+}
+
 func (p *tasksPage) KeyMap() tasksKeys {
 	k := p.keys
-	onPinned := p.pinned >= 0
+	_, onPinned := p.pinnedRow()
 	k.Attach.SetEnabled(onPinned)
 	k.Abandon.SetEnabled(onPinned)
 	k.ClearFilter.SetEnabled(p.filtered())
@@ -151,6 +175,20 @@ func (p *tasksPage) KeyMap() tasksKeys {
 		k.Filter.SetHelp("enter", "keep filter")
 	}
 	return k
+}
+
+func (p *tasksPage) shows() changes { return changedTasks }
+
+// taskChanged takes the task into its row in place, unless the list is
+// filtered or sorted by state: the task may then belong elsewhere.
+func (p *tasksPage) taskChanged(t history.Task, _ bool) bool {
+	for _, f := range p.win.segments {
+		if len(f.States) > 0 {
+			return true
+		}
+	}
+	p.win.update(t)
+	return false
 }
 
 // refresh re-reads what the page shows, keeping the cursor on its task.
@@ -175,16 +213,8 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case unknownLoadedMsg:
 		if msg.err == nil {
-			now := p.env.now()
-			p.unknown = p.unknown[:0]
-			for _, t := range msg.tasks {
-				if displayState(t, now) == unknownOutcome {
-					p.unknown = append(p.unknown, t)
-				}
-			}
-			if p.pinned >= len(p.unknown) {
-				p.pinned = len(p.unknown) - 1
-			}
+			p.intents = msg.tasks
+			p.pinned = min(p.pinned, len(p.unknown())-1)
 		}
 		return nil
 	case selectTaskMsg:
@@ -239,22 +269,24 @@ func (p *tasksPage) visibleRows() int {
 	if p.filtering || p.filter.Value() != "" || p.filtered() {
 		h--
 	}
-	if len(p.unknown) > 0 {
-		h -= len(p.unknown) + 2
+	if n := len(p.unknown()); n > 0 {
+		h -= n + 2
 	}
 	return max(h, 1)
 }
 
 func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.KeyMap()
+	unknown := p.unknown()
+	p.pinned = min(p.pinned, len(unknown)-1)
 	switch {
 	case key.Matches(msg, k.Up):
 		if p.pinned > 0 {
 			p.pinned--
 			return nil
 		}
-		if p.pinned < 0 && p.win.cursor == 0 && len(p.unknown) > 0 {
-			p.pinned = len(p.unknown) - 1
+		if p.pinned < 0 && p.win.cursor == 0 && len(unknown) > 0 {
+			p.pinned = len(unknown) - 1
 			return nil
 		}
 		if p.pinned == 0 {
@@ -263,7 +295,7 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		return p.win.move(-1)
 	case key.Matches(msg, k.Down):
 		if p.pinned >= 0 {
-			if p.pinned < len(p.unknown)-1 {
+			if p.pinned < len(unknown)-1 {
 				p.pinned++
 			} else if len(p.win.rows) > 0 {
 				p.pinned = -1
@@ -287,7 +319,7 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		return p.win.bottom()
 	case key.Matches(msg, k.Open):
 		if p.pinned >= 0 {
-			id := p.unknown[p.pinned].LocalID
+			id := unknown[p.pinned].LocalID
 			return func() tea.Msg { return openDetailMsg{localID: id} }
 		}
 		if t, ok := p.win.selected(); ok {
@@ -312,9 +344,9 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		p.byState = !p.byState
 		return p.win.setSegments(p.segments())
 	case key.Matches(msg, k.Attach):
-		return p.attachDialog(p.unknown[p.pinned])
+		return p.attachDialog(unknown[p.pinned])
 	case key.Matches(msg, k.Abandon):
-		t := p.unknown[p.pinned]
+		t := unknown[p.pinned]
 		d := &confirmDialog{
 			title: fmt.Sprintf("Abandon request #%d?", t.LocalID),
 			body: "Its answer never came, so the service may or may not have created the task. Abandon it only if you know " +
@@ -345,7 +377,8 @@ func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
 }
 
 // tickEvery is how soon a visible row changes by itself: a spinner turns,
-// an age in seconds or minutes moves on, a URL countdown drops a minute.
+// an age in seconds or minutes moves on, a URL countdown drops a minute, a
+// request waiting for its answer passes the grace and is pinned.
 func (p *tasksPage) tickEvery() time.Duration {
 	now := p.env.now()
 	var every time.Duration
@@ -354,7 +387,12 @@ func (p *tasksPage) tickEvery() time.Duration {
 			every = d
 		}
 	}
-	for _, t := range append(p.visible(), p.unknown...) {
+	for _, t := range p.intents {
+		if grace := t.CreatedAt.Add(unknownAfter).Sub(now); grace >= 0 {
+			shorter(grace + time.Millisecond) // just past it: displayState is strict
+		}
+	}
+	for _, t := range append(p.visible(), p.unknown()...) {
 		switch {
 		case inFlight(t.State):
 			shorter(120 * time.Millisecond)
@@ -391,9 +429,9 @@ func (p *tasksPage) View() string {
 	if p.filtering || p.filtered() {
 		b.WriteString(p.filterLine() + "\n")
 	}
-	if len(p.unknown) > 0 {
-		b.WriteString(th.Warning.Render(textutil.Fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", textutil.Plural(len(p.unknown), "request", "requests")), p.width)) + "\n")
-		for i, t := range p.unknown {
+	if unknown := p.unknown(); len(unknown) > 0 {
+		b.WriteString(th.Warning.Render(textutil.Fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", textutil.Plural(len(unknown), "request", "requests")), p.width)) + "\n")
+		for i, t := range unknown {
 			t.State = unknownOutcome
 			b.WriteString(renderRow(th, cols, t, now, i == p.pinned, p.env.frame) + "\n")
 		}

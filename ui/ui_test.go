@@ -200,7 +200,7 @@ func TestGlobalKeys(t *testing.T) {
 		t.Fatalf("? shows no help:\n%s", screen(m))
 	}
 	send(m, press("?"))
-	m.env.submitting = 1
+	m.submitting = 1
 	_, cmd := m.Update(press("q"))
 	if cmd != nil {
 		if _, quit := cmd().(tea.QuitMsg); quit {

@@ -47,7 +47,7 @@ func newReminders() reminders { return reminders{told: map[reminderKey]bool{}} }
 // check notes the crossings vs have made by now and returns the notice
 // they are worth and the timer for the next crossing. At start (first)
 // every voice within 24 h makes one summary notice.
-func (r *reminders) check(vs []history.Voice, now time.Time, first bool) tea.Cmd {
+func (r *reminders) check(t timers, vs []history.Voice, now time.Time, first bool) tea.Cmd {
 	var (
 		crossed = make([][]history.Voice, len(reminderThresholds))
 		soon    []history.Voice
@@ -88,12 +88,12 @@ func (r *reminders) check(vs []history.Voice, now time.Time, first bool) tea.Cmd
 	if text != "" {
 		cmds = append(cmds, func() tea.Msg { return statusMsg{text: text, bad: true} })
 	}
-	return tea.Batch(append(cmds, r.schedule(vs, now))...)
+	return tea.Batch(append(cmds, r.schedule(t, vs, now))...)
 }
 
 // schedule sets the timer for the next crossing (a threshold or an expiry,
 // which changes the badge), unless one already fires by then.
-func (r *reminders) schedule(vs []history.Voice, now time.Time) tea.Cmd {
+func (r *reminders) schedule(t timers, vs []history.Voice, now time.Time) tea.Cmd {
 	var next time.Time
 	for _, v := range vs {
 		if v.Kept || v.Deleted || v.Expired(now) {
@@ -115,7 +115,7 @@ func (r *reminders) schedule(vs []history.Voice, now time.Time) tea.Cmd {
 	r.gen++
 	r.due = now.Add(d)
 	gen := r.gen
-	return tea.Tick(d, func(time.Time) tea.Msg { return voiceReminderMsg{gen} })
+	return t.after(d, voiceReminderMsg{gen})
 }
 
 // startNotice sums up, at start, the voices within 24 h of deletion.

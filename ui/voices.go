@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -101,10 +100,12 @@ func (p *voicesPage) Help() help.KeyMap {
 	return k
 }
 
+func (p *voicesPage) shows() changes { return changedVoices }
+
 func (p *voicesPage) refresh() tea.Cmd {
-	store := p.env.store()
+	ctx, store := p.env.ctx, p.env.store()
 	return func() tea.Msg {
-		vs, err := store.Voices(context.Background())
+		vs, err := store.Voices(ctx)
 		return voicesLoadedMsg{vs, err}
 	}
 }
@@ -153,7 +154,7 @@ func (p *voicesPage) onLoaded(msg voicesLoadedMsg) tea.Cmd {
 	}
 	first := !p.loaded
 	p.loaded = true
-	return p.rem.check(p.voices, now, first)
+	return p.rem.check(p.env.timers, p.voices, now, first)
 }
 
 // sortVoices puts the voices still counting down first, soonest expiry
@@ -226,7 +227,7 @@ func openForm(op api.Operation, values map[string]any) tea.Cmd {
 }
 
 func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
-	store, id := p.env.store(), v.VoiceID
+	ctx, store, id := p.env.ctx, p.env.store(), v.VoiceID
 	body := "clapper stops listing it and reminding you of it. The service is not told: "
 	switch {
 	case v.Kept:
@@ -237,10 +238,10 @@ func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
 		body += "it keeps the voice until " + v.ExpiresAt.Local().Format("Jan 2 15:04") + ", and for good if speech synthesis uses it by then."
 	}
 	d := &confirmDialog{title: "Forget voice " + api.CleanLine(id) + "?", body: body, onYes: func() tea.Msg {
-		if err := store.DeleteVoice(context.Background(), id); err != nil {
+		if err := store.DeleteVoice(ctx, id); err != nil {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
-		return statusMsg{text: "forgot voice " + api.CleanLine(id) + " here"}
+		return done("forgot voice "+api.CleanLine(id)+" here", changedVoices)
 	}}
 	return func() tea.Msg { return openDialogMsg{d} }
 }
@@ -249,9 +250,8 @@ func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
 // downloader saved of the clone's result when there is one (the URL lapses
 // after 24 h), else the URL itself.
 func playDemo(e *env, v history.Voice) tea.Cmd {
-	store, now := e.store(), e.now()
+	ctx, store, now := e.ctx, e.store(), e.now()
 	return func() tea.Msg {
-		ctx := context.Background()
 		if t, err := store.TaskByID(ctx, v.CloneTaskID); err == nil {
 			if dls, err := store.Downloads(ctx, v.CloneTaskID); err == nil {
 				for _, d := range dls {

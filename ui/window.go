@@ -17,6 +17,7 @@ import (
 // more segments (one filter each) shown one after another: sorting by state
 // is the in-flight segment, then failed, then the rest.
 type taskWindow struct {
+	ctx      context.Context // the backend's (env.ctx)
 	store    *history.Store
 	segments []history.Filter
 
@@ -60,8 +61,8 @@ const (
 	loadRefresh                 // the same place, fresh rows
 )
 
-func newTaskWindow(store *history.Store, segments []history.Filter) *taskWindow {
-	return &taskWindow{store: store, segments: segments, atTop: true}
+func newTaskWindow(e *env, segments []history.Filter) *taskWindow {
+	return &taskWindow{ctx: e.ctx, store: e.store(), segments: segments, atTop: true}
 }
 
 // setSegments changes what the list shows and reloads it from the top.
@@ -95,7 +96,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 		w.gen++
 	}
 	w.loading = true
-	gen, store, segs := w.gen, w.store, slices.Clone(w.segments)
+	ctx, gen, store, segs := w.ctx, w.gen, w.store, slices.Clone(w.segments)
 	var from history.Task
 	fromSeg := 0
 	switch mode {
@@ -114,7 +115,6 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 		size = max(len(w.rows), windowPage)
 	}
 	return func() tea.Msg {
-		ctx := context.Background()
 		msg := windowLoadedMsg{win: w, gen: gen, mode: mode, keepID: keepID}
 		var err error
 		if msg.total, err = countAll(ctx, store, segs); err != nil {

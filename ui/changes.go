@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+)
+
+// The change pipeline. Sources (the watcher's events, commits of other
+// processes, the results of actions) do not re-read anything themselves:
+// they mark what changed, and the root coalesces the marks into at most one
+// refresh per frame of the header and of the screen in front. A state
+// change is read as one row and put into the lists in place. A hidden page
+// only remembers that it is stale and re-reads when it is shown.
+
+// changes is a set of kinds of data that changed in history.
+type changes uint8
+
+const (
+	// changedTasks: task rows, their counts and credits (the header, the
+	// Tasks and History pages, the detail).
+	changedTasks changes = 1 << iota
+	// changedJobs: multi-scene jobs (the Scenes page).
+	changedJobs
+	// changedVoices: the voice library (the Voices page, the New page's
+	// voice lists).
+	changedVoices
+
+	changedAll = changedTasks | changedJobs | changedVoices
+)
+
+// frameInterval is how long marks gather before they are read: one frame
+// at Bubble Tea's 60 per second, so a burst of events costs one read.
+const frameInterval = time.Second / 60
+
+// refresher is a page that shows data from history.
+type refresher interface {
+	// shows is what the page reads.
+	shows() changes
+	// refresh re-reads it, keeping the cursor where it is.
+	refresh() tea.Cmd
+}
+
+// taskLister is a page whose list can take a changed task into its row.
+type taskLister interface {
+	// taskChanged puts t into its row when the list holds it and reports
+	// whether the page still has to re-read (its filter or order depends
+	// on what changed, or it shows figures the change moves).
+	taskChanged(t history.Task, stateChanged bool) (reread bool)
+}
+
+type (
+	// flushMsg: a frame has passed since the first mark; read what is
+	// marked.
+	flushMsg struct{}
+	// taskReadMsg is one task read again after an event about it.
+	taskReadMsg struct {
+		task         history.Task
+		stateChanged bool
+		err          error
+	}
+)
+
+// timers sets the program's timers: the real clock, or a test's.
+type timers interface {
+	// after delivers msg once d has passed.
+	after(d time.Duration, msg tea.Msg) tea.Cmd
+}
+
+type realTimers struct{}
+
+func (realTimers) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// mark records that what changed and schedules the frame's flush.
+func (m *Model) mark(what changes) tea.Cmd {
+	for i, p := range m.pages {
+		if r, ok := p.(refresher); ok && r.shows()&what != 0 {
+			m.stale[i] = true
+		}
+	}
+	if what&changedTasks != 0 {
+		m.headerStale = true
+	}
+	if m.detail != nil && what&(changedTasks|changedJobs) != 0 {
+		m.detailStale = true
+	}
+	return m.scheduleFlush()
+}
+
+func (m *Model) scheduleFlush() tea.Cmd {
+	if m.flushing {
+		return nil
+	}
+	m.flushing = true
+	return m.env.timers.after(frameInterval, flushMsg{})
+}
+
+// flush reads what is marked and on screen: the header, and the detail or
+// the page in front. Hidden pages stay marked until they are shown.
+func (m *Model) flush() tea.Cmd {
+	m.flushing = false
+	var cmds []tea.Cmd
+	if m.headerStale {
+		m.headerStale = false
+		cmds = append(cmds, loadStats(m.env))
+	}
+	if m.detail != nil {
+		if m.detailStale {
+			m.detailStale = false
+			cmds = append(cmds, m.detail.refresh())
+		}
+		return tea.Batch(cmds...)
+	}
+	return tea.Batch(append(cmds, m.refreshShown())...)
+}
+
+// refreshShown re-reads the page in front if it is marked.
+func (m *Model) refreshShown() tea.Cmd {
+	if !m.stale[m.active] {
+		return nil
+	}
+	m.stale[m.active] = false
+	return m.pages[m.active].(refresher).refresh()
+}
+
+// onTaskEvent turns an event of the watcher or the downloader into marks:
+// the task's row is read once and put in place, the header recounts a state
+// change, and the detail showing the task re-reads it.
+func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
+	var what changes
+	stateChanged := ev.Kind == track.EventState
+	if stateChanged {
+		m.headerStale = true
+	}
+	switch ev.Operation {
+	case api.OpGeneralOneClick:
+		what |= changedJobs
+	case api.OpAudioClone, api.OpAudioTTS:
+		// A clone adds a voice; a synthesis keeps one alive.
+		if stateChanged {
+			what |= changedVoices
+		}
+	}
+	if d := m.detail; d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
+		m.detailStale = true
+	}
+	cmds := []tea.Cmd{readTask(m.env, ev.TaskID, stateChanged)}
+	if what != 0 {
+		cmds = append(cmds, m.mark(what))
+	}
+	if m.headerStale || m.detailStale {
+		cmds = append(cmds, m.scheduleFlush())
+	}
+	return tea.Batch(cmds...)
+}
+
+// readTask reads one task's list row by its service id.
+func readTask(e *env, taskID string, stateChanged bool) tea.Cmd {
+	ctx, store := e.ctx, e.store()
+	return func() tea.Msg {
+		t, err := store.TaskSummary(ctx, taskID)
+		return taskReadMsg{task: t, stateChanged: stateChanged, err: err}
+	}
+}
+
+// onTaskRead puts a task read again into the lists that hold it; a list
+// that cannot take it in place is marked for a re-read.
+func (m *Model) onTaskRead(msg taskReadMsg) tea.Cmd {
+	if msg.err != nil {
+		// Not in this history (another backend's task) or unreadable: the
+		// lists re-read when next on screen.
+		return m.mark(changedTasks)
+	}
+	var cmds []tea.Cmd
+	for i, p := range m.pages {
+		if l, ok := p.(taskLister); ok && l.taskChanged(msg.task, msg.stateChanged) {
+			m.stale[i] = true
+			cmds = append(cmds, m.scheduleFlush())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// backendContext is a fresh context for a backend's commands.
+func backendContext() (context.Context, context.CancelFunc) {
+	return context.WithCancel(context.Background())
+}

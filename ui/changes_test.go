@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+)
+
+// countedModel is newTestModel on a history whose statements are counted.
+func countedModel(t *testing.T) *Model {
+	t.Helper()
+	useCountingDriver = true
+	t.Cleanup(func() { useCountingDriver = false })
+	m, _ := newTestModel(t, 120, 30)
+	return m
+}
+
+// finish records a task's new state as the watcher does, and returns its
+// event, not yet delivered.
+func finish(t *testing.T, m *Model, taskID, to string) studioEventMsg {
+	t.Helper()
+	if _, err := m.env.store().ApplyResult(context.Background(), taskID, history.Update{State: to, Credits: 120}); err != nil {
+		t.Fatal(err)
+	}
+	return studioEventMsg{track.Event{Kind: track.EventState, TaskID: taskID, Operation: api.OpText2Video, From: api.StateProcessing, To: to}}
+}
+
+// A state change is read as its one row and drawn in place; the header
+// recounts at the next frame; nothing re-reads the page.
+func TestStateEventUpdatesItsRowInPlace(t *testing.T) {
+	m := countedModel(t)
+	if !strings.Contains(screen(m), "1 running") {
+		t.Fatalf("start:\n%s", screen(m))
+	}
+	ev := finish(t, m, "811000000000000006", api.StateSuccess)
+	before := statements.Load()
+	_, cmd := m.Update(ev)
+	run(m, cmd)
+	if got := statements.Load() - before; got != 1 {
+		t.Errorf("the event read %d statements before the frame, want 1 (its row)", got)
+	}
+	row := lineWith(screen(m), "whale breaching")
+	if !strings.Contains(row, "success") {
+		t.Errorf("the row was not updated in place: %q", row)
+	}
+	if !strings.Contains(screen(m), "1 running") {
+		t.Errorf("the header recounted before the frame")
+	}
+	flushFrame(m)
+	if got := statements.Load() - before; got != 3 {
+		t.Errorf("the event cost %d statements in all, want 3 (its row, then the header's counts and credits)", got)
+	}
+	if !strings.Contains(screen(m), "0 running") {
+		t.Errorf("the header did not recount at the frame:\n%s", screen(m))
+	}
+}
+
+// Events arriving within one frame cost one read of the header, whatever
+// their number; a status line reads nothing.
+func TestEventsOfOneFrameAreReadOnce(t *testing.T) {
+	m := countedModel(t)
+	events := []studioEventMsg{
+		finish(t, m, "811000000000000006", api.StateSuccess),
+		finish(t, m, "811000000000000005", api.StateFailed),
+	}
+	before := statements.Load()
+	for _, ev := range events {
+		_, cmd := m.Update(ev)
+		run(m, cmd)
+	}
+	flushFrame(m)
+	if got := statements.Load() - before; got != 4 {
+		t.Errorf("two events in a frame cost %d statements, want 4 (two rows, one header)", got)
+	}
+	before = statements.Load()
+	send(m, statusMsg{text: "copied"})
+	if got := statements.Load() - before; got != 0 {
+		t.Errorf("a status line read %d statements", got)
+	}
+}
+
+// A hidden page does not read on an event; it reads once when shown. A
+// list filtered by state re-reads, since the task may have left it.
+func TestHiddenPagesReadWhenShown(t *testing.T) {
+	m := countedModel(t)
+	send(m, press("5")) // History, loaded
+	send(m, press("1"))
+	ev := finish(t, m, "811000000000000006", api.StateSuccess)
+	before := statements.Load()
+	send(m, ev)
+	afterEvent := statements.Load() - before
+	if afterEvent != 3 {
+		t.Errorf("with History hidden the event cost %d statements, want 3", afterEvent)
+	}
+	send(m, press("5"))
+	if statements.Load()-before == afterEvent {
+		t.Error("History, marked stale, did not read when shown")
+	}
+	before = statements.Load()
+	send(m, press("1"))
+	send(m, press("5"))
+	if got := statements.Load() - before; got != 0 {
+		t.Errorf("showing pages that did not change read %d statements", got)
+	}
+
+	send(m, press("1"))
+	send(m, press("s")) // in flight only
+	tp := m.pages[pageTasks].(*tasksPage)
+	if !strings.Contains(screen(m), "neon city") {
+		t.Fatalf("the queued task is not listed in flight:\n%s", screen(m))
+	}
+	send(m, finish(t, m, "811000000000000005", api.StateFailed))
+	if strings.Contains(screen(m), "neon city") || tp.win.total != 1 {
+		t.Errorf("a task that left the filter is still listed (total %d):\n%s", tp.win.total, screen(m))
+	}
+}
+
+// Requests in flight are counted by the root through messages: quitting
+// asks while one is unanswered, and its answer ends the count.
+func TestSubmissionsAreCountedByTheRoot(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	answered := false
+	_, cmd := m.Update(submitStartedMsg{send: func() tea.Msg { answered = true; return nil }})
+	if m.submitting != 1 {
+		t.Fatalf("a request sent counts %d", m.submitting)
+	}
+	run(m, cmd)
+	if !answered || m.submitting != 0 {
+		t.Fatalf("after the answer: sent %v, counting %d", answered, m.submitting)
+	}
+}
+
+func lineWith(s, part string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, part) {
+			return l
+		}
+	}
+	return ""
+}
