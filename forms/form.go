@@ -10,6 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	exteditor "clapper/internal/editor"
 )
 
 // advanced are the shared optional fields, kept in a collapsed group so
@@ -206,6 +207,10 @@ func (f *Form) required(fd catalog.Field) bool {
 	return fd.Required
 }
 
+// FocusedField names the field the cursor is in ("" on a row that is not
+// a field).
+func (f *Form) FocusedField() string { return f.focusedName() }
+
 func (f *Form) focusedName() string {
 	if f.focus < len(f.rows) && f.rows[f.focus].kind == rowField {
 		return f.rows[f.focus].name
@@ -282,6 +287,9 @@ func (f *Form) Apply(values map[string]any) tea.Cmd {
 	return f.changed()
 }
 
+// Revision counts the changes of values: a page keeps a draft when it moves.
+func (f *Form) Revision() int { return f.rev }
+
 // changed notes a new value and checks it, one check at a time.
 func (f *Form) changed() tea.Cmd {
 	f.rev++
@@ -343,6 +351,13 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case pickedMsg:
 		return f.picked(msg)
+	case exteditor.EditedMsg:
+		// The text goes to the field that asked for the editor.
+		if a, ok := f.editors[msg.ID].(*areaEditor); ok && a.edited(msg) {
+			f.touched[msg.ID] = true
+			return f.changed()
+		}
+		return nil
 	case cursor.BlinkMsg:
 		// A steady cursor: a blinking one would redraw the screen twice a
 		// second while the user reads the form.

@@ -324,7 +324,8 @@ func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	return out
 }
 
-// areaEditor is a multi-line text: prompts and texts to speak. ctrl+e opens
+// areaEditor is a multi-line text: prompts and texts to speak. ctrl+j
+// starts a new line (enter moves on, as in every field); ctrl+e opens
 // $EDITOR; pause markers are checked as typed and the offending one shown.
 type areaEditor struct {
 	f    catalog.Field
@@ -332,10 +333,25 @@ type areaEditor struct {
 	area *huh.Text
 	// pauseErr is the first broken pause marker, found as the text changes.
 	pauseErr *catalog.PauseError
+	// editorErr is why $EDITOR gave nothing back, until the next change.
+	editorErr string
+}
+
+// areaKeys gives huh's text only the new line: the form moves between
+// fields, and $EDITOR is launched by the one launcher, not by huh (which
+// would write its temp file inside Update).
+func areaKeys() *huh.KeyMap {
+	km := huh.NewDefaultKeyMap()
+	km.Text.NewLine = newLineKey
+	for _, b := range []*key.Binding{&km.Text.Next, &km.Text.Prev, &km.Text.Submit, &km.Text.Editor} {
+		b.SetEnabled(false)
+	}
+	return km
 }
 
 func newAreaEditor(f catalog.Field) *areaEditor {
 	e := &areaEditor{f: f, area: huh.NewText().Lines(3).ExternalEditor(false)}
+	e.area.WithKeyMap(areaKeys())
 	e.area.Value(&e.val)
 	e.SetField(f)
 	return e
@@ -343,7 +359,7 @@ func newAreaEditor(f catalog.Field) *areaEditor {
 
 func (e *areaEditor) SetField(f catalog.Field) {
 	e.f = f
-	e.area.Placeholder("type here · ctrl+e opens $EDITOR")
+	e.area.Placeholder("type here · ctrl+j new line · ctrl+e $EDITOR")
 	e.checkPauses()
 }
 
@@ -351,27 +367,28 @@ func (e *areaEditor) Focus() tea.Cmd { return e.area.Focus() }
 func (e *areaEditor) Blur()          { e.area.Blur() }
 
 func (e *areaEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
-	before := e.val
-	var cmd tea.Cmd
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if key.Matches(msg, editorKey) {
-			return exteditor.Edit(e.f.Name, e.val, "txt"), false
-		}
-		_, cmd = e.area.Update(msg)
-	case exteditor.EditedMsg:
-		// An editor that failed to start leaves the text as it was.
-		if msg.ID == e.f.Name && msg.Err == nil {
-			e.val = msg.Text
-			e.area.Value(&e.val)
-		}
-	default:
-		_, cmd = e.area.Update(msg)
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, editorKey) {
+		return exteditor.Edit(e.f.Name, e.val, "txt"), false
 	}
+	before := e.val
+	_, cmd := e.area.Update(msg)
 	if e.val != before {
+		e.editorErr = ""
 		e.checkPauses()
 	}
 	return cmd, e.val != before
+}
+
+// edited takes what $EDITOR left; a failed editor keeps the text as it was.
+func (e *areaEditor) edited(msg exteditor.EditedMsg) bool {
+	if msg.Err != nil {
+		e.editorErr = "$EDITOR: " + api.CleanLine(msg.Err.Error())
+		return false
+	}
+	changed := msg.Text != e.val
+	e.Set(msg.Text)
+	e.editorErr = ""
+	return changed
 }
 
 func (e *areaEditor) checkPauses() {
@@ -442,6 +459,9 @@ func (e *areaEditor) View(s *Styles, width int, focused bool) string {
 	out := e.area.View()
 	if e.pauseErr != nil {
 		out += "\n" + pointAt(s, e.val, e.pauseErr, width)
+	}
+	if e.editorErr != "" {
+		out += "\n" + s.Error.Render(textutil.Truncate("✗ "+e.editorErr, width))
 	}
 	return out
 }

@@ -307,8 +307,10 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		return p.onKey(msg)
 	}
 	if p.form != nil {
+		before := p.form.Revision()
 		cmd := p.form.Update(msg)
-		if _, isPaste := msg.(tea.PasteMsg); isPaste {
+		if p.form != nil && p.form.Revision() != before {
+			// A paste, the text back from $EDITOR: kept like a keypress.
 			return tea.Batch(cmd, p.saveDraft())
 		}
 		return cmd

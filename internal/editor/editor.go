@@ -33,28 +33,33 @@ func Command() []string {
 }
 
 // Edit opens text in the editor in a temp file named *.ext (so the editor
-// picks its mode) and reports the result as an EditedMsg with id.
+// picks its mode) and reports the result as an EditedMsg with id. The temp
+// file is written, read and removed inside the command: calling Edit from
+// Update does no I/O.
 func Edit(id, text, ext string) tea.Cmd {
-	f, err := os.CreateTemp("", "clapper-*."+ext)
-	if err != nil {
-		return func() tea.Msg { return EditedMsg{ID: id, Err: err} }
-	}
-	name := f.Name()
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return func() tea.Msg { return EditedMsg{ID: id, Err: err} }
-	}
-	args := append(Command(), name)
-	return tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg {
-		defer os.Remove(name)
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "clapper-*."+ext)
 		if err != nil {
 			return EditedMsg{ID: id, Err: err}
 		}
-		b, err := os.ReadFile(name)
-		return EditedMsg{ID: id, Text: strings.TrimSuffix(string(b), "\n"), Err: err}
-	})
+		name := f.Name()
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(name)
+			return EditedMsg{ID: id, Err: err}
+		}
+		args := append(Command(), name)
+		run := tea.ExecProcess(exec.Command(args[0], args[1:]...), func(err error) tea.Msg {
+			defer os.Remove(name)
+			if err != nil {
+				return EditedMsg{ID: id, Err: err}
+			}
+			b, err := os.ReadFile(name)
+			return EditedMsg{ID: id, Text: strings.TrimSuffix(string(b), "\n"), Err: err}
+		})
+		return run()
+	}
 }

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"bytes"
+	"image/color"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"clapper/api"
+)
+
+// fakeEditor sets $EDITOR to a script that writes text into the file it
+// is given, as a user would in vi, and returns where it logs its runs.
+func fakeEditor(t *testing.T, text string) {
+	t.Helper()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "editor")
+	body := "#!/bin/sh\nprintf '\\n%s\\n' '" + text + "' >> \"$1\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EDITOR", script)
+}
+
+// In a running program, a New form's prompt takes ctrl+j as a new line and
+// ctrl+e hands the text to $EDITOR, taking back what it wrote.
+func TestFormPromptNewLineAndEditorInARunningProgram(t *testing.T) {
+	fakeEditor(t, "from the editor")
+	m, _ := newTestModel(t, 100, 30)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	// New, text2video, its first model: the form opens on the prompt.
+	for _, k := range []string{"2", "down", "down", "enter", "enter"} {
+		tm.Send(press(k))
+	}
+	tm.Type("first line")
+	tm.Send(ctrl('j'))
+	tm.Type("second line")
+	tm.Send(ctrl('e'))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("from the editor"))
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(press("esc"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("open form"))
+	}, teatest.WithDuration(3*time.Second))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	final := tm.FinalModel(t).(*Model)
+	form := final.pages[pageNew].(*newPage).form
+	if form.Operation() != api.OpText2Video {
+		t.Fatalf("the keys opened %s", form.Operation())
+	}
+	got := form.Values()["prompt"]
+	if want := "first line\nsecond line\nfrom the editor"; got != want {
+		t.Fatalf("prompt %q, want %q", got, want)
+	}
+}
