@@ -2,6 +2,7 @@ package forms
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -58,6 +58,9 @@ type MediaNote struct {
 
 // Check is the latest check of the form's values (nil before the first).
 func (f *Form) Check() *Check { return f.check }
+
+// Checked reports whether the latest check saw the values as they are.
+func (f *Form) Checked() bool { return f.check != nil && f.checkedRev == f.rev }
 
 // OK reports whether the request breaks no rule.
 func (c *Check) OK() bool { return c != nil && len(c.Broken) == 0 }
@@ -309,27 +312,45 @@ func describeMedia(data []byte, contentType string) string {
 	return strings.Join(append(parts, size), " · ")
 }
 
-// fileCache keeps the files a form read, by path, while their size and
-// time are unchanged: a check runs after every keypress.
+// fileCache keeps the files a form read while their size and time are
+// unchanged (a check runs after every keypress). It keeps only what a file
+// holds, never what a field made of it: a video refused by an image field
+// is read afresh and taken by a video field, and a file that could not be
+// read is tried again at the next check.
 type fileCache struct {
 	mu      sync.Mutex
-	entries map[string]fileEntry
+	entries map[fileKey]*fileEntry
+}
+
+// fileKey is a file as it is now: the same path rewritten is another file.
+type fileKey struct {
+	path      string
+	size, mod int64
 }
 
 type fileEntry struct {
+	path, sha, note string
+	// content is kept without its bytes: they live once, as base64 inside
+	// the data URIs made of the file, by the content type they declare (an
+	// image field declares what its bytes are).
+	content fileContent
+	b64     string
+	uris    map[string]string
+}
+
+// fileUse is a file as one field takes it: its data URI, or why not.
+type fileUse struct {
 	path, uri, sha, note, err string
-	size                      int64
-	mod                       time.Time
 }
 
 func (ctx *Context) cache() *fileCache {
 	if ctx.files == nil {
-		ctx.files = &fileCache{entries: map[string]fileEntry{}}
+		ctx.files = &fileCache{entries: map[fileKey]*fileEntry{}}
 	}
 	return ctx.files
 }
 
-func (fc *fileCache) read(dir, typed string, m catalog.Media) fileEntry {
+func (fc *fileCache) read(dir, typed string, m catalog.Media) fileUse {
 	path := typed
 	if strings.HasPrefix(path, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -341,35 +362,53 @@ func (fc *fileCache) read(dir, typed string, m catalog.Media) fileEntry {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return fileEntry{err: typed + ": no such file"}
+		return fileUse{err: typed + ": no such file"}
 	}
+	k := fileKey{path: path, size: st.Size(), mod: st.ModTime().UnixNano()}
 	fc.mu.Lock()
-	ent, ok := fc.entries[path]
+	ent := fc.entries[k]
 	fc.mu.Unlock()
-	if ok && ent.size == st.Size() && ent.mod.Equal(st.ModTime()) {
-		return ent
-	}
-	ent = fileEntry{path: path, size: st.Size(), mod: st.ModTime()}
-	uri, err := FileToDataURI(path, m)
-	if err != nil {
-		ent.err = strings.TrimPrefix(err.Error(), path+": ")
-		if !strings.Contains(ent.err, typed) {
-			ent.err = typed + ": " + ent.err
+	if ent == nil {
+		content, err := readMediaFile(path, m)
+		if err != nil {
+			return fileUse{err: fieldError(err, path, typed)}
 		}
-	} else {
-		ent.uri = uri
-		d, _ := catalog.ParseDataURI(uri)
-		sum := sha256.Sum256(d.Data)
-		ent.sha = hex.EncodeToString(sum[:])
-		ent.note = describeMedia(d.Data, d.ContentType)
+		sum := sha256.Sum256(content.data)
+		ent = &fileEntry{path: path, sha: hex.EncodeToString(sum[:]), note: describeMedia(content.data, content.ct),
+			b64: base64.StdEncoding.EncodeToString(content.data), uris: map[string]string{}}
+		content.data = nil
+		ent.content = content
+		fc.mu.Lock()
+		fc.entries[k] = ent
+		fc.mu.Unlock()
+	}
+	ct, err := ent.content.typeAs(path, m)
+	if err != nil {
+		return fileUse{err: fieldError(err, path, typed)}
 	}
 	fc.mu.Lock()
-	fc.entries[path] = ent
-	fc.mu.Unlock()
-	return ent
+	defer fc.mu.Unlock()
+	uri, ok := ent.uris[ct]
+	if !ok {
+		uri = "data:" + ct + ";base64," + ent.b64
+		ent.uris[ct] = uri
+		if len(ent.uris) == 1 {
+			ent.b64 = uri[len(uri)-len(ent.b64):] // one copy of the bytes, not two
+		}
+	}
+	return fileUse{path: path, uri: uri, sha: ent.sha, note: ent.note}
 }
 
-// keepOnly drops the files the form no longer names: each may hold 20 MB.
+// fieldError says what is wrong with a file by the name the user typed.
+func fieldError(err error, path, typed string) string {
+	msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), path+": "), path, typed)
+	if !strings.Contains(msg, typed) {
+		msg = typed + ": " + msg
+	}
+	return msg
+}
+
+// keepOnly drops the files the form no longer takes: each may hold 20 MB.
 func (fc *fileCache) keepOnly(sources map[string]string) {
 	keep := map[string]bool{}
 	for _, p := range sources {
@@ -377,9 +416,9 @@ func (fc *fileCache) keepOnly(sources map[string]string) {
 	}
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	for p, e := range fc.entries {
-		if !keep[p] && e.err == "" {
-			delete(fc.entries, p)
+	for k := range fc.entries {
+		if !keep[k.path] {
+			delete(fc.entries, k)
 		}
 	}
 }

@@ -2,10 +2,14 @@ package forms
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"clapper/api"
+	"clapper/assets"
 	exteditor "clapper/internal/editor"
 )
 
@@ -53,5 +57,49 @@ func TestPromptEditorKey(t *testing.T) {
 	}
 	if !strings.Contains(f.View(), "$EDITOR: exec") {
 		t.Fatalf("the editor's failure is not shown:\n%s", f.View())
+	}
+}
+
+// A file refused by one field is taken by a field it suits: the cache
+// keeps what the file holds, never a field's verdict; a file rewritten is
+// read again.
+func TestFileVerdictFollowsTheField(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Video, "svcq2-pro")
+	if err := os.WriteFile(filepath.Join(f.ctx.Dir, "clip.mp4"), assets.Video("16:9"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	focus(t, f, "images")
+	typeText(f, "clip.mp4")
+	press(f, "enter")
+	if msgs := strings.Join(f.check.Errors["images"], " "); !strings.Contains(msgs, "not an image") {
+		t.Fatalf("a video in images must be refused: %q", msgs)
+	}
+	focus(t, f, "videos")
+	typeText(f, "clip.mp4")
+	press(f, "enter")
+	if msgs := f.check.Errors["videos"]; len(msgs) != 0 {
+		t.Fatalf("the video field refuses the video because the image field did: %q", msgs)
+	}
+	if got := f.check.Body["videos"].([]any)[0].(string); !strings.HasPrefix(got, "data:video/mp4;base64,") {
+		t.Fatalf("the video is sent as %.40q", got)
+	}
+
+	// A file that is not yet what its name says, then written properly.
+	still := filepath.Join(f.ctx.Dir, "still.png")
+	os.WriteFile(still, []byte("still being exported"), 0o644)
+	focus(t, f, "images")
+	press(f, "up", "ctrl+d")
+	typeText(f, "still.png")
+	press(f, "enter")
+	if len(f.check.Errors["images"]) == 0 {
+		t.Fatal("a PNG with no picture in it must be refused")
+	}
+	writePNG(t, f.ctx.Dir, "still.png", 640, 480)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(still, later, later)
+	typeText(f, " ")
+	press(f, "backspace")
+	if msgs := f.check.Errors["images"]; len(msgs) != 0 {
+		t.Fatalf("the file written anew is judged by its old content: %q", msgs)
 	}
 }

@@ -35,36 +35,69 @@ func IsLocalPath(v string) bool {
 // FileToDataURI reads a local file and encodes it as a data URI with the
 // content type the service expects for its kind of media.
 func FileToDataURI(path string, media catalog.Media) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: no such file (give a path, an http(s) URL or a data URI)", path)
-	}
-	if st.IsDir() {
-		return "", fmt.Errorf("%s is a directory, not %s %s file", path, article(media.String()), media)
-	}
-	if st.Size() >= catalog.MaxBodyBytes {
-		return "", fmt.Errorf("%s is %d MB; a request body may not exceed 20 MB", path, st.Size()>>20)
-	}
-	data, err := os.ReadFile(path)
+	fc, err := readMediaFile(path, media)
 	if err != nil {
 		return "", err
 	}
-	ct := contentTypes[strings.ToLower(filepath.Ext(path))]
-	if ct == "" {
-		ct, _, _ = mime.ParseMediaType(mime.TypeByExtension(filepath.Ext(path)))
+	ct, err := fc.typeAs(path, media)
+	if err != nil {
+		return "", err
 	}
-	if ct == "" {
-		ct, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(fc.data), nil
+}
+
+// fileContent is what a file holds whatever field names it: its bytes, the
+// content type its name (or, without a known name, its bytes) gives, and
+// the image format its bytes have, if any.
+type fileContent struct {
+	data  []byte
+	ct    string
+	image string
+}
+
+// readMediaFile reads a file for a field taking media (named in the
+// messages of a file that cannot be read at all).
+func readMediaFile(path string, media catalog.Media) (fileContent, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileContent{}, fmt.Errorf("%s: no such file (give a path, an http(s) URL or a data URI)", path)
 	}
+	if st.IsDir() {
+		return fileContent{}, fmt.Errorf("%s is a directory, not %s %s file", path, article(media.String()), media)
+	}
+	if st.Size() >= catalog.MaxBodyBytes {
+		return fileContent{}, fmt.Errorf("%s is %d MB; a request body may not exceed 20 MB", path, st.Size()>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fileContent{}, err
+	}
+	fc := fileContent{data: data, ct: contentTypes[strings.ToLower(filepath.Ext(path))]}
+	if fc.ct == "" {
+		fc.ct, _, _ = mime.ParseMediaType(mime.TypeByExtension(filepath.Ext(path)))
+	}
+	if fc.ct == "" {
+		fc.ct, _, _ = mime.ParseMediaType(http.DetectContentType(data))
+	}
+	if info, err := catalog.InspectImage(data); err == nil {
+		fc.image = info.Format
+	}
+	return fc, nil
+}
+
+// typeAs is the content type the file is declared with in a field taking
+// media, or why that field cannot take it.
+func (fc fileContent) typeAs(path string, media catalog.Media) (string, error) {
+	ct := fc.ct
 	// The service and the catalog read an image's bytes, not its name: a
 	// JPEG saved as .png is declared image/jpeg.
-	if info, err := catalog.InspectImage(data); err == nil && media == catalog.MediaImage {
-		ct = "image/" + info.Format
+	if fc.image != "" && media == catalog.MediaImage {
+		ct = "image/" + fc.image
 	}
 	if want := media.String(); want != "" && !strings.HasPrefix(ct, want+"/") {
 		return "", fmt.Errorf("%s looks like %s, not %s %s file", path, ct, article(want), want)
 	}
-	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(data), nil
+	return ct, nil
 }
 
 func article(word string) string {

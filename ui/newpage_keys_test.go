@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
+	"clapper/assets"
 )
 
 // fakeEditor sets $EDITOR to a script that writes text into the file it
@@ -61,5 +63,48 @@ func TestFormPromptNewLineAndEditorInARunningProgram(t *testing.T) {
 	got := form.Values()["prompt"]
 	if want := "first line\nsecond line\nfrom the editor"; got != want {
 		t.Fatalf("prompt %q, want %q", got, want)
+	}
+}
+
+// typeAndSettle pastes text and presses keys in the running root, and lets every check finish.
+func typeAndSettle(t *testing.T, m *Model, p *newPage, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if len([]rune(k)) > 1 && k != "enter" && k != "tab" && k != "up" && k != "down" && k != "esc" {
+			send(m, tea.PasteMsg{Content: k})
+		} else {
+			send(m, press(k))
+		}
+	}
+	if !runUntil(m, nil, func() bool { return p.form.Check() != nil && p.form.Checked() }, 5*time.Second) {
+		t.Fatalf("the form's check never caught up:\n%s", screen(m))
+	}
+}
+
+// A video refused by the images field is taken by the videos field of the
+// same form: a file's verdict depends on the field it is in.
+func TestFileRefusedInOneFieldIsTakenInAnother(t *testing.T) {
+	clip := filepath.Join(t.TempDir(), "clip.mp4")
+	if err := os.WriteFile(clip, assets.Video("16:9"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := newTestModel(t, 140, 40)
+	p := showForm(t, m, api.OpReference2Video, "svcq2-pro")
+	for p.form.FocusedField() != "images" {
+		send(m, press("tab"))
+	}
+	typeAndSettle(t, m, p, clip, "enter")
+	if !strings.Contains(screen(m), "not an image") {
+		t.Fatalf("a video in images must be refused on screen:\n%s", screen(m))
+	}
+	for p.form.FocusedField() != "videos" {
+		send(m, press("tab"))
+	}
+	typeAndSettle(t, m, p, clip, "enter")
+	if errs := p.form.Check().Errors["videos"]; len(errs) != 0 {
+		t.Fatalf("the videos field refuses the video: %q\n%s", errs, screen(m))
+	}
+	if !strings.Contains(screen(m), "mp4") || strings.Count(screen(m), "not an image") != 1 {
+		t.Fatalf("the video must be measured, not refused, in videos:\n%s", screen(m))
 	}
 }
