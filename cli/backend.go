@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"clapper/api"
 	"clapper/history"
 	"clapper/studio"
 )
@@ -13,22 +12,25 @@ import (
 // answering once the command ends.
 const sandboxURLHint = "  (the embedded sandbox serves these URLs only while a clapper command runs; --wait saves the files)"
 
-// connect returns a client for the configured backend (through the studio,
-// as the TUI does); close stops the embedded sandbox.
-func (app *App) connect(ctx context.Context) (*api.Client, func(), error) {
-	c, stop, err := studio.Connect(ctx, app.Config, nil)
+// open starts this command's backend through the studio, as the TUI does,
+// so settings, flags and environment resolve alike for every front end
+// (the settings file's request_budget included). It says once per process
+// when results are simulated.
+func (app *App) open(ctx context.Context, o studio.Options) (*studio.Studio, error) {
+	o.Watcher = app.watcher
+	s, err := studio.Open(ctx, app.Config, o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if !app.Config.Live() && !app.quietSandbox {
+	if s.Sandbox() && !app.quietSandbox {
 		fmt.Fprintln(app.Err, "clapper: "+studio.SandboxNotice)
 		app.quietSandbox = true
 	}
-	return c, stop, nil
+	return s, nil
 }
 
-// openStore opens the history of the configured backend: the sandbox and
-// each live service keep their own.
+// openStore opens only the history of the configured backend, through the
+// studio, for commands that read or change history without the service.
 func (app *App) openStore() (*history.Store, error) {
 	return studio.OpenHistory(app.Config)
 }

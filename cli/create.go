@@ -17,6 +17,7 @@ import (
 	"clapper/api/catalog"
 	"clapper/api/track"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 type createOpts struct {
@@ -102,32 +103,12 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 	if o.dryRun {
 		return writeDryRun(app.Out, raw)
 	}
-	client, closeFn, err := app.connect(ctx)
+	s, err := app.open(ctx, studio.Options{SendOnly: !o.wait, DownloadDir: o.downloadDir})
 	if err != nil {
 		return err
 	}
-	defer closeFn()
-	store, err := app.openStore()
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	tr := &track.Tracker{Client: client, Store: store}
-	var w *track.Watcher
-	if o.wait {
-		// Listen before sending: a receiver that cannot start must not
-		// leave a task that asks for callbacks nobody takes.
-		w = track.NewWatcher(client, store, app.watcher)
-		stop, err := app.listenCallbacks(client, w)
-		if err != nil {
-			return err
-		}
-		if stop != nil {
-			defer stop()
-			tr.CallbackURL = app.Config.CallbackURL
-		}
-	}
-	sub, err := tr.Submit(ctx, op, body)
+	defer s.Close()
+	sub, err := s.Tracker.Submit(ctx, op, body)
 	if err != nil {
 		return submitError(err)
 	}
@@ -141,7 +122,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		return writeCreated(app.Out, op, sub.Task)
 	}
 	model, _ := body["model"].(string)
-	return app.wait(ctx, client, store, w, op, model, sub.Task, o)
+	return app.wait(ctx, s, op, model, sub.Task, o)
 }
 
 // submitError explains a failed submission and what history kept of it.

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
+	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 func newGetCmd(app *App) *cobra.Command {
@@ -24,12 +26,12 @@ func newGetCmd(app *App) *cobra.Command {
 			"  clapper get 812345678901234567 --json |\n    jq -r '.creations[].url'",
 		Args: exactArgs(1, "a TASK_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			client, closeFn, err := app.connect(cmd.Context())
+			s, err := app.open(cmd.Context(), studio.Options{SendOnly: true})
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			raw, err := fetch(cmd.Context(), client, args[0], app.knownMultiScene(cmd.Context(), args[0]))
+			defer s.Close()
+			raw, err := fetch(cmd.Context(), s.Client, args[0], knownMultiScene(cmd.Context(), s.Store, args[0]))
 			if err != nil {
 				return describeAPIError(err)
 			}
@@ -168,12 +170,7 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 }
 
 // knownMultiScene reports whether history holds id as a multi-scene job.
-func (app *App) knownMultiScene(ctx context.Context, id string) bool {
-	store, err := app.openStore()
-	if err != nil {
-		return false
-	}
-	defer store.Close()
+func knownMultiScene(ctx context.Context, store *history.Store, id string) bool {
 	t, err := store.TaskByID(ctx, id)
 	return err == nil && t.Operation.IsMultiScene()
 }

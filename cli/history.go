@@ -15,6 +15,7 @@ import (
 	"clapper/api"
 	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 type historyOpts struct {
@@ -271,11 +272,12 @@ func newResolveCmd(app *App) *cobra.Command {
 // confirmTask reads a task (a multi-scene job by its own path) and returns
 // the state the service gives it.
 func (app *App) confirmTask(ctx context.Context, op api.Operation, taskID string) (string, error) {
-	client, closeFn, err := app.connect(ctx)
+	s, err := app.open(ctx, studio.Options{SendOnly: true})
 	if err != nil {
 		return "", err
 	}
-	defer closeFn()
+	defer s.Close()
+	client := s.Client
 	if op.IsMultiScene() {
 		j, err := client.GetOneClick(ctx, taskID)
 		if err != nil {

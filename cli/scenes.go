@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/history"
 	"clapper/scenes"
 	"clapper/studio"
@@ -125,38 +124,19 @@ func newScenesComposeCmd(app *App) *cobra.Command {
 	return cmd
 }
 
-// withScenes runs fn on a scenes service over this command's backend; with
-// follow, a watcher runs meanwhile (and callbacks are received if set up).
+// withScenes runs fn on the scenes work of this command's backend; with
+// follow, the studio's watcher runs meanwhile (and callbacks are received
+// if set up).
 func (app *App) withScenes(ctx context.Context, follow bool, fn func(*scenes.Service) error) error {
-	client, closeFn, err := app.connect(ctx)
+	s, err := app.open(ctx, studio.Options{SendOnly: !follow})
 	if err != nil {
 		return err
 	}
-	defer closeFn()
-	store, err := app.openStore()
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	s := &scenes.Service{Client: client, Store: store, DirFor: studio.DownloadDirs(app.Config)}
-	if sc := app.watcher.Schedule; sc != nil {
-		s.NudgeEvery = sc.MinInterval // tests' fast schedules
-	}
+	defer s.Close()
 	if follow {
-		w := track.NewWatcher(client, store, app.watcher)
-		stop, err := app.listenCallbacks(client, w)
-		if err != nil {
-			return err
-		}
-		if stop != nil {
-			defer stop()
-		}
-		wctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		go w.Run(wctx)
-		s.Watcher = w
+		s.Follow(ctx)
 	}
-	return fn(s)
+	return fn(s.Scenes())
 }
 
 // waitVersion follows a version to its end, printing its states; a failed

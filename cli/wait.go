@@ -14,15 +14,10 @@ import (
 	"clapper/studio"
 )
 
-// listenCallbacks starts the callback receiver when one is configured; stop
-// is nil when none is.
-func (app *App) listenCallbacks(client *api.Client, w *track.Watcher) (stop func(), err error) {
-	return studio.ListenCallbacks(app.Config, client, w)
-}
-
 // wait follows a task with the same watcher the TUI uses (so every state
 // change is in history), then downloads its results.
-func (app *App) wait(ctx context.Context, client *api.Client, store *history.Store, w *track.Watcher, op api.Operation, model string, task *api.Task, o createOpts) error {
+func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, model string, task *api.Task, o createOpts) error {
+	w := s.Watcher
 	id := task.Identifier()
 	var final *track.Event
 	if !api.IsTerminal(task.State) {
@@ -30,9 +25,7 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 			writeCreated(app.Err, op, task)
 		}
 		w.Watch(id, op, model, task.State, time.Now())
-		wctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		go w.Run(wctx)
+		s.Follow(ctx)
 		for final == nil {
 			select {
 			case <-ctx.Done():
@@ -51,7 +44,6 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 				}
 			}
 		}
-		cancel()
 	}
 	raw, state := task.Raw, task.State
 	if final != nil {
@@ -81,7 +73,7 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	if final == nil {
 		// A synchronous operation: its answer is the result.
 		if res := track.SyncResult(task); res != nil {
-			return app.download(ctx, client, store, op, id, res, o)
+			return app.download(ctx, s.Downloader, op, id, res, o)
 		}
 		return nil
 	}
@@ -93,21 +85,12 @@ func (app *App) wait(ctx context.Context, client *api.Client, store *history.Sto
 	if res == nil || len(res.Creations) == 0 {
 		return nil
 	}
-	return app.download(ctx, client, store, op, id, res, o)
+	return app.download(ctx, s.Downloader, op, id, res, o)
 }
 
-// downloader saves results where o says. One per command: its owner token
-// names this process in the history's download claims.
-func (app *App) downloader(client *api.Client, store *history.Store, o createOpts) *track.Downloader {
-	dirFor := studio.DownloadDirs(app.Config)
-	if o.downloadDir != "" {
-		dirFor = func(api.Operation) string { return o.downloadDir }
-	}
-	return &track.Downloader{Store: store, Client: client, DirFor: dirFor}
-}
-
-func (app *App) download(ctx context.Context, client *api.Client, store *history.Store, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
-	d := app.downloader(client, store, o)
+// download saves the results of task id with the studio's downloader (one
+// per command: its owner token names this process in the history's claims).
+func (app *App) download(ctx context.Context, d *track.Downloader, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
 	if err := d.QueueResults(ctx, id, op, time.Now(), res); err != nil {
 		return downloadStopped(ctx, id, err)
 	}
@@ -161,21 +144,17 @@ func newResubmitCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			client, closeFn, err := app.connect(cmd.Context())
+			s, err := app.open(cmd.Context(), studio.Options{SendOnly: true})
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			store, err := app.openStore()
-			if err != nil {
-				return err
-			}
-			defer store.Close()
+			defer s.Close()
+			store := s.Store
 			t, err := store.Task(cmd.Context(), localID)
 			if err != nil {
 				return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 			}
-			sub, err := (&track.Tracker{Client: client, Store: store}).Resubmit(cmd.Context(), localID, t.Operation)
+			sub, err := s.Tracker.Resubmit(cmd.Context(), localID, t.Operation)
 			if err != nil {
 				if errors.Is(err, history.ErrConflict) || errors.Is(err, history.ErrNotFound) {
 					return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")

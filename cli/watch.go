@@ -10,6 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/studio"
 )
 
 func newWatchCmd(app *App) *cobra.Command {
@@ -31,11 +32,12 @@ func newWatchCmd(app *App) *cobra.Command {
 }
 
 func (app *App) watchAll(ctx context.Context, o createOpts) error {
-	store, err := app.openStore()
+	s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir})
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer s.Close()
+	store, w := s.Store, s.Watcher
 	unknown, err := store.UnknownOutcomes(ctx)
 	if err != nil {
 		return err
@@ -43,19 +45,6 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 	for _, t := range unknown {
 		fmt.Fprintf(app.Err, "request #%d (%s %s, %s) has an unknown outcome: resolve it with clapper history resolve %d TASK_ID, or abandon it\n",
 			t.LocalID, t.Operation, orDash(t.Model), t.CreatedAt.Local().Format("2006-01-02 15:04"), t.LocalID)
-	}
-	client, closeFn, err := app.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	w := track.NewWatcher(client, store, app.watcher)
-	stop, err := app.listenCallbacks(client, w)
-	if err != nil {
-		return err
-	}
-	if stop != nil {
-		defer stop()
 	}
 	if err := w.Load(ctx); err != nil {
 		return err
@@ -68,7 +57,7 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 		fmt.Fprintf(app.Err, "task %s (%s, %s) is not followed: the service answered %d reads in a row that it does not know it (%s, last %s)\n",
 			n.TaskID, n.Operation, api.DescribeState(n.State), n.Count, api.CleanText(n.Reason), n.LastAt.Local().Format("2006-01-02 15:04"))
 	}
-	d := app.downloader(client, store, o)
+	d := s.Downloader
 	var unsaved int // tasks with a result that could not be saved
 	if !o.noDownload {
 		// Downloads a killed clapper left (or queued and never started) are
@@ -106,9 +95,7 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 		return nil
 	}
 	fmt.Fprintf(app.Out, "following %d task(s); Ctrl-C stops (they are picked up again next time)\n", w.Watching())
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go w.Run(wctx)
+	s.Follow(ctx)
 	var failed int
 	for left := w.Watching(); left > 0; {
 		select {

@@ -11,15 +11,25 @@ import (
 	"clapper/api/sandbox"
 	"clapper/api/track"
 	"clapper/history"
+	"clapper/scenes"
 )
 
 // SandboxNotice is what clapper says whenever results are simulated.
 const SandboxNotice = "sandbox — results are simulated (no API key configured)"
 
-// Options tune a studio for tests; the zero value is production.
+// Options tune a studio for one front end; the zero value is the TUI's: it
+// follows tasks, receives callbacks when configured, and saves results in
+// the configured folders.
 type Options struct {
-	// Watcher overrides the watcher's schedule and clock (the budget comes
-	// from Config.RequestBudget unless set here).
+	// SendOnly is for a command that does not stay to follow what it sends
+	// (create without --wait, resubmit, get): no callback receiver is
+	// started and tasks are sent without a callback URL.
+	SendOnly bool
+	// DownloadDir saves every result in this folder (a command's
+	// --download-dir), over Config.DownloadDir and the folders by media.
+	DownloadDir string
+	// Watcher overrides the watcher's schedule and clock for tests (the
+	// budget comes from Config.RequestBudget unless set here).
 	Watcher track.WatcherOptions
 	// Sandbox overrides the embedded sandbox's settings (seed, clock).
 	Sandbox *sandbox.Config
@@ -54,9 +64,9 @@ type Studio struct {
 	wg      sync.WaitGroup
 }
 
-// Connect returns a client for the configured service, or for the embedded
+// connect returns a client for the configured service, or for the embedded
 // sandbox when no API key is configured; stop ends the sandbox.
-func Connect(ctx context.Context, cfg Config, sb *sandbox.Config) (client *api.Client, stop func(), err error) {
+func connect(ctx context.Context, cfg Config, sb *sandbox.Config) (client *api.Client, stop func(), err error) {
 	if cfg.Live() {
 		c, err := api.NewClient(cfg.BaseURL, cfg.APIKey, api.WithTimeout(cfg.Timeout))
 		if err != nil {
@@ -91,9 +101,9 @@ func OpenHistory(cfg Config) (*history.Store, error) {
 	return history.Open(cfg.HistoryPath())
 }
 
-// ListenCallbacks starts the callback receiver when one is configured; stop
+// listenCallbacks starts the callback receiver when one is configured; stop
 // is nil when none is.
-func ListenCallbacks(cfg Config, client *api.Client, w *track.Watcher) (stop func(), err error) {
+func listenCallbacks(cfg Config, client *api.Client, w *track.Watcher) (stop func(), err error) {
 	if cfg.CallbackListen == "" {
 		return nil, nil
 	}
@@ -104,10 +114,13 @@ func ListenCallbacks(cfg Config, client *api.Client, w *track.Watcher) (stop fun
 	return func() { srv.Close() }, nil
 }
 
-// DownloadDirs names the folder of each operation's results.
-func DownloadDirs(cfg Config) func(api.Operation) string {
-	if cfg.DownloadDir != "" {
-		dir := cfg.DownloadDir
+// downloadDirs names the folder of each operation's results: the one
+// folder given for this studio, else the configured one, else by media.
+func downloadDirs(cfg Config, dir string) func(api.Operation) string {
+	if dir == "" {
+		dir = cfg.DownloadDir
+	}
+	if dir != "" {
 		return func(api.Operation) string { return dir }
 	}
 	return track.DefaultDirs(cfg.DataDir)
@@ -121,7 +134,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	}
 	s := &Studio{Config: cfg, opts: o, events: make(chan track.Event, 256), changes: make(chan struct{}, 1)}
 	var err error
-	if s.Client, s.stopSandbx, err = Connect(ctx, cfg, o.Sandbox); err != nil {
+	if s.Client, s.stopSandbx, err = connect(ctx, cfg, o.Sandbox); err != nil {
 		return nil, err
 	}
 	storeOpts := append([]history.Option(nil), o.History...)
@@ -137,9 +150,14 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 		wo.RequestsPerSecond = cfg.RequestBudget
 	}
 	s.Watcher = track.NewWatcher(s.Client, s.Store, wo)
-	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: DownloadDirs(cfg), Emit: s.Watcher.Publish, Clock: wo.Clock}
+	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
 	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock}
-	if s.stopRecv, err = ListenCallbacks(cfg, s.Client, s.Watcher); err != nil {
+	if o.SendOnly {
+		return s, nil
+	}
+	// Listen before anything is sent: a receiver that cannot start must not
+	// leave a task that asks for callbacks nobody takes.
+	if s.stopRecv, err = listenCallbacks(cfg, s.Client, s.Watcher); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -159,6 +177,10 @@ func (s *Studio) Start(ctx context.Context) error {
 	if err := s.Watcher.Load(ctx); err != nil {
 		return err
 	}
+	// Downloads report on the one stream the front end listens to. A
+	// command that only Follows reads the outcome of its downloads from
+	// history (Downloader.Settle) and would never drain their progress.
+	s.Downloader.Emit = s.Watcher.Publish
 	ctx, s.cancel = context.WithCancel(ctx)
 	every := s.opts.ChangeInterval
 	if every == 0 {
@@ -181,6 +203,29 @@ func (s *Studio) Start(ctx context.Context) error {
 		})
 	}()
 	return nil
+}
+
+// Follow runs the watcher until Close without loading what history holds
+// in flight: a command follows the tasks it names (Watcher.Watch, or
+// Watcher.Load for all of them) and reads Watcher.Events itself.
+func (s *Studio) Follow(ctx context.Context) {
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); s.Watcher.Run(ctx) }()
+}
+
+// Scenes is the multi-scene editor's work over this backend. A studio that
+// follows tasks follows the jobs it edits and composes too; a SendOnly one
+// leaves them to the next clapper that follows.
+func (s *Studio) Scenes() *scenes.Service {
+	svc := &scenes.Service{Client: s.Client, Store: s.Store, DirFor: s.Downloader.DirFor}
+	if !s.opts.SendOnly {
+		svc.Watcher = s.Watcher
+	}
+	if sc := s.opts.Watcher.Schedule; sc != nil {
+		svc.NudgeEvery = sc.MinInterval // a test's fast schedule
+	}
+	return svc
 }
 
 // relay passes the watcher's events on, queueing the results of a task that

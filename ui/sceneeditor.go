@@ -102,7 +102,7 @@ func (m *sceneEditor) SetSize(w, h int) {
 	}
 }
 
-func (m *sceneEditor) svc() *scenes.Service { return scenesService(m.env.studio) }
+func (m *sceneEditor) svc() *scenes.Service { return m.env.studio.Scenes() }
 
 func (m *sceneEditor) refresh() tea.Cmd {
 	ctx, svc, id := m.env.ctx, m.svc(), m.jobID

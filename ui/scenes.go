@@ -12,8 +12,6 @@ import (
 	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/textutil"
-	"clapper/scenes"
-	"clapper/studio"
 )
 
 type scenesKeys struct {
@@ -92,15 +90,10 @@ func (p *scenesPage) reopen() tea.Cmd {
 	return p.refresh()
 }
 
-// service is the scenes work over the running studio.
-func scenesService(s *studio.Studio) *scenes.Service {
-	return &scenes.Service{Client: s.Client, Store: s.Store, Watcher: s.Watcher, DirFor: studio.DownloadDirs(s.Config)}
-}
-
 func (p *scenesPage) shows() changes { return changedJobs }
 
 func (p *scenesPage) refresh() tea.Cmd {
-	ctx, svc := p.env.ctx, scenesService(p.env.studio)
+	ctx, svc := p.env.ctx, p.env.studio.Scenes()
 	cmds := []tea.Cmd{func() tea.Msg {
 		jobs, err := svc.Jobs(ctx, jobListLimit)
 		return jobsLoadedMsg{jobs, err}
@@ -157,7 +150,7 @@ func (p *scenesPage) autoDownload(jobID string) tea.Cmd {
 	if !p.env.studio.Config.AutoDownload || jobID == "" {
 		return nil
 	}
-	ctx, svc := p.env.ctx, scenesService(p.env.studio)
+	ctx, svc := p.env.ctx, p.env.studio.Scenes()
 	return func() tea.Msg {
 		paths, err := svc.AutoDownload(ctx, jobID)
 		return composedSavedMsg{jobID: jobID, paths: paths, err: err}

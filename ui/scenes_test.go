@@ -49,7 +49,7 @@ func newSceneRig(t *testing.T) *sceneRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	r := &sceneRig{s: s, clock: clk, svc: scenesService(s)}
+	r := &sceneRig{s: s, clock: clk, svc: s.Scenes()}
 	sub, err := s.Tracker.Submit(t.Context(), api.OpGeneralOneClick, map[string]any{
 		"images": []any{"https://example.com/a.png"}, "prompt": "a lighthouse keeper's day", "duration": 25})
 	if err != nil {

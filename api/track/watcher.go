@@ -48,7 +48,8 @@ type Event struct {
 // WatcherOptions tune the watcher; zero values take the defaults.
 type WatcherOptions struct {
 	// RequestsPerSecond is the budget of all reads together (default 4);
-	// Burst is how many may go at once after a quiet spell (default 8).
+	// Burst is how many may go at once after a quiet spell (default two
+	// seconds of the budget, at least 1).
 	RequestsPerSecond float64
 	Burst             int
 	Schedule          *Schedule
@@ -117,7 +118,9 @@ func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
 		o.RequestsPerSecond = 4
 	}
 	if o.Burst <= 0 {
-		o.Burst = 8
+		// Two seconds' worth: a budget of 1 read a second never starts with
+		// a volley of eight.
+		o.Burst = max(1, int(2*o.RequestsPerSecond))
 	}
 	if o.Schedule == nil {
 		o.Schedule = DefaultSchedule()
