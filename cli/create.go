@@ -73,7 +73,7 @@ func newCreateCmd(app *App) *cobra.Command {
 }
 
 func (app *App) create(ctx context.Context, op api.Operation, o createOpts) error {
-	body, err := buildRequest(op, o.file, app.In, o.sets, o.force)
+	body, err := buildRequest(ctx, op, o.file, app.In, o.sets, o.force)
 	if err != nil {
 		if ExitCode(err) == 2 {
 			return err

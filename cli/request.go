@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,20 +23,16 @@ import (
 // media fields become data URIs: paths in the file are read relative to
 // the file's folder, paths in --set relative to the working directory.
 // force lets --set name fields no table has (the service judges them).
-func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string, force bool) (map[string]any, error) {
+func buildRequest(ctx context.Context, op api.Operation, file string, stdin io.Reader, sets []string, force bool) (map[string]any, error) {
 	body := map[string]any{}
 	fileDir := "."
 	if file != "" {
-		var data []byte
-		var err error
-		if file == "-" {
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(file)
-			fileDir = filepath.Dir(file)
-		}
+		data, err := readRequest(ctx, file, stdin)
 		if err != nil {
 			return nil, fmt.Errorf("read request: %w", err)
+		}
+		if file != "-" {
+			fileDir = filepath.Dir(file)
 		}
 		if body, err = decodeObject(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", displayName(file), err)
@@ -52,6 +49,17 @@ func buildRequest(op api.Operation, file string, stdin io.Reader, sets []string,
 	return body, nil
 }
 
+// readRequest reads a request file, or standard input for "-", with the
+// cap of a request body (media a file names are read later, each capped
+// alike): a device or an endless stream is refused, not read until memory
+// runs out, and a wait for standard input ends with Ctrl-C.
+func readRequest(ctx context.Context, file string, stdin io.Reader) ([]byte, error) {
+	if file == "-" {
+		return api.ReadStream(ctx, stdin, catalog.MaxBodyBytes, displayName(file))
+	}
+	return api.ReadRegularFile(file, catalog.MaxBodyBytes)
+}
+
 func displayName(file string) string {
 	if file == "-" {
 		return "standard input"
@@ -60,6 +68,9 @@ func displayName(file string) string {
 }
 
 func decodeObject(data []byte) (map[string]any, error) {
+	// Some editors start a UTF-8 file with a byte-order mark, which JSON
+	// does not allow but which says nothing either.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var body map[string]any

@@ -1,8 +1,14 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Issue 19.13: a task id holding a newline would forge a row of output;
@@ -28,4 +34,80 @@ func TestTaskIDWithNewlineForgesNoRow(t *testing.T) {
 			t.Errorf("%q: exit 0 with an id no service gives:\n%s%s", args, r.out, r.err)
 		}
 	}
+}
+
+// Issue 19.18: a request file saved with a UTF-8 byte-order mark (as some
+// Windows editors do) is read like any other.
+func TestRequestFileWithByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "req.json")
+	if err := os.WriteFile(path, []byte("\ufeff"+`{"model":"svcq3-pro","prompt":"a fox"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []run{
+		runCLI(t, nil, "", "create", "text2video", "-f", path, "--dry-run"),
+		runCLI(t, nil, "\ufeff"+`{"model":"svcq3-pro","prompt":"a fox"}`, "create", "text2video", "-f", "-", "--dry-run"),
+	} {
+		if r.code != 0 || !strings.Contains(r.out, "a fox") {
+			t.Errorf("exit %d:\n%s%s", r.code, r.out, r.err)
+		}
+	}
+}
+
+// Issue 19.14: devices and other files that are not regular files are
+// refused by name before a byte is read (stat says 0 bytes for /dev/zero,
+// which would otherwise be read until memory runs out).
+func TestDeviceInputsAreRefused(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	for _, args := range [][]string{
+		{"create", "text2video", "-f", "/dev/zero", "--dry-run"},
+		{"create", "img2video", "--set", "model=svcq2", "--set", "images=/dev/zero", "--set", "prompt=p", "--dry-run"},
+	} {
+		r := runCLI(t, nil, "", args...)
+		if r.code != 2 || !strings.Contains(r.err, "/dev/zero") || !strings.Contains(r.err, "not a regular file") {
+			t.Errorf("%q: exit %d:\n%s%s", args, r.code, r.out, r.err)
+		}
+	}
+}
+
+// Issue 19.14: standard input is read with a cap: an endless stream is cut
+// and refused, not read until memory runs out.
+func TestEndlessStandardInputIsCapped(t *testing.T) {
+	_, err := readRequest(context.Background(), "-", endless{})
+	if err == nil || !strings.Contains(err.Error(), "standard input") || !strings.Contains(err.Error(), "MB") {
+		t.Errorf("endless stdin: %v", err)
+	}
+}
+
+// Issue 19.14: Ctrl-C (the command's context ends) stops a read of
+// standard input that nobody writes to.
+func TestStandardInputReadStopsWithContext(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := readRequest(ctx, "-", pr)
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v, want the cancellation", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading standard input ignored the cancellation")
+	}
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clapper/api"
 	"clapper/api/catalog"
 )
 
@@ -65,10 +66,10 @@ func readMediaFile(path string, media catalog.Media) (fileContent, error) {
 	if st.IsDir() {
 		return fileContent{}, fmt.Errorf("%s is a directory, not %s %s file", path, article(media.String()), media)
 	}
-	if st.Size() >= catalog.MaxBodyBytes {
+	if st.Mode().IsRegular() && st.Size() >= catalog.MaxBodyBytes {
 		return fileContent{}, fmt.Errorf("%s is %d MB; a request body may not exceed 20 MB", path, st.Size()>>20)
 	}
-	data, err := os.ReadFile(path)
+	data, err := api.ReadRegularFile(path, catalog.MaxBodyBytes-1)
 	if err != nil {
 		return fileContent{}, err
 	}
