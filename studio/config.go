@@ -51,6 +51,28 @@ type Config struct {
 	RequestBudget float64
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
+
+	// APIKeySource and BaseURLSource say where the key and the service
+	// address came from, so the Settings page can say so.
+	APIKeySource, BaseURLSource Source
+	// Saved is what the settings file held. The Settings page writes it
+	// back with only what was typed on the page changed, so a value that
+	// came from a flag or the environment never lands in the file.
+	Saved Settings
+}
+
+// Source is where a setting's value came from.
+type Source int
+
+const (
+	FromDefault Source = iota
+	FromFile
+	FromEnvironment
+	FromFlag
+)
+
+func (s Source) String() string {
+	return [...]string{"default", "settings file", "environment", "flag"}[s]
 }
 
 // Environment variables clapper reads.
@@ -92,16 +114,22 @@ func (c *Config) Resolve() error {
 }
 
 func (c *Config) resolveWith(s Settings) error {
-	pick := func(dst *string, env, saved string) {
-		if *dst == "" {
+	c.Saved = s
+	pick := func(dst *string, env, saved string) Source {
+		switch {
+		case *dst != "":
+			return FromFlag
+		case os.Getenv(env) != "":
 			*dst = os.Getenv(env)
-		}
-		if *dst == "" {
+			return FromEnvironment
+		case saved != "":
 			*dst = saved
+			return FromFile
 		}
+		return FromDefault
 	}
-	pick(&c.APIKey, EnvAPIKey, s.APIKey)
-	pick(&c.BaseURL, EnvBaseURL, s.BaseURL)
+	c.APIKeySource = pick(&c.APIKey, EnvAPIKey, s.APIKey)
+	c.BaseURLSource = pick(&c.BaseURL, EnvBaseURL, s.BaseURL)
 	pick(&c.DataDir, EnvDataDir, "")
 	pick(&c.CallbackListen, EnvCallbackListen, "")
 	pick(&c.CallbackURL, EnvCallbackURL, "")

@@ -32,6 +32,8 @@ type setting struct {
 	kind        settingKind
 	get         func(c *studio.Config) string
 	set         func(c *studio.Config, v string) error
+	// keep copies the row's value from the draft into the settings file.
+	keep func(s *studio.Settings, c studio.Config)
 }
 
 type settingKind int
@@ -63,14 +65,16 @@ type settingsPage struct {
 	input   textinput.Model
 	problem string
 	dirty   bool
-	width   int
-	height  int
+	// typed marks the rows changed on the page: only these are saved.
+	typed  map[int]bool
+	width  int
+	height int
 }
 
 func newSettingsPage(e *env) *settingsPage {
 	in := textinput.New()
 	in.Prompt = "› "
-	p := &settingsPage{env: e, input: in, draft: e.studio.Config, keys: settingsKeys{
+	p := &settingsPage{env: e, input: in, draft: e.studio.Config, typed: map[int]bool{}, keys: settingsKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
@@ -80,17 +84,21 @@ func newSettingsPage(e *env) *settingsPage {
 	}}
 	p.rows = []setting{
 		{label: "API key", kind: secretSetting, help: "Empty runs on the embedded sandbox. " + studio.EnvAPIKey + " wins over this.",
-			get: func(c *studio.Config) string { return c.APIKey },
-			set: func(c *studio.Config, v string) error { c.APIKey = v; return nil }},
+			get:  func(c *studio.Config) string { return c.APIKey },
+			set:  func(c *studio.Config, v string) error { c.APIKey = v; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.APIKey = c.APIKey }},
 		{label: "Service address", help: "The service's base URL, e.g. https://api.example.com (needed with a key).",
-			get: func(c *studio.Config) string { return c.BaseURL },
-			set: func(c *studio.Config, v string) error { c.BaseURL = v; return nil }},
+			get:  func(c *studio.Config) string { return c.BaseURL },
+			set:  func(c *studio.Config, v string) error { c.BaseURL = v; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.BaseURL = c.BaseURL }},
 		{label: "Download folder", help: "Empty picks ~/Videos, ~/Pictures or ~/Music /clapper by media.",
-			get: func(c *studio.Config) string { return c.DownloadDir },
-			set: func(c *studio.Config, v string) error { c.DownloadDir = v; return nil }},
+			get:  func(c *studio.Config) string { return c.DownloadDir },
+			set:  func(c *studio.Config, v string) error { c.DownloadDir = v; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.DownloadDir = c.DownloadDir }},
 		{label: "Auto-download", kind: toggleSetting, help: "Save results as soon as a task succeeds.",
-			get: func(c *studio.Config) string { return onOff(c.AutoDownload) },
-			set: func(c *studio.Config, v string) error { c.AutoDownload = v == "on"; return nil }},
+			get:  func(c *studio.Config) string { return onOff(c.AutoDownload) },
+			set:  func(c *studio.Config, v string) error { c.AutoDownload = v == "on"; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { on := c.AutoDownload; s.AutoDownload = &on }},
 		{label: "Request budget", help: "Reads per second for all tasks together, 0.5 to 20.",
 			get: func(c *studio.Config) string { return strconv.FormatFloat(c.RequestBudget, 'f', -1, 64) },
 			set: func(c *studio.Config, v string) error {
@@ -100,7 +108,8 @@ func newSettingsPage(e *env) *settingsPage {
 				}
 				c.RequestBudget = f
 				return nil
-			}},
+			},
+			keep: func(s *studio.Settings, c studio.Config) { s.RequestBudget = c.RequestBudget }},
 		{label: "Sandbox speed", help: "1 is real time; 60 runs a minute of simulated generation in a second.",
 			get: func(c *studio.Config) string { return strconv.FormatFloat(c.SandboxSpeed, 'f', -1, 64) },
 			set: func(c *studio.Config, v string) error {
@@ -110,10 +119,12 @@ func newSettingsPage(e *env) *settingsPage {
 				}
 				c.SandboxSpeed = f
 				return nil
-			}},
+			},
+			keep: func(s *studio.Settings, c studio.Config) { s.SandboxSpeed = c.SandboxSpeed }},
 		{label: "Theme", kind: choiceSetting, help: "auto follows the terminal's background.",
-			get: func(c *studio.Config) string { return c.Theme },
-			set: func(c *studio.Config, v string) error { c.Theme = v; return nil }},
+			get:  func(c *studio.Config) string { return c.Theme },
+			set:  func(c *studio.Config, v string) error { c.Theme = v; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.Theme = c.Theme }},
 	}
 	return p
 }
@@ -132,8 +143,12 @@ func (p *settingsPage) SetSize(w, h int) { p.width, p.height = w, h; p.input.Set
 
 // reopen takes the configuration of a new studio as the draft.
 func (p *settingsPage) reopen() tea.Cmd {
-	p.draft, p.dirty, p.problem = p.env.studio.Config, false, ""
+	p.discard()
 	return nil
+}
+
+func (p *settingsPage) discard() {
+	p.draft, p.dirty, p.problem, p.typed = p.env.studio.Config, false, "", map[int]bool{}
 }
 
 func (p *settingsPage) Help() help.KeyMap {
@@ -183,7 +198,7 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Save):
 			return p.save()
 		case key.Matches(msg, k.Cancel):
-			p.draft, p.dirty, p.problem = p.env.studio.Config, false, ""
+			p.discard()
 		}
 	}
 	return nil
@@ -201,7 +216,7 @@ func (p *settingsPage) toggle(row setting) {
 		i := slices.Index(studio.Themes, row.get(&p.draft))
 		row.set(&p.draft, studio.Themes[(i+1)%len(studio.Themes)])
 	}
-	p.dirty = true
+	p.dirty, p.typed[p.cursor] = true, true
 }
 
 func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
@@ -212,6 +227,7 @@ func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		p.editing, p.problem, p.dirty = false, "", true
+		p.typed[p.cursor] = true
 		p.input.Blur()
 		return nil
 	case "esc":
@@ -235,9 +251,22 @@ func (p *settingsPage) save() tea.Cmd {
 		p.problem = err.Error()
 		return nil
 	}
-	auto := cfg.AutoDownload
-	s := studio.Settings{APIKey: p.draft.APIKey, BaseURL: cfg.BaseURL, DownloadDir: cfg.DownloadDir, AutoDownload: &auto,
-		RequestBudget: cfg.RequestBudget, Theme: cfg.Theme, SandboxSpeed: cfg.SandboxSpeed}
+	// The file keeps what it held; only the rows typed on the page change,
+	// so a key or an address given by a flag or the environment for this
+	// session is never made permanent.
+	s := cfg.Saved
+	for i, row := range p.rows {
+		if p.typed[i] {
+			row.keep(&s, p.draft)
+		}
+	}
+	cfg.Saved = s
+	if p.typed[0] && os.Getenv(studio.EnvAPIKey) == "" {
+		cfg.APIKeySource = studio.FromFile
+	}
+	if p.typed[1] {
+		cfg.BaseURLSource = studio.FromFile
+	}
 	return func() tea.Msg {
 		path, err := studio.SaveSettings(s)
 		if err != nil {
@@ -245,6 +274,20 @@ func (p *settingsPage) save() tea.Cmd {
 		}
 		return settingsSavedMsg{cfg: cfg, path: path}
 	}
+}
+
+// sessionOnly names the flag that gave row i its value for this session
+// only; such a value is shown but never written to the settings file.
+func (p *settingsPage) sessionOnly(i int) string {
+	switch {
+	case i == 0 && p.draft.APIKeySource == studio.FromFlag:
+		return "--api-key"
+	case i == 1 && p.draft.BaseURLSource == studio.FromFlag:
+		return "--base-url"
+	case i == 1 && p.draft.BaseURLSource == studio.FromEnvironment:
+		return studio.EnvBaseURL
+	}
+	return ""
 }
 
 func (p *settingsPage) View() string {
@@ -265,6 +308,9 @@ func (p *settingsPage) View() string {
 		}
 		if r.kind == secretSetting && os.Getenv(studio.EnvAPIKey) != "" {
 			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")
+		}
+		if from := p.sessionOnly(i); from != "" && !p.typed[i] {
+			v += th.Dim.Render(" (from " + from + "; not saved)")
 		}
 		marker := "  "
 		label := textutil.Fit(r.label, lw)

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"clapper/studio"
+)
+
+// Issue 19.5: saving the Settings page writes only what was typed on it. A
+// key and a service address that came from --api-key, CLAPPER_API_KEY or
+// --base-url run this session and are never written to settings.json.
+func TestSettingsSaveKeepsFlagAndEnvironmentValuesOut(t *testing.T) {
+	for _, from := range []studio.Source{studio.FromFlag, studio.FromEnvironment} {
+		m, s := newTestModel(t, 100, 30)
+		path, err := studio.SettingsPath()
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(path)
+		t.Cleanup(func() { os.Remove(path) })
+		if from == studio.FromEnvironment {
+			t.Setenv(studio.EnvAPIKey, "env-key-0123456789")
+		}
+		s.Config.APIKey, s.Config.BaseURL = "flag-key-0123456789", "http://127.0.0.1:9"
+		s.Config.APIKeySource, s.Config.BaseURLSource = from, from
+		wasOn := s.Config.AutoDownload
+		p := m.pages[pageSettings].(*settingsPage)
+		p.reopen()
+		p.cursor = 3 // auto-download
+		p.Update(press("space"))
+		cmd := p.Update(press("s"))
+		if cmd == nil {
+			t.Fatalf("%v: s saved nothing: %s", from, p.problem)
+		}
+		if msg, ok := cmd().(settingsSavedMsg); !ok || msg.cfg.APIKey == "" {
+			t.Fatalf("%v: save answered %#v; the session must keep running on the key it was given", from, msg)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var saved map[string]any
+		json.Unmarshal(b, &saved)
+		if _, ok := saved["api_key"]; ok || strings.Contains(string(b), "key-0123456789") {
+			t.Errorf("%v: the key went into settings.json:\n%s", from, b)
+		}
+		if _, ok := saved["base_url"]; ok {
+			t.Errorf("%v: the service address went into settings.json:\n%s", from, b)
+		}
+		if saved["auto_download"] != !wasOn {
+			t.Errorf("%v: the typed change was not saved:\n%s", from, b)
+		}
+	}
+}
+
+// What is typed on the page is saved, the key too.
+func TestSettingsSaveWritesATypedKey(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	path, _ := studio.SettingsPath()
+	os.Remove(path)
+	t.Cleanup(func() { os.Remove(path) })
+	p := m.pages[pageSettings].(*settingsPage)
+	p.reopen()
+	for _, k := range []string{"enter"} {
+		p.Update(press(k))
+	}
+	p.input.SetValue("typed-key-0123456789")
+	p.Update(press("enter"))
+	p.cursor = 1
+	p.Update(press("enter"))
+	p.input.SetValue("http://127.0.0.1:9")
+	p.Update(press("enter"))
+	cmd := p.Update(press("s"))
+	if cmd == nil {
+		t.Fatalf("nothing saved: %s", p.problem)
+	}
+	cmd()
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "typed-key-0123456789") || !strings.Contains(string(b), "127.0.0.1:9") {
+		t.Errorf("typed key and address not saved:\n%s", b)
+	}
+}
