@@ -231,18 +231,7 @@ func CapText(s string, n int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("… (cut; %s in all)", approxSize(int64(len(s))))
-}
-
-// approxSize writes a byte count for a reader: 31457280 is "30 MB".
-func approxSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.3g MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.3g KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return s[:cut] + fmt.Sprintf("… (cut; %s in all)", ByteSize(int64(len(s))))
 }
 
 func truncate(b []byte, n int) []byte {

@@ -25,7 +25,7 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is %s", path, what)
 	}
 	if st.Size() > limit {
-		return nil, fmt.Errorf("%s is %s; at most %s is read", path, approxSize(st.Size()), ByteSize(limit))
+		return nil, fmt.Errorf("%s is %s; at most %s is read", path, ByteSize(st.Size()), ByteSize(limit))
 	}
 	f, err := os.Open(path)
 	if err != nil {

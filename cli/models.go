@@ -21,9 +21,10 @@ func newModelsCmd(app *App) *cobra.Command {
 		Short: "List operations, models and their fields",
 		Long: "Lists the operations, what each makes and its models; with an OPERATION, every model's " +
 			"fields with their defaults, options and ranges (--json: the same rules as JSON).",
-		Example:   "  clapper models\n  clapper models reference2video\n  clapper models audio-tts --json",
-		Args:      cobra.MaximumNArgs(1),
-		ValidArgs: operationNames(),
+		Example:     "  clapper models\n  clapper models reference2video\n  clapper models audio-tts --json",
+		Args:        cobra.MaximumNArgs(1),
+		ValidArgs:   operationNames(),
+		Annotations: map[string]string{offline: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ops := api.Operations()
 			if len(args) == 1 {

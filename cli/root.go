@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clapper/api"
 	"clapper/api/track"
 	"clapper/studio"
 )
@@ -64,6 +65,10 @@ type App struct {
 	quietSandbox bool
 }
 
+// offline annotates a command that needs no configuration (the catalog):
+// it runs even when the settings cannot be read.
+const offline = "offline"
+
 // NewRoot builds the command tree.
 func NewRoot(app *App) *cobra.Command {
 	root := &cobra.Command{
@@ -76,13 +81,22 @@ func NewRoot(app *App) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := app.Config.Resolve(); err != nil {
-				if studio.IsUsage(err) {
-					return &ExitError{Code: 2, Err: err}
-				}
-				return err
+			err := app.Config.Resolve()
+			for _, w := range app.Config.Warnings {
+				fmt.Fprintf(app.Err, "clapper: warning: %s\n", api.CleanText(w))
 			}
-			return nil
+			switch {
+			case err == nil:
+				return nil
+			case cmd.Annotations[offline] != "":
+				// The command needs neither the service nor the data: a
+				// broken settings file must not keep it from working.
+				fmt.Fprintf(app.Err, "clapper: warning: %s (ignored: %s needs no settings)\n", api.CleanText(err.Error()), cmd.Name())
+				return nil
+			case studio.IsUsage(err):
+				return &ExitError{Code: 2, Err: err}
+			}
+			return err
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if app.RunTUI == nil {

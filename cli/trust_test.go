@@ -111,3 +111,21 @@ func (endless) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Issue 19.7: models needs no settings, so a broken settings file warns
+// (naming the file) and the command works; a command that needs them
+// stops, naming the file.
+func TestModelsWorksWithBrokenSettings(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CLAPPER_CONFIG_DIR", dir)
+	path := filepath.Join(dir, "settings.json")
+	os.WriteFile(path, []byte(`{"api_key":`), 0o600)
+	r := runCLI(t, nil, "", "models", "text2video")
+	if r.code != 0 || !strings.Contains(r.out, "model svcq") || !strings.Contains(r.err, path) {
+		t.Errorf("models: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	r = runCLI(t, nil, "", "history")
+	if r.code != 2 || !strings.Contains(r.err, path) {
+		t.Errorf("history: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+}

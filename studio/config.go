@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"time"
@@ -59,6 +60,9 @@ type Config struct {
 	// back with only what was typed on the page changed, so a value that
 	// came from a flag or the environment never lands in the file.
 	Saved Settings
+	// Warnings are what resolving found worth telling (a settings file
+	// made private); front ends show them.
+	Warnings []string
 }
 
 // Source is where a setting's value came from.
@@ -106,10 +110,11 @@ func (e *UsageError) Error() string { return e.Msg }
 // file and the defaults, and checks that the result makes sense. Unset
 // means the zero value, so a flag given its zero value counts as unset.
 func (c *Config) Resolve() error {
-	s, err := LoadSettings()
+	s, warnings, err := LoadSettings()
 	if err != nil {
 		return err
 	}
+	c.Warnings = warnings
 	return c.resolveWith(s)
 }
 
@@ -202,6 +207,17 @@ func (c *Config) Check() error {
 		return &UsageError{fmt.Sprintf("timeout %s is too short: give at least 1s", c.Timeout)}
 	}
 	return nil
+}
+
+// Runs reports whether a studio on c runs just as one on o: they differ
+// at most in the theme and in what the settings file holds or where
+// values came from, none of which needs a restart.
+func (c Config) Runs(o Config) bool {
+	running := func(c Config) Config {
+		c.Theme, c.Saved, c.Warnings, c.APIKeySource, c.BaseURLSource = "", Settings{}, nil, FromDefault, FromDefault
+		return c
+	}
+	return reflect.DeepEqual(running(c), running(o))
 }
 
 // Live reports whether the configuration talks to a real service.

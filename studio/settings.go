@@ -1,13 +1,16 @@
 package studio
 
 import (
-	"clapper/internal/fsutil"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"clapper/api"
+	"clapper/internal/fsutil"
 )
 
 // Settings are what the Settings page saves. Unset fields take the
@@ -36,25 +39,51 @@ func SettingsPath() (string, error) {
 	return filepath.Join(d, "clapper", "settings.json"), nil
 }
 
+// maxSettingsFile bounds what is read of the settings file: a real one is
+// a few hundred bytes.
+const maxSettingsFile = 1 << 20
+
 // LoadSettings reads the settings file; a missing file is empty settings.
-func LoadSettings() (Settings, error) {
-	var s Settings
+// A file holding the key that others may read is made private (0600) at
+// once, and warnings say so. A file that is not a regular file (a FIFO, a
+// device) is refused without being opened, so nothing waits on it.
+func LoadSettings() (s Settings, warnings []string, err error) {
 	p, err := SettingsPath()
 	if err != nil {
 		// Without a config directory nothing was ever saved.
-		return s, nil
+		return s, nil, nil
 	}
-	b, err := os.ReadFile(p)
+	b, err := api.ReadRegularFile(p, maxSettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
+		return s, nil, nil
 	}
 	if err != nil {
-		return s, fmt.Errorf("settings: %w", err)
+		return s, nil, &UsageError{fmt.Sprintf("settings file: %v: fix or delete it", err)}
 	}
+	// The same byte-order mark a request file may carry.
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, &UsageError{fmt.Sprintf("settings file %s is not valid JSON (%v): fix or delete it", p, err)}
+		return s, nil, &UsageError{fmt.Sprintf("settings file %s is not valid JSON (%v): fix or delete it", p, err)}
 	}
-	return s, nil
+	if s.APIKey != "" {
+		if w := makePrivate(p); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return s, warnings, nil
+}
+
+// makePrivate sets a key-holding file to 0600 when group or others may
+// read it, and says what it did (or could not do).
+func makePrivate(p string) string {
+	st, err := os.Stat(p)
+	if err != nil || st.Mode().Perm()&0o077 == 0 {
+		return ""
+	}
+	if err := os.Chmod(p, 0o600); err != nil {
+		return fmt.Sprintf("settings file %s holds the API key and others may read it (mode %04o); making it 0600 failed: %v", p, st.Mode().Perm(), err)
+	}
+	return fmt.Sprintf("settings file %s holds the API key and others could read it (mode %04o); it is now 0600", p, st.Mode().Perm())
 }
 
 // SaveSettings writes the settings file with mode 0600 (it may hold the API
@@ -65,14 +94,14 @@ func SaveSettings(s Settings) (string, error) {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return "", fmt.Errorf("settings: %w", err)
+		return "", fmt.Errorf("settings file %s: %w", p, err)
 	}
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return "", err
 	}
 	if err := fsutil.WriteFile(p, append(b, '\n'), 0o600); err != nil {
-		return "", fmt.Errorf("settings: %w", err)
+		return "", fmt.Errorf("settings file %s: %w", p, err)
 	}
 	return p, nil
 }

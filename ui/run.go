@@ -78,9 +78,8 @@ func (r *relays) stop() {
 // its own history).
 func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
 	old := m.env.studio
-	themeOnly := msg.cfg == withTheme(old.Config, msg.cfg.Theme)
-	if themeOnly {
-		old.Config.Theme = msg.cfg.Theme
+	if old.Config.Runs(msg.cfg) {
+		old.Config.Theme, old.Config.Saved = msg.cfg.Theme, msg.cfg.Saved
 		m.applyTheme()
 		m.pages[pageSettings].(*settingsPage).reopen()
 		return status("settings saved in " + msg.path)
@@ -95,11 +94,6 @@ func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
 		}
 		return studioOpenedMsg{s: s, err: err}
 	}
-}
-
-func withTheme(c studio.Config, theme string) studio.Config {
-	c.Theme = theme
-	return c
 }
 
 // onStudioOpened swaps the running studio for the new one and reloads
