@@ -1,7 +1,9 @@
 package forms
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/cursor"
@@ -79,6 +81,8 @@ type Form struct {
 	review  reviewState
 	picker  *picker
 	refPick int
+	// hint says why the last key did nothing, until the next key.
+	hint string
 }
 
 var nextFormID int
@@ -319,8 +323,11 @@ type keyMap struct {
 }
 
 var keys = keyMap{
-	Next:      key.NewBinding(key.WithKeys("tab", "down", "enter"), key.WithHelp("tab/↓", "next field")),
-	Prev:      key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous")),
+	// ↑/↓ move a row at a time in every field (a list's items, a text's
+	// lines, a subject's parts) and on to the next field past the last;
+	// tab and shift+tab move a whole field.
+	Next:      key.NewBinding(key.WithKeys("tab", "down", "enter"), key.WithHelp("tab/↓", "next field/row")),
+	Prev:      key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field/row")),
 	Review:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review & send")),
 	Leave:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "operations (form kept)")),
 	Toggle:    key.NewBinding(key.WithKeys("enter", "space", "right", "left"), key.WithHelp("enter", "open/close")),
@@ -372,6 +379,9 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return f.updateReference(msg)
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey {
+		f.hint = ""
+	}
 	if !isKey {
 		if e := f.focused(); e != nil {
 			cmd, changed := e.Update(msg)
@@ -423,12 +433,16 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	if e != nil {
 		return f.edit(e, msg)
 	}
+	f.explainIdle(k)
 	return nil
 }
 
 func (f *Form) edit(e editor, msg tea.Msg) tea.Cmd {
 	cmd, changed := e.Update(msg)
 	if !changed {
+		if k, ok := msg.(tea.KeyPressMsg); ok && cmd == nil {
+			f.explainIdle(k)
+		}
 		return cmd
 	}
 	f.touched[f.focusedName()] = true
@@ -470,6 +484,40 @@ func (f *Form) syncDuration() {
 		}
 	}
 	t.SetDuration(d)
+}
+
+// explainIdle says why a key that writes or removes did nothing where the
+// cursor is, with the keys that work there: no keystroke is lost silently.
+func (f *Form) explainIdle(k tea.KeyPressMsg) {
+	if k.Text == "" && k.String() != "ctrl+d" {
+		return // a move at an edge, a key with no use: nothing was lost
+	}
+	if x, ok := f.focused().(interface{ idle(tea.KeyPressMsg) string }); ok {
+		if f.hint = x.idle(k); f.hint != "" {
+			return
+		}
+	}
+	name := strings.ReplaceAll(f.focusedName(), "_", " ")
+	what := "this row"
+	if name != "" {
+		what = name
+	}
+	var works []string
+	for _, b := range f.FullHelp()[0] {
+		works = append(works, b.Help().Key+" "+b.Help().Desc)
+	}
+	if len(works) == 0 {
+		works = []string{keys.Next.Help().Key + " " + keys.Next.Help().Desc}
+	}
+	f.hint = fmt.Sprintf("%s does nothing in %s · %s", keyName(k), what, strings.Join(works, " · "))
+}
+
+// keyName is a key as the help writes it.
+func keyName(k tea.KeyPressMsg) string {
+	if k.Text != "" && k.Text != " " {
+		return strconv.Quote(k.Text)
+	}
+	return k.String()
 }
 
 func (f *Form) focusRow(kind rowKind) {
@@ -528,9 +576,7 @@ func (f *Form) updateReference(msg tea.Msg) tea.Cmd {
 		f.mode = modeEdit
 	case "enter":
 		f.mode = modeEdit
-		if a, ok := f.editors["prompt"].(*areaEditor); ok && f.refPick < len(names) {
-			a.area.Update(tea.PasteMsg{Content: "[@" + names[f.refPick] + "]"})
-			a.checkPauses()
+		if a, ok := f.editors["prompt"].(*areaEditor); ok && f.refPick < len(names) && a.insert("[@"+names[f.refPick]+"]") {
 			return f.changed()
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -326,40 +327,32 @@ func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 
 // areaEditor is a multi-line text: prompts and texts to speak. ctrl+j
 // starts a new line (enter moves on, as in every field); ctrl+e opens
-// $EDITOR; pause markers are checked as typed and the offending one shown.
+// $EDITOR; ↑/↓ walk its lines and leave it at its first and last line;
+// pause markers are checked as typed and the offending one shown.
 type areaEditor struct {
 	f    catalog.Field
 	val  string
-	area *huh.Text
+	area textarea.Model
 	// pauseErr is the first broken pause marker, found as the text changes.
 	pauseErr *catalog.PauseError
 	// editorErr is why $EDITOR gave nothing back, until the next change.
 	editorErr string
 }
 
-// areaKeys gives huh's text only the new line: the form moves between
-// fields, and $EDITOR is launched by the one launcher, not by huh (which
-// would write its temp file inside Update).
-func areaKeys() *huh.KeyMap {
-	km := huh.NewDefaultKeyMap()
-	km.Text.NewLine = newLineKey
-	for _, b := range []*key.Binding{&km.Text.Next, &km.Text.Prev, &km.Text.Submit, &km.Text.Editor} {
-		b.SetEnabled(false)
-	}
-	return km
-}
-
 func newAreaEditor(f catalog.Field) *areaEditor {
-	e := &areaEditor{f: f, area: huh.NewText().Lines(3).ExternalEditor(false)}
-	e.area.WithKeyMap(areaKeys())
-	e.area.Value(&e.val)
+	a := textarea.New()
+	a.ShowLineNumbers = false
+	a.Prompt = ""
+	a.KeyMap.InsertNewline = newLineKey
+	a.SetHeight(3)
+	e := &areaEditor{f: f, area: a}
 	e.SetField(f)
 	return e
 }
 
 func (e *areaEditor) SetField(f catalog.Field) {
 	e.f = f
-	e.area.Placeholder("type here · ctrl+j new line · ctrl+e $EDITOR")
+	e.area.Placeholder = "type here · ctrl+j new line · ctrl+e $EDITOR"
 	e.checkPauses()
 }
 
@@ -370,13 +363,26 @@ func (e *areaEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, editorKey) {
 		return exteditor.Edit(e.f.Name, e.val, "txt"), false
 	}
-	before := e.val
-	_, cmd := e.area.Update(msg)
-	if e.val != before {
+	var cmd tea.Cmd
+	e.area, cmd = e.area.Update(msg)
+	return cmd, e.sync()
+}
+
+// insert puts text at the cursor (a subject reference).
+func (e *areaEditor) insert(text string) bool {
+	e.area.InsertString(text)
+	return e.sync()
+}
+
+// sync takes the text area's value, reporting whether it changed.
+func (e *areaEditor) sync() bool {
+	if v := e.area.Value(); v != e.val {
+		e.val = v
 		e.editorErr = ""
 		e.checkPauses()
+		return true
 	}
-	return cmd, e.val != before
+	return false
 }
 
 // edited takes what $EDITOR left; a failed editor keeps the text as it was.
@@ -403,11 +409,15 @@ func (e *areaEditor) checkPauses() {
 	}
 }
 
-// OwnsKey: up and down move between the lines of the text, when it has several.
+// OwnsKey: up and down move between the rows of the text, and leave the
+// field from its first and last row, as in every field.
 func (e *areaEditor) OwnsKey(k tea.KeyPressMsg) bool {
+	row := e.area.LineInfo()
 	switch k.String() {
-	case "up", "down":
-		return strings.Contains(e.val, "\n")
+	case "up":
+		return e.area.Line() > 0 || row.RowOffset > 0
+	case "down":
+		return e.area.Line() < e.area.LineCount()-1 || row.RowOffset < row.Height-1
 	}
 	return false
 }
@@ -425,7 +435,7 @@ func (e *areaEditor) Set(v any) {
 		s = catalog.FormatValue(v)
 	}
 	e.val = s
-	e.area.Value(&e.val)
+	e.area.SetValue(s)
 	e.checkPauses()
 }
 
@@ -448,13 +458,13 @@ var (
 func (e *areaEditor) Keys() []key.Binding { return []key.Binding{newLineKey, editorKey} }
 
 func (e *areaEditor) View(s *Styles, width int, focused bool) string {
-	e.area.WithTheme(s.widgets)
-	e.area.WithWidth(width)
+	e.area.SetStyles(areaStyles(s))
+	e.area.SetWidth(width)
 	lines := strings.Count(e.val, "\n") + 1 + len(e.val)/max(width, 1)
 	if focused {
-		e.area.WithHeight(min(max(lines, 3), 8))
+		e.area.SetHeight(min(max(lines, 3), 8))
 	} else {
-		e.area.WithHeight(min(max(lines, 1), 3))
+		e.area.SetHeight(min(max(lines, 1), 3))
 	}
 	out := e.area.View()
 	if e.pauseErr != nil {
@@ -464,6 +474,21 @@ func (e *areaEditor) View(s *Styles, width int, focused bool) string {
 		out += "\n" + s.Error.Render(textutil.Truncate("✗ "+e.editorErr, width))
 	}
 	return out
+}
+
+// areaStyles draws a text area like the form's other inputs: no colour of
+// its own, no highlighted cursor line.
+func areaStyles(s *Styles) textarea.Styles {
+	st := textarea.DefaultStyles(true)
+	for _, state := range []*textarea.StyleState{&st.Focused, &st.Blurred} {
+		state.Placeholder = s.Default
+		state.Text = s.Value
+		state.CursorLine = s.Value
+		state.Prompt = s.Dim
+	}
+	st.Focused.Prompt = s.Bar
+	st.Cursor.Color = s.Focused.GetBackground()
+	return st
 }
 
 // pointAt shows the line holding a broken pause marker with the marker

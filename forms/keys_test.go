@@ -103,3 +103,68 @@ func TestFileVerdictFollowsTheField(t *testing.T) {
 		t.Fatalf("the file written anew is judged by its old content: %q", msgs)
 	}
 }
+
+// In a media list, nothing typed is lost: typing with an item selected
+// goes on in the line, and ctrl+d removes items, never the typed text;
+// a key that does nothing says so.
+func TestMediaListKeepsEveryKeystroke(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Image, "svcq2")
+	writePNG(t, f.ctx.Dir, "a.png", 512, 512)
+	focus(t, f, "images")
+	typeText(f, "a.png")
+	press(f, "enter")
+	typeText(f, "b.pn")
+	press(f, "up") // selects a.png
+	typeText(f, "g")
+	list := f.editors["images"].(*listEditor)
+	if list.line.val != "b.png" {
+		t.Fatalf("typing on a selected item was lost: line %q", list.line.val)
+	}
+	press(f, "up", "ctrl+d")
+	if len(list.items) != 0 || list.line.val != "b.png" {
+		t.Fatalf("ctrl+d on a.png: items %v, line %q", list.items, list.line.val)
+	}
+	press(f, "ctrl+d")
+	if list.line.val != "b.png" {
+		t.Fatalf("ctrl+d threw the typed text away: %q", list.line.val)
+	}
+	if !strings.Contains(f.View(), "ctrl+d removes a listed item") {
+		t.Fatalf("ctrl+d doing nothing must say so:\n%s", f.View())
+	}
+	press(f, "backspace")
+	if strings.Contains(f.View(), "ctrl+d removes") {
+		t.Fatal("the note stays past the next key")
+	}
+}
+
+// ↑/↓ mean the same in every field: a row at a time, on to the next field
+// past the first or last row; a text of several lines is no trap.
+func TestArrowsWalkRowsThenFields(t *testing.T) {
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	focus(t, f, "prompt")
+	typeText(f, "one")
+	press(f, "ctrl+j")
+	typeText(f, "two")
+	press(f, "up")
+	if f.focusedName() != "prompt" {
+		t.Fatalf("↑ on the second line must go to the first, not to %q", f.focusedName())
+	}
+	press(f, "up")
+	if f.focusedName() != "model" {
+		t.Fatalf("↑ on the first line must go to the field above, not %q", f.focusedName())
+	}
+	press(f, "down", "down")
+	if f.focusedName() != "prompt" {
+		t.Fatalf("↓ from the first line must reach the second, not %q", f.focusedName())
+	}
+	press(f, "down")
+	if f.focusedName() != "duration" {
+		t.Fatalf("↓ on the last line must go to the next field, not %q", f.focusedName())
+	}
+	// A letter matching no option is not swallowed silently.
+	focus(t, f, "model")
+	typeText(f, "z")
+	if !strings.Contains(f.View(), `"z" does nothing in model`) {
+		t.Fatalf("a letter the model field ignores must say so:\n%s", f.View())
+	}
+}

@@ -17,8 +17,11 @@ import (
 )
 
 // listEditor holds a list of media: images, videos, sounds. Items are typed
-// (or picked) into the line at the bottom and added with enter; ↑/↓ walk the
-// items, ctrl+d removes the selected one.
+// (or picked) into the line at the bottom and added with enter. ↑/↓ walk
+// the items and leave the field past its first item or its line, as they
+// walk every field's rows; ctrl+d removes the selected item. Typing while
+// an item is selected goes to the line: no keystroke is lost, and nothing
+// typed is thrown away by a key.
 type listEditor struct {
 	ctx   *Context
 	f     catalog.Field
@@ -59,7 +62,7 @@ func (e *listEditor) Blur() {
 var (
 	addKey    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add"))
 	removeKey = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove"))
-	moveKey   = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "items"))
+	moveKey   = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "select items"))
 )
 
 func (e *listEditor) Keys() []key.Binding {
@@ -117,16 +120,31 @@ func (e *listEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 				}
 				return nil, true
 			}
-			if e.line.val != "" {
-				e.line.set("")
-			}
-			return nil, false
+			return nil, false // the line's text is the user's: ctrl+d removes items only
+		}
+		if e.cursor < len(e.items) && k.Text != "" {
+			// Typing on an item goes on in the line, where text is written.
+			e.cursor = len(e.items)
+			focus := e.line.Focus()
+			cmd, changed := e.line.Update(msg)
+			return tea.Batch(focus, cmd), changed
 		}
 		if e.cursor < len(e.items) {
-			return nil, false // typing goes to the input line only
+			return nil, false
 		}
 	}
 	return e.line.Update(msg)
+}
+
+// idle says why ctrl+d did nothing on the line: it removes items only.
+func (e *listEditor) idle(k tea.KeyPressMsg) string {
+	if k.String() != "ctrl+d" || e.cursor < len(e.items) {
+		return ""
+	}
+	if len(e.items) == 0 {
+		return "ctrl+d removes a listed item; there is none yet (backspace erases what you typed)"
+	}
+	return "ctrl+d removes the item ↑ selects; what you typed stays (backspace erases it)"
 }
 
 // Add appends an item (enter, or a file from the picker).

@@ -89,6 +89,9 @@ func (f *Form) View() string {
 // whether the check is still running.
 func (f *Form) statusLine(w int) string {
 	s := f.styles
+	if f.hint != "" {
+		return s.Warning.Render(textutil.Truncate(f.hint, w))
+	}
 	c := f.check
 	if c == nil {
 		return s.Dim.Render("checking…")

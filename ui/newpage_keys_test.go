@@ -108,3 +108,23 @@ func TestFileRefusedInOneFieldIsTakenInAnother(t *testing.T) {
 		t.Fatalf("the video must be measured, not refused, in videos:\n%s", screen(m))
 	}
 }
+
+// On the New page, a media list keeps what is typed through ↑ and ctrl+d,
+// and a key that does nothing says so on the form's status line.
+func TestMediaListKeysOnTheNewPage(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpReference2Image, "svcq2")
+	for p.form.FocusedField() != "images" {
+		send(m, press("tab"))
+	}
+	typeAndSettle(t, m, p, "https://example.com/a.png", "enter", "https://example.com/b.pn", "up")
+	typeText(m, "g")
+	typeAndSettle(t, m, p)
+	if !strings.Contains(screen(m), "https://example.com/b.png") {
+		t.Fatalf("the g typed on a selected item is lost:\n%s", screen(m))
+	}
+	send(m, ctrl('d'))
+	if !strings.Contains(screen(m), "ctrl+d removes the item ↑ selects") || !strings.Contains(screen(m), "b.png") {
+		t.Fatalf("ctrl+d on the typed line must keep it and say why:\n%s", screen(m))
+	}
+}
