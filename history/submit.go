@@ -272,7 +272,7 @@ func (s *Store) InFlight(ctx context.Context) ([]Task, error) {
 			if err := rows.Scan(&st); err != nil {
 				return err
 			}
-			if r := lifecycle(st); r != lifecycle(StateSubmitting) && r != lifecycle(api.StateSuccess) {
+			if followed(st) {
 				states = append(states, st)
 			}
 		}
@@ -328,4 +328,15 @@ func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	return nil
+}
+
+// followed reports whether a task in state st is one the watcher follows:
+// sent, and not ended (a word the spec does not name stays followed until
+// the service names a final state).
+func followed(st string) bool {
+	switch st {
+	case StateSubmitting, StateRejected, StateAbandoned:
+		return false
+	}
+	return !api.IsTerminal(st)
 }

@@ -315,8 +315,8 @@ type Update struct {
 // differs from the stored one replaces it with its new expiry).
 //
 // Results can arrive out of order (a slow poll answer after a callback), so
-// an update whose state lies before the recorded one in the lifecycle, or that
-// would leave a final state, is stale: nothing is written and changed is
+// an update that does not supersede the recorded state (stale: one behind
+// it, or any other state after a final one) writes nothing and changed is
 // false. changed reports whether the state changed, so the caller sends one
 // UI message per change, after the write.
 func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (changed bool, err error) {
@@ -363,39 +363,19 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 	return changed, err
 }
 
-// lifecycle ranks the service states. Final states (api.IsTerminal, and the
-// local rejected and abandoned) rank last: nothing the service sends later
-// supersedes them. A state the spec does not name ranks -1, unordered: it is
-// neither stale nor makes anything stale, since nothing says where it lies,
-// and the task stays in flight until the service names a final state.
-func lifecycle(state string) int {
-	switch state {
-	case StateSubmitting:
-		return 0
-	case api.StateCreated:
-		return 1
-	case api.StateQueueing:
-		return 2
-	case api.StateProcessing:
-		return 3
-	case StateRejected, StateAbandoned:
-		return 4
-	}
-	if api.IsTerminal(state) {
-		return 4
-	}
-	return -1
-}
-
+// stale reports whether a service answer in state next must not replace
+// the recorded state current, by api's one order of states (the tracker
+// decides with it too). History's own states take their places in it: a
+// request still being submitted comes before anything the service says,
+// and a rejected or abandoned request is final, as a failed task is.
 func stale(current, next string) bool {
-	rc, rn := lifecycle(current), lifecycle(next)
-	switch {
-	case rc == 4:
+	switch current {
+	case StateSubmitting:
+		current = ""
+	case StateRejected, StateAbandoned:
 		return next != current
-	case rc < 0 || rn < 0:
-		return false
 	}
-	return rn < rc
+	return !api.Supersedes(current, next)
 }
 
 func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string, at time.Time, raw []byte) error {

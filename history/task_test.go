@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,5 +160,55 @@ func TestCreationsFrom(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// History's own states take their places in api's order of states: every
+// pair of a recorded state and a service answer.
+func TestStaleEveryPair(t *testing.T) {
+	answers := []string{"", api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, "cancelled", "paused"}
+	// Y: the answer is written; .: it is stale.
+	local := map[string]string{
+		StateSubmitting: "Y Y Y Y Y Y Y Y",
+		StateRejected:   ". . . . . . . .",
+		StateAbandoned:  ". . . . . . . .",
+	}
+	for current, row := range local {
+		for j, c := range strings.Fields(row) {
+			if got, want := !stale(current, answers[j]), c == "Y"; got != want {
+				t.Errorf("recorded %s, answer %q: written %v, want %v", current, answers[j], got, want)
+			}
+		}
+	}
+	for _, current := range answers {
+		for _, next := range answers {
+			if stale(current, next) == api.Supersedes(current, next) {
+				t.Errorf("recorded %q, answer %q: history and api's order disagree", current, next)
+			}
+		}
+	}
+}
+
+// A task ends once: a different final answer after the first is not
+// written, while the same state again brings its news (progress).
+func TestApplyResultKeepsTheFirstFinalState(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}})
+	p := int64(70)
+	if _, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateProcessing, Progress: &p}); err != nil {
+		t.Fatal(err)
+	}
+	if task, _ := s.TaskByID(ctx, "tk-000"); task.Progress == nil || *task.Progress != 70 {
+		t.Fatalf("processing -> processing with new progress was dropped: %v", task.Progress)
+	}
+	if changed, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateFailed, ErrCode: "X"}); err != nil || !changed {
+		t.Fatalf("failed: changed %v, %v", changed, err)
+	}
+	if changed, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateSuccess}); err != nil || changed {
+		t.Fatalf("success after failed: changed %v, %v", changed, err)
+	}
+	if task, _ := s.TaskByID(ctx, "tk-000"); task.State != api.StateFailed {
+		t.Fatalf("the first final state was replaced: %s", task.State)
 	}
 }

@@ -60,7 +60,7 @@ func TestWatcherThroughSandboxFaults(t *testing.T) {
 				failedReads++
 				continue
 			}
-			if rank(e.To) <= rank(last[e.TaskID]) && last[e.TaskID] != "" {
+			if api.StateRank(e.To) <= api.StateRank(last[e.TaskID]) && last[e.TaskID] != "" {
 				t.Errorf("task %s went %s -> %s", e.TaskID, last[e.TaskID], e.To)
 			}
 			last[e.TaskID] = e.To

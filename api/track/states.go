@@ -7,31 +7,6 @@ import (
 	"clapper/history"
 )
 
-// rank orders the states the spec names, so that an answer cannot move a
-// task backwards; a final state (api.IsTerminal) ranks last. A state the
-// spec does not name is unordered (-1): nothing says where it lies, so it
-// neither holds back nor is held back by another answer.
-func rank(state string) int {
-	switch state {
-	case api.StateCreated, "":
-		return 0
-	case api.StateQueueing:
-		return 1
-	case api.StateProcessing:
-		return 2
-	}
-	if api.IsTerminal(state) {
-		return 3
-	}
-	return -1
-}
-
-// behind reports whether state comes before prev in the lifecycle.
-func behind(state, prev string) bool {
-	r, p := rank(state), rank(prev)
-	return r >= 0 && p >= 0 && r < p
-}
-
 // settled reports whether a task in this state will change no more.
 func settled(state string) bool { return api.IsTerminal(state) }
 

@@ -322,7 +322,7 @@ func TestWatcherRecordsThenReportsEachChangeOnce(t *testing.T) {
 		}
 		changes = append(changes, e.From+">"+e.To)
 		task, _ := store.TaskByID(context.Background(), id)
-		if rank(task.State) < rank(e.To) {
+		if api.StateRank(task.State) < api.StateRank(e.To) {
 			t.Errorf("event %s>%s delivered before history shows it (%s)", e.From, e.To, task.State)
 		}
 	}

@@ -405,9 +405,10 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 	if !current {
 		return nil // finished or dropped while this read was under way
 	}
-	if job == nil && behind(state, prev) {
+	if job == nil && !api.Supersedes(prev, state) {
 		// An answer behind one already recorded (a service replica
-		// lagging): keep following, record nothing.
+		// lagging), by the order history keeps too: keep following,
+		// record nothing.
 		w.reschedule(t, now)
 		return nil
 	}
