@@ -23,8 +23,16 @@ var (
 
 // WriteFixture fills a history with n tasks spread evenly from from to to,
 // with varied prompts, operations, models and states (mostly finished, as a
-// real history is), fast: for benchmarks and demos of large histories.
+// real history is; a fifth in flight), fast: for benchmarks and demos of
+// large histories.
 func WriteFixture(path string, n int, from, to time.Time) error {
+	return WriteFixtureInFlight(path, n, -1, from, to)
+}
+
+// WriteFixtureInFlight is WriteFixture with exactly inFlight tasks in
+// flight, the newest ones (queueing and processing in turn); the others
+// that would be end in success. A negative inFlight keeps WriteFixture's mix.
+func WriteFixtureInFlight(path string, n, inFlight int, from, to time.Time) error {
 	s, err := Open(path)
 	if err != nil {
 		return err
@@ -55,6 +63,13 @@ func WriteFixture(path string, n int, from, to time.Time) error {
 			prompt.WriteString(fixtureWords[rng.IntN(len(fixtureWords))])
 		}
 		state := fixtureStates[rng.IntN(len(fixtureStates))]
+		switch {
+		case inFlight < 0:
+		case i >= n-inFlight:
+			state = []string{api.StateQueueing, api.StateProcessing}[i%2]
+		case lifecycle(state) >= lifecycle(api.StateCreated) && lifecycle(state) <= lifecycle(api.StateProcessing):
+			state = api.StateSuccess
+		}
 		var taskID any = fmt.Sprintf("%016x", rng.Uint64())
 		if state == StateRejected {
 			taskID = nil

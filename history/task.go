@@ -329,10 +329,13 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var (
-			id    int64
-			state string
+			id, oldCredits int64
+			state, code    string
+			oldProgress    sql.NullInt64
+			oldResult      sql.NullString
 		)
-		err := tx.QueryRowContext(ctx, `SELECT id, state FROM tasks WHERE task_id = ?`, taskID).Scan(&id, &state)
+		err := tx.QueryRowContext(ctx, `SELECT id, state, err_code, credits, progress, result FROM tasks WHERE task_id = ?`,
+			taskID).Scan(&id, &state, &code, &oldCredits, &oldProgress, &oldResult)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
 		}
@@ -345,6 +348,13 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 		var progress sql.NullInt64
 		if u.Progress != nil {
 			progress = sql.NullInt64{Int64: *u.Progress, Valid: true}
+		}
+		// A read that says what history already holds writes nothing: no
+		// commit, so no change signal for every screen and process to act on.
+		if u.State == state && u.ErrCode == code && (u.KeepCredits || u.Credits == oldCredits) &&
+			(!progress.Valid || progress == oldProgress) &&
+			(u.Raw == nil && len(u.Creations) == 0 || u.Raw != nil && oldResult.Valid && oldResult.String == string(u.Raw)) {
+			return nil
 		}
 		credits := sql.NullInt64{Int64: u.Credits, Valid: !u.KeepCredits}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, err_code = ?, credits = coalesce(?, credits),

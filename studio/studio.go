@@ -172,11 +172,11 @@ func (s *Studio) Sandbox() bool { return !s.Config.Live() }
 
 // Start follows every task in flight, downloads what is queued, and watches
 // the history for other processes' commits (following the tasks they send),
-// until Close.
+// until Close. It returns at once: the tasks in flight are loaded in the
+// background (20,000 of them take a while), so the first frame never waits
+// for them; the screens read their rows from history anyway. A failed load
+// is reported on Events and retried on the next change to the history.
 func (s *Studio) Start(ctx context.Context) error {
-	if err := s.Watcher.Load(ctx); err != nil {
-		return err
-	}
 	// Downloads report on the one stream the front end listens to. A
 	// command that only Follows reads the outcome of its downloads from
 	// history (Downloader.Settle) and would never drain their progress.
@@ -187,7 +187,13 @@ func (s *Studio) Start(ctx context.Context) error {
 		every = 500 * time.Millisecond
 	}
 	s.wg.Add(4)
-	go func() { defer s.wg.Done(); s.Watcher.Run(ctx) }()
+	go func() {
+		defer s.wg.Done()
+		if err := s.Watcher.Load(ctx); err != nil && ctx.Err() == nil {
+			s.Watcher.Publish(track.Event{Kind: track.EventPollFailed, Err: fmt.Errorf("follow the tasks in flight: %w", err), At: time.Now()})
+		}
+		s.Watcher.Run(ctx)
+	}()
 	go func() { defer s.wg.Done(); s.Downloader.Run(ctx) }()
 	go func() { defer s.wg.Done(); s.relay(ctx) }()
 	go func() {

@@ -369,6 +369,10 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 		}
 	case track.EventLost:
 		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
+	case track.EventPollFailed:
+		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
+			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
+		}
 	}
 	if ev.Operation == api.OpGeneralOneClick {
 		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))

@@ -21,30 +21,39 @@ import (
 
 var (
 	fixtureMu   sync.Mutex
-	fixtureDirs = map[int]string{}
+	fixtureDirs = map[[2]int]string{}
 )
 
-// benchDataDir is a data dir whose history holds n tasks, built once per
-// run (100,000 tasks take a few seconds).
-func benchDataDir(b *testing.B, n int) string {
+// benchDataDir is a data dir whose history holds n tasks (a fifth of them
+// in flight), built once per machine (100,000 tasks take a few seconds).
+func benchDataDir(b *testing.B, n int) string { return benchDataDirInFlight(b, n, -1) }
+
+// benchDataDirInFlight is benchDataDir with exactly inFlight tasks in
+// flight; a negative inFlight keeps the fixture's mix.
+func benchDataDirInFlight(b *testing.B, n, inFlight int) string {
 	b.Helper()
 	fixtureMu.Lock()
 	defer fixtureMu.Unlock()
-	if d, ok := fixtureDirs[n]; ok {
+	key := [2]int{n, inFlight}
+	if d, ok := fixtureDirs[key]; ok {
 		return d
 	}
-	d := filepath.Join(os.TempDir(), fmt.Sprintf("clapper-ui-bench-%d", n))
+	name := fmt.Sprintf("clapper-ui-bench-%d", n)
+	if inFlight >= 0 {
+		name += fmt.Sprintf("-%d-in-flight", inFlight)
+	}
+	d := filepath.Join(os.TempDir(), name)
 	path := filepath.Join(d, "history.db")
 	if _, err := os.Stat(path); err != nil {
 		os.MkdirAll(d, 0o700)
-		if err := history.WriteFixture(path+".tmp", n, testNow.AddDate(-1, 0, 0), testNow); err != nil {
+		if err := history.WriteFixtureInFlight(path+".tmp", n, inFlight, testNow.AddDate(-1, 0, 0), testNow); err != nil {
 			b.Fatal(err)
 		}
 		if err := os.Rename(path+".tmp", path); err != nil {
 			b.Fatal(err)
 		}
 	}
-	fixtureDirs[n] = d
+	fixtureDirs[key] = d
 	return d
 }
 
@@ -112,24 +121,36 @@ func BenchmarkTaskListMoveView(b *testing.B) {
 }
 
 // From nothing to the first frame with its rows, on a 100,000-task
-// history (target under 100 ms): open the studio (history and embedded
-// sandbox), build the model, run its loads, draw.
+// history with 5 and with 20,000 tasks in flight (targets: under 100 ms,
+// the same with 20,000 in flight): open the studio (history and embedded
+// sandbox), start it (the watcher loads what is in flight), build the
+// model, run its loads, draw.
 func BenchmarkStartToFirstFrame(b *testing.B) {
-	dir := benchDataDir(b, 100_000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		s := openBenchStudio(b, dir)
-		m := New(s, time.Now, nil)
-		m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
-		tasks := m.pages[pageTasks].(*tasksPage)
-		if !runUntil(m, m.Init(), func() bool { return len(tasks.win.rows) > 0 }, 5*time.Second) {
-			b.Fatal("no rows within 5 s")
-		}
-		_ = m.View()
-		b.StopTimer()
-		s.Close()
-		b.StartTimer()
+	for _, c := range []struct {
+		name     string
+		inFlight int
+	}{{"5-in-flight", 5}, {"20k-in-flight", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := benchDataDirInFlight(b, 100_000, c.inFlight)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				s := openBenchStudio(b, dir)
+				if err := s.Start(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				m := New(s, time.Now, nil)
+				m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+				tasks := m.pages[pageTasks].(*tasksPage)
+				if !runUntil(m, m.Init(), func() bool { return len(tasks.win.rows) > 0 }, 10*time.Second) {
+					b.Fatal("no rows within 10 s")
+				}
+				_ = m.View()
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+		})
 	}
 }
 

@@ -69,13 +69,23 @@ type Watcher struct {
 	// recording serializes record, so that a read and a callback about one
 	// task cannot both report the same change.
 	recording sync.Mutex
+	// loading serializes Load; loaded is the history's change sequence it
+	// has read up to.
+	loading sync.Mutex
+	loaded  int64
 
 	mu    sync.Mutex
 	tasks map[string]*watched
 	queue taskHeap
+	// order holds every followed task and queued the queueing ones, both
+	// in the service's queue order, so the queue in front of a task and the
+	// oldest queued task are found without walking every task.
+	order, queued ranked
 	// aliases maps the scenes and compositions of a followed multi-scene
 	// job to the job: the service calls back with a sub-job's id.
 	aliases map[string]string
+	// subs lists the aliases of each job, to forget them with the job.
+	subs map[string][]string
 	// early holds callbacks for ids not followed yet, by arrival: a
 	// callback can outrun the creation answer that starts the following.
 	early map[string]time.Time
@@ -138,6 +148,7 @@ func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
 		wake:    make(chan struct{}, 1),
 		tasks:   map[string]*watched{},
 		aliases: map[string]string{},
+		subs:    map[string][]string{},
 		early:   map[string]time.Time{},
 	}
 }
@@ -165,9 +176,29 @@ type busyJobStore interface {
 	BusyJobs(ctx context.Context) ([]history.Task, error)
 }
 
+// changeStore is a store that numbers its writes: it lists what to follow
+// among the tasks written since a number (history.Store.FollowableSince).
+type changeStore interface {
+	FollowableSince(ctx context.Context, seq int64) ([]history.Task, int64, error)
+}
+
 // Load follows every task history holds in flight (also after a restart),
-// and every multi-scene job with an edit or a composition under way.
+// and every multi-scene job with an edit or a composition under way. Called
+// again (on every change to the history), it reads only the tasks written
+// since the last call when the store numbers its writes, so a history with
+// 20,000 tasks in flight costs a few rows per change, not 20,000.
 func (w *Watcher) Load(ctx context.Context) error {
+	w.loading.Lock()
+	defer w.loading.Unlock()
+	if c, ok := w.store.(changeStore); ok {
+		tasks, next, err := c.FollowableSince(ctx, w.loaded)
+		if err != nil {
+			return err
+		}
+		w.watchAll(tasks)
+		w.loaded = next
+		return nil
+	}
 	tasks, err := w.store.InFlight(ctx)
 	if err != nil {
 		return err
@@ -183,6 +214,11 @@ func (w *Watcher) Load(ctx context.Context) error {
 			tasks = append(tasks, t)
 		}
 	}
+	w.watchAll(tasks)
+	return nil
+}
+
+func (w *Watcher) watchAll(tasks []history.Task) {
 	for _, t := range tasks {
 		created := t.ServiceCreatedAt
 		if created.IsZero() {
@@ -190,7 +226,6 @@ func (w *Watcher) Load(ctx context.Context) error {
 		}
 		w.Watch(t.TaskID, t.Operation, t.Model, t.State, created)
 	}
-	return nil
 }
 
 // Watch follows a task from its current state. A synchronous operation
@@ -208,6 +243,10 @@ func (w *Watcher) Watch(id string, op api.Operation, model, state string, create
 			t.running = now
 		}
 		w.tasks[id] = t
+		w.order.add(t)
+		if state == api.StateQueueing {
+			w.queued.add(t)
+		}
 		t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
 		if at, ok := w.early[id]; ok {
 			delete(w.early, id)
@@ -443,6 +482,11 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 	defer w.mu.Unlock()
 	t.failures, t.notFound = 0, 0
 	if stateChanged {
+		if prev == api.StateQueueing {
+			w.queued.remove(t)
+		} else if state == api.StateQueueing {
+			w.queued.add(t)
+		}
 		t.state, t.stateSince = state, now
 		if state == api.StateProcessing && t.running.IsZero() {
 			t.running = now
@@ -451,7 +495,10 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 	if job != nil {
 		for _, rec := range job.JobRecords {
 			for _, j := range rec.Jobs {
-				w.aliases[j.ID] = t.id
+				if _, ok := w.aliases[j.ID]; !ok {
+					w.aliases[j.ID] = t.id
+					w.subs[t.id] = append(w.subs[t.id], j.ID)
+				}
 			}
 		}
 	}
@@ -490,11 +537,14 @@ func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
 
 func (w *Watcher) dropLocked(t *watched) {
 	delete(w.tasks, t.id)
-	for sub, job := range w.aliases {
-		if job == t.id {
+	w.order.remove(t)
+	w.queued.remove(t)
+	for _, sub := range w.subs[t.id] {
+		if w.aliases[sub] == t.id {
 			delete(w.aliases, sub)
 		}
 	}
+	delete(w.subs, t.id)
 	if t.index >= 0 {
 		heap.Remove(&w.queue, t.index)
 	}
@@ -516,12 +566,7 @@ func (w *Watcher) lose(ctx context.Context, t *watched, err error, now time.Time
 // freeSlotLocked: a task finished, so the service admits the oldest queued
 // one. Reading it now sees the start as soon as it happens.
 func (w *Watcher) freeSlotLocked(now time.Time) {
-	var oldest *watched
-	for _, t := range w.tasks {
-		if t.state == api.StateQueueing && (oldest == nil || submittedBefore(t, oldest)) && t.next.After(now) {
-			oldest = t
-		}
-	}
+	oldest := w.queued.first(func(t *watched) bool { return t.next.After(now) })
 	if oldest != nil && oldest.index >= 0 {
 		oldest.next = now
 		heap.Fix(&w.queue, oldest.index)
@@ -539,15 +584,7 @@ func submittedBefore(a, b *watched) bool {
 
 // aheadLocked counts the followed tasks created before t that have not
 // finished: the queue in front of it.
-func (w *Watcher) aheadLocked(t *watched) int {
-	n := 0
-	for _, o := range w.tasks {
-		if o != t && submittedBefore(o, t) {
-			n++
-		}
-	}
-	return n
-}
+func (w *Watcher) aheadLocked(t *watched) int { return w.order.before(t) }
 
 func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	now := w.clock.Now()
