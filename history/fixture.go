@@ -67,7 +67,7 @@ func WriteFixtureInFlight(path string, n, inFlight int, from, to time.Time) erro
 		case inFlight < 0:
 		case i >= n-inFlight:
 			state = []string{api.StateQueueing, api.StateProcessing}[i%2]
-		case lifecycle(state) >= lifecycle(api.StateCreated) && lifecycle(state) <= lifecycle(api.StateProcessing):
+		case followed(state):
 			state = api.StateSuccess
 		}
 		var taskID any = fmt.Sprintf("%016x", rng.Uint64())

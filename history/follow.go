@@ -56,10 +56,10 @@ func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []Task, n
 		if err != nil {
 			return nil, 0, fmt.Errorf("history: %w", err)
 		}
-		switch r := lifecycle(t.State); {
+		switch {
 		case busy.Bool:
 			t.State = api.StateProcessing
-		case r == lifecycle(StateSubmitting) || r == lifecycle(api.StateSuccess):
+		case !followed(t.State):
 			continue // not sent yet, or ended
 		}
 		tasks = append(tasks, t)
