@@ -242,6 +242,9 @@ func (c Config) HistoryPath() string {
 	return filepath.Join(c.DataDir, "live-"+fileSafe(c.Backend())+".db")
 }
 
+// CallbackLogPath is where the callback receiver logs its own errors.
+func (c Config) CallbackLogPath() string { return filepath.Join(c.DataDir, "callbacks.log") }
+
 // SandboxStatePath keeps the embedded sandbox's tasks between runs, so a
 // task created by one command is still there, still progressing, in the
 // next.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -107,11 +108,18 @@ func listenCallbacks(cfg Config, client *api.Client, w *track.Watcher) (stop fun
 	if cfg.CallbackListen == "" {
 		return nil, nil
 	}
-	srv, _, err := track.ListenCallbacks(cfg.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w})
+	// The receiver's own errors go to a file: the terminal belongs to the
+	// TUI, and a log nobody can open would hide an attack.
+	logFile, err := os.OpenFile(cfg.CallbackLogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("callbacks: %w", err)
 	}
-	return func() { srv.Close() }, nil
+	srv, _, err := track.ListenCallbacks(cfg.CallbackListen, &track.Receiver{Token: client.APIKey(), Watcher: w}, track.CallbackLimits{ErrorLog: logFile})
+	if err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("callbacks: %w", err)
+	}
+	return func() { srv.Close(); logFile.Close() }, nil
 }
 
 // downloadDirs names the folder of each operation's results: the one

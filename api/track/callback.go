@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -151,7 +152,7 @@ func (c *nonceCache) Pop() any {
 // ListenCallbacks serves the receiver on a loopback address only: the
 // service reaches it through a public URL the user configures (a tunnel or
 // a reverse proxy), never through an open port.
-func ListenCallbacks(addr string, rc *Receiver) (*http.Server, net.Listener, error) {
+func ListenCallbacks(addr string, rc *Receiver, limits CallbackLimits) (*http.Server, net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, nil, err
@@ -163,7 +164,86 @@ func ListenCallbacks(addr string, rc *Receiver) (*http.Server, net.Listener, err
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := &http.Server{Handler: rc, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	return srv, ln, nil
+	return ServeCallbacks(ln, rc, limits), ln, nil
+}
+
+// CallbackLimits bound what unauthenticated clients can hold of the
+// receiver: anyone who reaches the tunnel can connect before a signature
+// is checked. Zero values take the defaults.
+type CallbackLimits struct {
+	// ReadTimeout bounds reading one request, headers and body (default
+	// 10 s); IdleTimeout how long a keep-alive connection may wait for
+	// the next (default 30 s).
+	ReadTimeout, IdleTimeout time.Duration
+	// MaxConns is how many connections are served at once (default 64);
+	// more are closed as they arrive, so they cannot use up this
+	// process's file descriptors, which downloads need.
+	MaxConns int
+	// ErrorLog receives the server's own errors (accept failures, bad
+	// handshakes); nil discards them. Never the terminal: the TUI owns it.
+	ErrorLog io.Writer
+}
+
+// ServeCallbacks serves the receiver on ln within limits until the
+// returned server is closed.
+func ServeCallbacks(ln net.Listener, rc *Receiver, limits CallbackLimits) *http.Server {
+	if limits.ReadTimeout <= 0 {
+		limits.ReadTimeout = 10 * time.Second
+	}
+	if limits.IdleTimeout <= 0 {
+		limits.IdleTimeout = 30 * time.Second
+	}
+	if limits.MaxConns <= 0 {
+		limits.MaxConns = 64
+	}
+	if limits.ErrorLog == nil {
+		limits.ErrorLog = io.Discard
+	}
+	srv := &http.Server{
+		Handler:           rc,
+		ReadHeaderTimeout: limits.ReadTimeout,
+		ReadTimeout:       limits.ReadTimeout,
+		WriteTimeout:      limits.ReadTimeout,
+		IdleTimeout:       limits.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(limits.ErrorLog, "callbacks: ", log.LstdFlags),
+	}
+	go srv.Serve(&cappedListener{Listener: ln, slots: make(chan struct{}, limits.MaxConns)})
+	return srv
+}
+
+// cappedListener sheds connections past its number of slots: closing them
+// at once frees their descriptors, where waiting to accept (as
+// netutil.LimitListener does) would leave them queued in the kernel.
+type cappedListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *cappedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+// slotConn gives its slot back once, when closed.
+type slotConn struct {
+	net.Conn
+	once sync.Once
+	free func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.free)
+	return err
 }

@@ -339,10 +339,10 @@ func TestNonceCacheBounded(t *testing.T) {
 }
 
 func TestListenCallbacksRefusesPublicAddress(t *testing.T) {
-	if _, _, err := ListenCallbacks("0.0.0.0:0", &Receiver{}); err == nil {
+	if _, _, err := ListenCallbacks("0.0.0.0:0", &Receiver{}, CallbackLimits{}); err == nil {
 		t.Error("listened on all interfaces")
 	}
-	srv, ln, err := ListenCallbacks("127.0.0.1:0", &Receiver{})
+	srv, ln, err := ListenCallbacks("127.0.0.1:0", &Receiver{}, CallbackLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}

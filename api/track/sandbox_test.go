@@ -100,7 +100,7 @@ func TestSandboxCallbacksFinishTasks(t *testing.T) {
 	// Reads so rare that only callbacks can finish the task in time.
 	slow := &Schedule{FirstPoll: time.Hour, MinInterval: time.Hour, MaxInterval: time.Hour, QueueCheckMin: time.Hour, QueueCheckMax: time.Hour, Slots: 5}
 	w := NewWatcher(client, store, WatcherOptions{Schedule: slow})
-	srv, ln, err := ListenCallbacks("127.0.0.1:0", &Receiver{Token: "tok", Watcher: w})
+	srv, ln, err := ListenCallbacks("127.0.0.1:0", &Receiver{Token: "tok", Watcher: w}, CallbackLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
