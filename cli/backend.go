@@ -15,9 +15,10 @@ const sandboxURLHint = "  (the embedded sandbox serves these URLs only while a c
 // open starts this command's backend through the studio, as the TUI does,
 // so settings, flags and environment resolve alike for every front end
 // (the settings file's request_budget included). It says once per process
-// when results are simulated.
+// when results are simulated. What it sends is recorded as the CLI's.
 func (app *App) open(ctx context.Context, o studio.Options) (*studio.Studio, error) {
 	o.Watcher = app.watcher
+	o.Origin = history.OriginCLI
 	s, err := studio.Open(ctx, app.Config, o)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/api/track"
 	"clapper/internal/textutil"
 	"clapper/studio"
@@ -121,7 +122,7 @@ func TestModelsListsEveryReference2VideoModelWithDefaults(t *testing.T) {
 
 func TestModelsJSONAndUnknownOperation(t *testing.T) {
 	r := runCLI(t, nil, "", "models", "audio-tts", "--json")
-	var ops []operationJSON
+	var ops []catalog.OperationRules
 	if err := json.Unmarshal([]byte(r.out), &ops); err != nil || len(ops) != 1 || len(ops[0].Models[0].Fields) != 8 {
 		t.Fatalf("models --json: %v %s", err, r.out)
 	}

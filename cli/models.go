@@ -131,64 +131,14 @@ func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 	return nil
 }
 
-type fieldJSON struct {
-	Name     string   `json:"name"`
-	Kind     string   `json:"kind"`
-	Media    string   `json:"media,omitempty"`
-	Required bool     `json:"required,omitempty"`
-	Default  any      `json:"default,omitempty"`
-	Options  []string `json:"options,omitempty"`
-	AnyRatio bool     `json:"any_ratio,omitempty"`
-	Min      *float64 `json:"min,omitempty"`
-	Max      *float64 `json:"max,omitempty"`
-	MinItems int      `json:"min_items,omitempty"`
-	MaxItems int      `json:"max_items,omitempty"`
-	MaxChars int      `json:"max_chars,omitempty"`
-	Help     string   `json:"help"`
-}
-
-type modelJSON struct {
-	Model  string      `json:"model,omitempty"`
-	Fields []fieldJSON `json:"fields"`
-}
-
-type operationJSON struct {
-	Operation string      `json:"operation"`
-	Path      string      `json:"path"`
-	Title     string      `json:"title"`
-	Models    []modelJSON `json:"models"`
-}
-
 func writeCatalogJSON(w io.Writer, ops []api.Operation) error {
-	var out []operationJSON
+	var out []catalog.OperationRules
 	for _, op := range ops {
-		info := catalog.Info(op)
-		oj := operationJSON{Operation: string(op), Path: op.Path(), Title: info.Title}
-		models := info.Models
-		if models == nil {
-			models = []string{""}
+		rules, err := catalog.Describe(op)
+		if err != nil {
+			return err
 		}
-		for _, m := range models {
-			spec, err := catalog.Lookup(op, m)
-			if err != nil {
-				return err
-			}
-			mj := modelJSON{Model: m}
-			for _, f := range spec.Fields {
-				fj := fieldJSON{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
-					Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, MinItems: f.MinItems,
-					MaxItems: f.MaxItems, MaxChars: f.MaxChars, Help: f.Help}
-				if f.Range != nil {
-					fj.Min = &f.Range.Min
-					if f.Range.HasMax {
-						fj.Max = &f.Range.Max
-					}
-				}
-				mj.Fields = append(mj.Fields, fj)
-			}
-			oj.Models = append(oj.Models, mj)
-		}
-		out = append(out, oj)
+		out = append(out, rules)
 	}
 	return writeJSON(w, out, true)
 }

@@ -14,7 +14,6 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/forms"
 	"clapper/internal/textutil"
 )
 
@@ -37,7 +36,7 @@ func buildRequest(ctx context.Context, op api.Operation, file string, stdin io.R
 		if body, err = decodeObject(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", displayName(file), err)
 		}
-		if err := inlineFiles(op, body, fileDir); err != nil {
+		if err := catalog.InlineFiles(op, body, fileDir); err != nil {
 			return nil, err
 		}
 	}
@@ -112,7 +111,7 @@ func applySet(op api.Operation, body map[string]any, s string, force bool) error
 		if err != nil {
 			return fmt.Errorf("--set %s:=%s: not valid JSON (%v)", name, textutil.Clip(raw, 40), err)
 		}
-		if err := inlineValue(op, name, &v, "."); err != nil {
+		if err := catalog.InlineValue(op, name, &v, "."); err != nil {
 			return err
 		}
 		body[name] = v
@@ -138,8 +137,8 @@ func applySet(op api.Operation, body map[string]any, s string, force bool) error
 		return fmt.Errorf("--set %s: a list of objects; give it as JSON: --set '%s:=[...]'", name, name)
 	case catalog.KindMediaList, catalog.KindStringList:
 		item := raw
-		if f.Kind == catalog.KindMediaList && forms.IsLocalPath(raw) {
-			uri, err := forms.FileToDataURI(raw, f.Media)
+		if f.Kind == catalog.KindMediaList && catalog.IsLocalPath(raw) {
+			uri, err := catalog.FileToDataURI(raw, f.Media)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -156,14 +155,14 @@ func applySet(op api.Operation, body map[string]any, s string, force bool) error
 		return nil
 	}
 	body[name] = typedScalar(f, raw)
-	if f.Media != catalog.MediaNone && f.Kind == catalog.KindMedia && forms.IsLocalPath(raw) {
-		uri, err := forms.FileToDataURI(raw, f.Media)
+	if f.Media != catalog.MediaNone && f.Kind == catalog.KindMedia && catalog.IsLocalPath(raw) {
+		uri, err := catalog.FileToDataURI(raw, f.Media)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		body[name] = uri
 	}
-	if f.Kind == catalog.KindURL && forms.IsLocalPath(raw) {
+	if f.Kind == catalog.KindURL && catalog.IsLocalPath(raw) {
 		if _, err := os.Stat(raw); err == nil {
 			return fmt.Errorf("%s: %s needs an http(s) URL the service can fetch; a local file cannot be sent", name, op)
 		}
@@ -218,71 +217,4 @@ func unknownField(op api.Operation, name string) error {
 		return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; did you mean %s? (--force sends it as it is)", textutil.Clip(name, 60), op, near)}
 	}
 	return &ExitError{Code: 2, Err: fmt.Errorf("%s: not a field of %s; fields: %s", textutil.Clip(name, 60), op, strings.Join(catalog.FieldNames(op), ", "))}
-}
-
-// inlineFiles turns local paths in a request file's media fields into data URIs.
-func inlineFiles(op api.Operation, body map[string]any, dir string) error {
-	for name, v := range body {
-		if err := inlineValue(op, name, &v, dir); err != nil {
-			return err
-		}
-		body[name] = v
-	}
-	return nil
-}
-
-func inlineValue(op api.Operation, name string, v *any, dir string) error {
-	f, ok := catalog.FieldOf(op, name)
-	if !ok {
-		return nil // validation reports unknown fields
-	}
-	switch f.Kind {
-	case catalog.KindMedia:
-		return inlineString(name, f.Media, v, dir)
-	case catalog.KindMediaList:
-		if _, single := (*v).(string); single {
-			return inlineString(name, f.Media, v, dir)
-		}
-		list, _ := (*v).([]any)
-		for i := range list {
-			if err := inlineString(fmt.Sprintf("%s[%d]", name, i), f.Media, &list[i], dir); err != nil {
-				return err
-			}
-		}
-	case catalog.KindSubjects:
-		list, _ := (*v).([]any)
-		for i, it := range list {
-			subj, _ := it.(map[string]any)
-			for _, k := range []string{"images", "videos"} {
-				media := catalog.MediaImage
-				if k == "videos" {
-					media = catalog.MediaVideo
-				}
-				items, _ := subj[k].([]any)
-				for j := range items {
-					if err := inlineString(fmt.Sprintf("subjects[%d].%s[%d]", i, k, j), media, &items[j], dir); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-func inlineString(label string, media catalog.Media, v *any, dir string) error {
-	s, ok := (*v).(string)
-	if !ok || !forms.IsLocalPath(s) {
-		return nil
-	}
-	path := s
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	uri, err := forms.FileToDataURI(path, media)
-	if err != nil {
-		return fmt.Errorf("%s: %w", label, err)
-	}
-	*v = uri
-	return nil
 }

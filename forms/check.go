@@ -95,7 +95,7 @@ func (c *Check) libraryRules(op api.Operation, raw map[string]any, dir string, v
 	for name, v := range raw {
 		s, ok := v.(string)
 		fd, known := catalog.FieldOf(op, name)
-		if !ok || !known || fd.Kind != catalog.KindURL || fd.Media == catalog.MediaNone || !IsLocalPath(s) {
+		if !ok || !known || fd.Kind != catalog.KindURL || fd.Media == catalog.MediaNone || !catalog.IsLocalPath(s) {
 			continue
 		}
 		path := s
@@ -196,7 +196,7 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 			c.Errors[name] = append(c.Errors[name], msg)
 			c.Broken = append(c.Broken, msg)
 			return s
-		case IsLocalPath(s):
+		case catalog.IsLocalPath(s):
 			ent := cache.read(dir, s, m)
 			if ent.err != "" {
 				c.Media[s] = MediaNote{Text: ent.err, Bad: true}
@@ -333,7 +333,7 @@ type fileEntry struct {
 	// content is kept without its bytes: they live once, as base64 inside
 	// the data URIs made of the file, by the content type they declare (an
 	// image field declares what its bytes are).
-	content fileContent
+	content catalog.FileContent
 	b64     string
 	uris    map[string]string
 }
@@ -369,20 +369,20 @@ func (fc *fileCache) read(dir, typed string, m catalog.Media) fileUse {
 	ent := fc.entries[k]
 	fc.mu.Unlock()
 	if ent == nil {
-		content, err := readMediaFile(path, m)
+		content, err := catalog.ReadMediaFile(path, m)
 		if err != nil {
 			return fileUse{err: fieldError(err, path, typed)}
 		}
-		sum := sha256.Sum256(content.data)
-		ent = &fileEntry{path: path, sha: hex.EncodeToString(sum[:]), note: describeMedia(content.data, content.ct),
-			b64: base64.StdEncoding.EncodeToString(content.data), uris: map[string]string{}}
-		content.data = nil
+		sum := sha256.Sum256(content.Data)
+		ent = &fileEntry{path: path, sha: hex.EncodeToString(sum[:]), note: describeMedia(content.Data, content.ContentType),
+			b64: base64.StdEncoding.EncodeToString(content.Data), uris: map[string]string{}}
+		content.Data = nil
 		ent.content = content
 		fc.mu.Lock()
 		fc.entries[k] = ent
 		fc.mu.Unlock()
 	}
-	ct, err := ent.content.typeAs(path, m)
+	ct, err := ent.content.TypeAs(path, m)
 	if err != nil {
 		return fileUse{err: fieldError(err, path, typed)}
 	}

@@ -184,7 +184,7 @@ func canonical(t *testing.T, v any) string {
 
 func dataURI(t *testing.T, path string) string {
 	t.Helper()
-	u, err := FileToDataURI(path, catalog.MediaImage)
+	u, err := catalog.FileToDataURI(path, catalog.MediaImage)
 	if err != nil {
 		t.Fatal(err)
 	}

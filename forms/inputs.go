@@ -160,7 +160,7 @@ func (e *lineEditor) set(s string) {
 func (e *lineEditor) completion() string {
 	var cands []string
 	switch {
-	case e.f.Kind == catalog.KindMedia && IsLocalPath(e.val):
+	case e.f.Kind == catalog.KindMedia && catalog.IsLocalPath(e.val):
 		cands = completePath(e.ctx.Dir, e.val, e.f)
 	default:
 		return ""

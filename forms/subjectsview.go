@@ -281,7 +281,7 @@ func (e *subjectsEditor) partNote(st *Styles, s *subject, p part, text string, d
 		if text == "" {
 			return ""
 		}
-		if IsLocalPath(text) {
+		if catalog.IsLocalPath(text) {
 			return st.Dim.Render("file")
 		}
 		return st.Dim.Render("URL")

@@ -18,6 +18,7 @@ type Intent struct {
 	Operation api.Operation
 	Model     string // empty takes the body's "model"
 	Body      []byte // the exact JSON to be sent, data URIs included
+	Origin    Origin // the front end sending it
 }
 
 // SubmittedEcho is the service's answer to a creation request.
@@ -73,10 +74,10 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 			deadline = nullMS(created.Add(OffPeakWindow))
 		}
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (operation, model, prompt, state, request,
-				payload, off_peak, off_peak_deadline, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				payload, off_peak, off_peak_deadline, created_at, updated_at, origin)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			in.Operation, model, promptOf(req), StateSubmitting, string(stripped),
-			payload, offPeak, deadline, ms(created), ms(now)).Scan(&localID)
+			payload, offPeak, deadline, ms(created), ms(now), string(in.Origin)).Scan(&localID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}

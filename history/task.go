@@ -38,6 +38,7 @@ type Task struct {
 	Model     string
 	Prompt    string // prompt, story, text or timing prompts: for display and search
 	State     string // a service state or one of the local states above
+	Origin    Origin // the front end that sent it; "" before origins were kept
 	ErrCode   string
 	Credits   int64
 	Progress  *int64 // percent, when the service reported it
@@ -108,7 +109,7 @@ func CreationsFrom(cs []api.Creation, expiresAt time.Time) []Creation {
 const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.err_code,
 	t.credits, t.progress, t.off_peak, t.off_peak_deadline, t.created_at, t.updated_at,
 	t.service_created_at, t.reject_status, t.reject_reason, t.reject_message,
-	t.reject_trace_id, t.reject_fields, t.reject_retryable,
+	t.reject_trace_id, t.reject_fields, t.reject_retryable, t.origin,
 	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != '')`
 
 type scanner interface{ Scan(dest ...any) error }
@@ -127,7 +128,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry, &urlsExpire}
+		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return Task{}, err
 	}

@@ -43,6 +43,9 @@ type Options struct {
 	// History adds options to the history store's (a benchmark counts its
 	// statements through a wrapped driver).
 	History []history.Option
+	// Origin is recorded with every task this studio sends: the front end
+	// using it (tui, cli, mcp).
+	Origin history.Origin
 }
 
 // Studio is one backend, running: open it, Start its background work, Close
@@ -159,7 +162,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	}
 	s.Watcher = track.NewWatcher(s.Client, s.Store, wo)
 	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
-	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock}
+	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock, Origin: o.Origin}
 	if o.SendOnly {
 		return s, nil
 	}

@@ -173,7 +173,7 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "enter":
-		f, err := parseSearch(p.search.Value())
+		f, err := history.ParseSearch(p.search.Value())
 		if err != nil {
 			p.problem = err.Error()
 			return nil
@@ -222,52 +222,6 @@ func (p *historyPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// parseSearch reads "words state:failed op:text2video model:svcq1
-// from:2026-11-01 to:2026-11-30" into a filter; a word it cannot read is
-// named with what is allowed.
-func parseSearch(s string) (history.Filter, error) {
-	var f history.Filter
-	var words []string
-	for _, w := range strings.Fields(s) {
-		k, v, ok := strings.Cut(w, ":")
-		if !ok || v == "" {
-			words = append(words, w)
-			continue
-		}
-		switch strings.ToLower(k) {
-		case "state":
-			f.States = append(f.States, strings.ToLower(v))
-		case "op", "operation":
-			op, err := api.ParseOperation(v)
-			if err != nil {
-				return f, fmt.Errorf("op:%s: %v", v, err)
-			}
-			f.Operations = append(f.Operations, op)
-		case "model":
-			f.Models = append(f.Models, v)
-		case "from", "since":
-			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
-			if err != nil {
-				return f, fmt.Errorf("from:%s: give a date as YYYY-MM-DD", v)
-			}
-			f.From = t
-		case "to", "until":
-			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
-			if err != nil {
-				return f, fmt.Errorf("to:%s: give a date as YYYY-MM-DD", v)
-			}
-			f.To = t.AddDate(0, 0, 1) // the whole day
-		default:
-			words = append(words, w)
-		}
-	}
-	f.Text = strings.Join(words, " ")
-	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		return f, fmt.Errorf("from: is after to:; give an earlier from date")
-	}
-	return f, nil
 }
 
 func (p *historyPage) View() string {

@@ -8,12 +8,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/history"
 	"clapper/studio"
 )
 
 // Run opens the studio for cfg and runs the TUI until the user quits.
 func Run(ctx context.Context, cfg studio.Config) error {
-	s, err := studio.Open(ctx, cfg, studio.Options{})
+	s, err := studio.Open(ctx, cfg, studio.Options{Origin: history.OriginTUI})
 	if err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
 	}
 	cfg := msg.cfg
 	return func() tea.Msg {
-		s, err := studio.Open(context.Background(), cfg, studio.Options{})
+		s, err := studio.Open(context.Background(), cfg, studio.Options{Origin: history.OriginTUI})
 		if err == nil {
 			if err = s.Start(context.Background()); err != nil {
 				s.Close()

@@ -22,6 +22,8 @@ type Tracker struct {
 	// callback_url and was not given one, so the service reports to the
 	// receiver instead of waiting for a poll.
 	CallbackURL string
+	// Origin is recorded with every task sent: the front end using it.
+	Origin history.Origin
 	// AfterIntent and AfterPost let tests stop the flow between its steps,
 	// as a crash would.
 	AfterIntent func(localID int64) error
@@ -66,7 +68,7 @@ func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]
 	if err != nil {
 		return nil, err
 	}
-	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw})
+	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin})
 	if err != nil {
 		return nil, fmt.Errorf("record the request before sending it: %w", err)
 	}

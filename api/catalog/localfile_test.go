@@ -1,4 +1,4 @@
-package forms
+package catalog
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"clapper/api/catalog"
 )
 
 func TestFileToDataURI(t *testing.T) {
@@ -29,19 +27,19 @@ func TestFileToDataURI(t *testing.T) {
 	}
 	for _, c := range []struct {
 		path    string
-		media   catalog.Media
+		media   Media
 		prefix  string
 		wantErr string
 	}{
-		{write("a.png", pngHeader), catalog.MediaImage, "data:image/png;base64,", ""},
-		{write("b.JPG", []byte("\xff\xd8\xff")), catalog.MediaImage, "data:image/jpeg;base64,", ""},
-		{write("song.m4a", []byte("....ftypM4A ")), catalog.MediaAudio, "data:audio/m4a;base64,", ""},
-		{write("clip.mov", []byte("....ftypqt  ")), catalog.MediaVideo, "data:video/quicktime;base64,", ""},
-		{write("noext", pngHeader), catalog.MediaImage, "data:image/png;base64,", ""},
-		{write("renamed.png", jpg.Bytes()), catalog.MediaImage, "data:image/jpeg;base64,", ""},
-		{write("c.mp3", []byte("ID3")), catalog.MediaImage, "", "looks like audio/mpeg, not an image file"},
-		{filepath.Join(dir, "missing.png"), catalog.MediaImage, "", "no such file"},
-		{dir, catalog.MediaImage, "", "is a directory"},
+		{write("a.png", pngHeader), MediaImage, "data:image/png;base64,", ""},
+		{write("b.JPG", []byte("\xff\xd8\xff")), MediaImage, "data:image/jpeg;base64,", ""},
+		{write("song.m4a", []byte("....ftypM4A ")), MediaAudio, "data:audio/m4a;base64,", ""},
+		{write("clip.mov", []byte("....ftypqt  ")), MediaVideo, "data:video/quicktime;base64,", ""},
+		{write("noext", pngHeader), MediaImage, "data:image/png;base64,", ""},
+		{write("renamed.png", jpg.Bytes()), MediaImage, "data:image/jpeg;base64,", ""},
+		{write("c.mp3", []byte("ID3")), MediaImage, "", "looks like audio/mpeg, not an image file"},
+		{filepath.Join(dir, "missing.png"), MediaImage, "", "no such file"},
+		{dir, MediaImage, "", "is a directory"},
 	} {
 		got, err := FileToDataURI(c.path, c.media)
 		if c.wantErr != "" {
@@ -51,7 +49,7 @@ func TestFileToDataURI(t *testing.T) {
 			continue
 		}
 		if err != nil || !strings.HasPrefix(got, c.prefix) {
-			t.Errorf("%s: %q, %v", c.path, clip(got), err)
+			t.Errorf("%s: %q, %v", c.path, clip40(got), err)
 			continue
 		}
 		data, _ := os.ReadFile(c.path)
@@ -70,7 +68,7 @@ func TestIsLocalPath(t *testing.T) {
 	}
 }
 
-func clip(s string) string {
+func clip40(s string) string {
 	if len(s) > 40 {
 		return s[:40]
 	}

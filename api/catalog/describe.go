@@ -1,0 +1,72 @@
+package catalog
+
+import "clapper/api"
+
+// FieldRules is one field's rules as `clapper models --json` and the MCP
+// server's describe_operation give them.
+type FieldRules struct {
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
+	Media    string   `json:"media,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Default  any      `json:"default,omitempty"`
+	Options  []string `json:"options,omitempty"`
+	AnyRatio bool     `json:"any_ratio,omitempty"`
+	Min      *float64 `json:"min,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	MinItems int      `json:"min_items,omitempty"`
+	MaxItems int      `json:"max_items,omitempty"`
+	MaxChars int      `json:"max_chars,omitempty"`
+	Help     string   `json:"help"`
+}
+
+// ModelRules are the fields one model takes.
+type ModelRules struct {
+	Model  string       `json:"model,omitempty"`
+	Fields []FieldRules `json:"fields"`
+}
+
+// OperationRules are an operation's rules, model by model.
+type OperationRules struct {
+	Operation string       `json:"operation"`
+	Path      string       `json:"path"`
+	Title     string       `json:"title"`
+	Models    []ModelRules `json:"models"`
+}
+
+// Describe gives the rules of an operation's models: all of them, or only
+// the named ones.
+func Describe(op api.Operation, only ...string) (OperationRules, error) {
+	info := Info(op)
+	out := OperationRules{Operation: string(op), Path: op.Path(), Title: info.Title}
+	models := modelsOrNone(op)
+	if len(only) > 0 {
+		models = only
+	}
+	for _, m := range models {
+		spec, err := Lookup(op, m)
+		if err != nil {
+			return OperationRules{}, err
+		}
+		mr := ModelRules{Model: m}
+		for _, f := range spec.Fields {
+			mr.Fields = append(mr.Fields, f.Rules())
+		}
+		out.Models = append(out.Models, mr)
+	}
+	return out, nil
+}
+
+// Rules is the field's rules as data.
+func (f Field) Rules() FieldRules {
+	fr := FieldRules{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
+		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, MinItems: f.MinItems,
+		MaxItems: f.MaxItems, MaxChars: f.MaxChars, Help: f.Help}
+	if f.Range != nil {
+		fr.Min = &f.Range.Min
+		if f.Range.HasMax {
+			fr.Max = &f.Range.Max
+		}
+	}
+	return fr
+}
