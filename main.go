@@ -13,6 +13,8 @@ import (
 
 	"clapper/api"
 	"clapper/cli"
+	"clapper/mcp"
+	"clapper/studio"
 	"clapper/ui"
 )
 
@@ -20,7 +22,10 @@ import (
 var version = ""
 
 func main() {
-	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin, RunTUI: ui.Run}
+	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin, RunTUI: ui.Run,
+		RunMCP: func(ctx context.Context, cfg studio.Config, httpAddr string) error {
+			return mcp.Serve(ctx, cfg, mcp.ServeOptions{HTTP: httpAddr, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version})
+		}}
 	opts := []fang.Option{
 		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {

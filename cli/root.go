@@ -58,6 +58,9 @@ type App struct {
 	In     io.Reader
 	// RunTUI starts the terminal UI; nil until the UI is wired in.
 	RunTUI func(ctx context.Context, cfg studio.Config) error
+	// RunMCP serves MCP (over stdio, or streamable HTTP on httpAddr); nil
+	// until the server is wired in.
+	RunMCP func(ctx context.Context, cfg studio.Config, httpAddr string) error
 
 	// watcher tunes how --wait follows a task; tests shorten its pauses.
 	watcher track.WatcherOptions
@@ -119,7 +122,7 @@ func NewRoot(app *App) *cobra.Command {
 	pf.Float64Var(&app.Config.SandboxSpeed, "sandbox-speed", 0, "Embedded sandbox only: 1 is real time, 60 runs\na minute of generation in a second\n(env "+studio.EnvSandboxSpeed+", default 1)")
 	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status\ncallbacks, e.g. 127.0.0.1:8787\n(env "+studio.EnvCallbackListen+")")
 	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to\n--callback-listen (env "+studio.EnvCallbackURL+")")
-	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newScenesCmd(app), newWatchCmd(app), newSandboxCmd(app))
+	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newScenesCmd(app), newWatchCmd(app), newSandboxCmd(app), newMCPCmd(app))
 	// cobra's own completion command, added now so its line fits too.
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -52,6 +52,9 @@ type Config struct {
 	RequestBudget float64
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
+	// AgentCreditCap bounds the credits tasks started by AI agents
+	// (clapper mcp) may cost per local calendar day; 0 is no cap.
+	AgentCreditCap int64
 
 	// APIKeySource and BaseURLSource say where the key and the service
 	// address came from, so the Settings page can say so.
@@ -88,6 +91,7 @@ const (
 	EnvCallbackURL    = "CLAPPER_CALLBACK_URL"
 	EnvSandboxSpeed   = "CLAPPER_SANDBOX_SPEED"
 	EnvConfigDir      = "CLAPPER_CONFIG_DIR"
+	EnvAgentCreditCap = "CLAPPER_AGENT_CREDIT_CAP"
 )
 
 // Defaults of the settings a user may leave unset.
@@ -158,6 +162,17 @@ func (c *Config) resolveWith(s Settings) error {
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
+	if c.AgentCreditCap == 0 {
+		if v := os.Getenv(EnvAgentCreditCap); v != "" {
+			n, err := ParseCreditCap(v)
+			if err != nil {
+				return &UsageError{fmt.Sprintf("%s=%q: %v", EnvAgentCreditCap, v, err)}
+			}
+			c.AgentCreditCap = n
+		} else {
+			c.AgentCreditCap = s.AgentCreditCap
+		}
+	}
 	if c.SandboxSpeed == 0 {
 		if v := os.Getenv(EnvSandboxSpeed); v != "" {
 			f, err := strconv.ParseFloat(v, 64)
@@ -203,6 +218,9 @@ func (c *Config) Check() error {
 	if c.RequestBudget < 0.5 || c.RequestBudget > 20 {
 		return &UsageError{fmt.Sprintf("request budget %g is out of range: give 0.5 to 20 reads per second", c.RequestBudget)}
 	}
+	if c.AgentCreditCap < 0 {
+		return &UsageError{fmt.Sprintf("agent credit cap %d is negative: give a whole number of credits per day, 0 for no cap", c.AgentCreditCap)}
+	}
 	if c.Timeout < time.Second {
 		return &UsageError{fmt.Sprintf("timeout %s is too short: give at least 1s", c.Timeout)}
 	}
@@ -218,6 +236,19 @@ func (c Config) Runs(o Config) bool {
 		return c
 	}
 	return reflect.DeepEqual(running(c), running(o))
+}
+
+// ParseCreditCap reads a daily credit cap: a whole number of credits, 0
+// (or "off") for no cap.
+func ParseCreditCap(v string) (int64, error) {
+	if v == "off" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("give a whole number of credits per day, 0 or off for no cap")
+	}
+	return n, nil
 }
 
 // Live reports whether the configuration talks to a real service.

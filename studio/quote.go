@@ -14,13 +14,24 @@ import (
 // operation and model; a past task is a fair guide only when they match.
 var priceFields = []string{"duration", "resolution", "quality", "off_peak", "is_rec", "lip_sync", "premium_mv_mode"}
 
-// Quote prices a request for the review before sending. The sandbox charges
-// by its own table; the live service publishes none, so the price shown is
-// what the same operation, model, duration and resolution cost last time in
-// this history, labelled as such, or nothing: never an invented figure.
-func (s *Studio) Quote(op api.Operation, body map[string]any) string {
+// Price is what a request is expected to cost.
+type Price struct {
+	Credits int64
+	Known   bool   // Credits is the sandbox's price or a past task's charge
+	Text    string // the price as the review shows it, with where it comes from
+}
+
+// Quote prices a request for the review before sending (Price's text).
+func (s *Studio) Quote(op api.Operation, body map[string]any) string { return s.Price(op, body).Text }
+
+// Price prices a request. The sandbox charges by its own table; the live
+// service publishes none, so the price is what the same operation, model,
+// duration and resolution cost last time in this history, labelled as
+// such, or unknown: never an invented figure.
+func (s *Studio) Price(op api.Operation, body map[string]any) Price {
 	if s.Sandbox() {
-		return fmt.Sprintf("%d credits (sandbox price table)", sandbox.Quote(op, body))
+		n := sandbox.Quote(op, body)
+		return Price{Credits: int64(n), Known: true, Text: fmt.Sprintf("%d credits (sandbox price table)", n)}
 	}
 	full := catalog.WithDefaults(op, body)
 	want := map[string]string{}
@@ -52,10 +63,10 @@ func (s *Studio) Quote(op api.Operation, body map[string]any) string {
 	like := strings.TrimSpace(string(op) + " " + model + " " + strings.Join(shown, ", "))
 	switch {
 	case err != nil:
-		return "unknown (history could not be read: " + err.Error() + ")"
+		return Price{Text: "unknown (history could not be read: " + err.Error() + ")"}
 	case !ok:
-		return "unknown: no earlier " + like + " in history (the service publishes no price table)"
+		return Price{Text: "unknown: no earlier " + like + " in history (the service publishes no price table)"}
 	}
-	return fmt.Sprintf("%d credits last time (%s, task %s on %s); the service may charge differently",
-		pc.Credits, like, pc.TaskID, pc.CreatedAt.Local().Format("Jan 2"))
+	return Price{Credits: pc.Credits, Known: true, Text: fmt.Sprintf("%d credits last time (%s, task %s on %s); the service may charge differently",
+		pc.Credits, like, pc.TaskID, pc.CreatedAt.Local().Format("Jan 2"))}
 }

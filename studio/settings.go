@@ -24,6 +24,8 @@ type Settings struct {
 	RequestBudget float64 `json:"request_budget,omitempty"`
 	Theme         string  `json:"theme,omitempty"`
 	SandboxSpeed  float64 `json:"sandbox_speed,omitempty"`
+	// AgentCreditCap: credits AI agents may spend per day; 0 is no cap.
+	AgentCreditCap int64 `json:"agent_credit_cap,omitempty"`
 }
 
 // SettingsPath is settings.json in $CLAPPER_CONFIG_DIR, else in the user's

@@ -296,6 +296,19 @@ func (s *Studio) Download(ctx context.Context, t history.Task) error {
 	return s.Downloader.QueueResults(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
 }
 
+// DownloadWithCovers is Download and the covers of the results, for a
+// client that shows a video by its cover (an agent's chat).
+func (s *Studio) DownloadWithCovers(ctx context.Context, t history.Task) error {
+	if err := s.Download(ctx, t); err != nil {
+		return err
+	}
+	res := &api.TaskResult{ID: t.TaskID, State: t.State}
+	for _, c := range t.Creations {
+		res.Creations = append(res.Creations, api.Creation{URL: c.URL, CoverURL: c.CoverURL})
+	}
+	return s.Downloader.QueueCovers(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
+}
+
 // Events delivers every change the watcher and downloader report, already
 // recorded in history.
 func (s *Studio) Events() <-chan track.Event { return s.events }

@@ -136,6 +136,22 @@ func (d *Downloader) QueueResults(ctx context.Context, taskID string, op api.Ope
 	return nil
 }
 
+// QueueCovers queues the cover image of each result that has one, named
+// like its result with "cover" after the task id, in the same folder.
+func (d *Downloader) QueueCovers(ctx context.Context, taskID string, op api.Operation, created time.Time, res *api.TaskResult) error {
+	for i, c := range res.Creations {
+		if c.CoverURL == "" {
+			continue
+		}
+		name := FileName(created, op, taskID+"-cover", i, c.CoverURL)
+		if _, err := d.Store.QueueDownload(ctx, taskID, i, history.KindCover, filepath.Join(d.DirFor(op), name)); err != nil {
+			return err
+		}
+	}
+	d.poke()
+	return nil
+}
+
 func (d *Downloader) poke() {
 	d.mu.Lock()
 	if d.kick == nil {

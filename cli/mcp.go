@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"clapper/studio"
+)
+
+func newMCPCmd(app *App) *cobra.Command {
+	var (
+		httpAddr string
+		dailyCap string
+	)
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve clapper to AI agents over the Model Context Protocol",
+		Long: "Serves clapper's tools to an AI assistant (Claude, Cursor, VS Code, ...) over the Model Context " +
+			"Protocol: create_<operation> for every operation with the catalog's rules as input schemas, " +
+			"validate_request, describe_operation, get_task, wait_task, list_tasks, download_results, " +
+			"list_voices, get_scenes, edit_scene and compose_scenes. It runs on the same backend, settings " +
+			"and history as the terminal studio, which shows an agent's tasks live (marked mcp).\n\n" +
+			"By default it speaks over standard input and output, as MCP clients launch it. With --http it " +
+			"serves streamable HTTP on a loopback address only, and prints a bearer token every request " +
+			"must carry.\n\n" +
+			"--daily-cap bounds what agent tasks may cost per local day (env " + studio.EnvAgentCreditCap +
+			", or the Settings page; default no cap): a send that would pass it is refused, saying the cap " +
+			"and today's total.",
+		Example: "  clapper mcp\n" +
+			"  clapper mcp --daily-cap 500\n" +
+			"  clapper mcp --http 127.0.0.1:8765\n" +
+			"  claude mcp add clapper -- clapper mcp --daily-cap 500",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if app.RunMCP == nil {
+				return usageError("this build has no MCP server")
+			}
+			cfg := app.Config
+			if cmd.Flags().Changed("daily-cap") {
+				n, err := studio.ParseCreditCap(dailyCap)
+				if err != nil {
+					return usageError("--daily-cap %q: %v", dailyCap, err)
+				}
+				cfg.AgentCreditCap = n
+			}
+			err := app.RunMCP(cmd.Context(), cfg, httpAddr)
+			if studio.IsUsage(err) {
+				return &ExitError{Code: 2, Err: err}
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&httpAddr, "http", "", "Serve streamable HTTP on this loopback\naddress (e.g. 127.0.0.1:8765) instead of stdio")
+	f.StringVar(&dailyCap, "daily-cap", "", "Credits agent tasks may cost per day; 0 or\noff for no cap (env "+studio.EnvAgentCreditCap+")")
+	return cmd
+}

@@ -1,0 +1,172 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"clapper/api"
+	"clapper/history"
+	"clapper/scenes"
+	"clapper/studio"
+)
+
+type scenesIn struct {
+	JobID string `json:"job_id,omitempty" jsonschema:"a general_one_click task id; empty lists the multi-scene jobs"`
+}
+
+type editIn struct {
+	JobID      string `json:"job_id" jsonschema:"the general_one_click task id"`
+	SceneJobID string `json:"scene_job_id" jsonschema:"any version id of the scene to make again (get_scenes lists them)"`
+	Prompt     string `json:"prompt" jsonschema:"the scene's new prompt"`
+}
+
+type composeIn struct {
+	JobID      string   `json:"job_id" jsonschema:"the general_one_click task id"`
+	VersionIDs []string `json:"version_ids,omitempty" jsonschema:"one version id per scene, in scene order; empty composes the chosen version of every scene"`
+}
+
+type jobSummaryOut struct {
+	JobID     string `json:"job_id"`
+	State     string `json:"state"`
+	Prompt    string `json:"prompt,omitempty"`
+	Scenes    int    `json:"scenes"`
+	Versions  int    `json:"versions"`
+	Busy      int    `json:"being_made"`
+	CreatedAt string `json:"created_at"`
+}
+
+type versionOut struct {
+	ID      string `json:"id"`
+	State   string `json:"state"`
+	Prompt  string `json:"prompt,omitempty"`
+	ErrCode string `json:"err_code,omitempty"`
+	Chosen  bool   `json:"chosen,omitempty"`
+	File    string `json:"file,omitempty"`
+}
+
+type sceneOut struct {
+	Scene    int          `json:"scene"`
+	Versions []versionOut `json:"versions"`
+}
+
+type jobOut struct {
+	JobID        string          `json:"job_id"`
+	State        string          `json:"state"`
+	ErrCode      string          `json:"err_code,omitempty"`
+	Scenes       []sceneOut      `json:"scenes"`
+	Compositions []versionOut    `json:"compositions,omitempty"`
+	Jobs         []jobSummaryOut `json:"jobs,omitempty"`
+}
+
+type startedOut struct {
+	JobID     string   `json:"job_id"`
+	VersionID string   `json:"version_id"`
+	Composed  []string `json:"composed_versions,omitempty"`
+	Follow    string   `json:"follow"`
+}
+
+func (s *Server) addSceneTools() {
+	sdk.AddTool(s.sdk, &sdk.Tool{Name: "get_scenes", Title: "A multi-scene job's scenes",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+		Description: "The scenes of a multi-scene job (general_one_click) with every version of each and the one chosen for the next composition, re-read from the service; without job_id, the multi-scene jobs in history."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in scenesIn) (*sdk.CallToolResult, jobOut, error) {
+			sv := s.studio.Scenes()
+			if in.JobID == "" {
+				out, err := s.jobList(ctx)
+				return nil, out, err
+			}
+			j, err := sv.Refresh(ctx, in.JobID)
+			if err != nil {
+				// Offline or gone: history's copy is still worth showing.
+				if j, err = sv.Load(ctx, in.JobID); err != nil {
+					return nil, jobOut{}, sceneError(err)
+				}
+			}
+			return nil, describeJob(j), nil
+		})
+	sdk.AddTool(s.sdk, &sdk.Tool{Name: "edit_scene", Title: "Make a scene again",
+		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
+		Description: "Makes one scene of a multi-scene job again from a new prompt (a new version of the scene); follow it with get_scenes."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in editIn) (*sdk.CallToolResult, startedOut, error) {
+			s.sendMu.Lock()
+			defer s.sendMu.Unlock()
+			if err := s.studio.CheckAgentCap(ctx, studio.Price{}); err != nil {
+				return nil, startedOut{}, err
+			}
+			id, err := s.studio.Scenes().Edit(ctx, in.JobID, in.SceneJobID, in.Prompt)
+			if err != nil {
+				return nil, startedOut{}, sceneError(err)
+			}
+			return nil, startedOut{JobID: in.JobID, VersionID: api.CleanText(id), Follow: "get_scenes with job_id " + in.JobID}, nil
+		})
+	sdk.AddTool(s.sdk, &sdk.Tool{Name: "compose_scenes", Title: "Compose the scenes",
+		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
+		Description: "Composes a multi-scene job's video from one version per scene (by default the chosen one of each); follow it with get_scenes, then download_results on the job."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, startedOut, error) {
+			s.sendMu.Lock()
+			defer s.sendMu.Unlock()
+			if err := s.studio.CheckAgentCap(ctx, studio.Price{}); err != nil {
+				return nil, startedOut{}, err
+			}
+			id, used, err := s.studio.Scenes().Compose(ctx, in.JobID, in.VersionIDs)
+			if err != nil {
+				return nil, startedOut{}, sceneError(err)
+			}
+			return nil, startedOut{JobID: in.JobID, VersionID: api.CleanText(id), Composed: used, Follow: "get_scenes with job_id " + in.JobID}, nil
+		})
+}
+
+func (s *Server) jobList(ctx context.Context) (jobOut, error) {
+	jobs, err := s.studio.Store.JobSummaries(ctx, 50)
+	if err != nil {
+		return jobOut{}, err
+	}
+	out := jobOut{Scenes: []sceneOut{}, Jobs: []jobSummaryOut{}}
+	for _, j := range jobs {
+		out.Jobs = append(out.Jobs, jobSummaryOut{JobID: api.CleanText(j.JobID), State: j.State, Prompt: api.CleanText(j.Prompt),
+			Scenes: j.Scenes, Versions: j.Versions, Busy: j.Busy, CreatedAt: j.CreatedAt.UTC().Format(time.RFC3339)})
+	}
+	return out, nil
+}
+
+func describeJob(j history.Job) jobOut {
+	out := jobOut{JobID: api.CleanText(j.ID), State: j.State, ErrCode: api.CleanText(j.ErrCode), Scenes: []sceneOut{}}
+	for _, rec := range j.Scenes {
+		chosen, _, _ := scenes.Chosen(j, rec)
+		so := sceneOut{Scene: rec.Index + 1}
+		for _, v := range rec.Jobs {
+			so.Versions = append(so.Versions, versionView(v, v.ID == chosen.ID))
+		}
+		out.Scenes = append(out.Scenes, so)
+	}
+	for _, rec := range j.Compose {
+		for _, v := range rec.Jobs {
+			out.Compositions = append(out.Compositions, versionView(v, false))
+		}
+	}
+	return out
+}
+
+func versionView(v history.SubJob, chosen bool) versionOut {
+	vo := versionOut{ID: api.CleanText(v.ID), State: v.State, Prompt: api.CleanText(v.Prompt), ErrCode: api.CleanText(v.ErrCode), Chosen: chosen}
+	if v.Download != nil {
+		vo.File = v.Download.Path
+	}
+	return vo
+}
+
+// sceneError keeps the editor's words for what the agent must change.
+func sceneError(err error) error {
+	var ie *scenes.InputError
+	if errors.As(err, &ie) {
+		return fmt.Errorf("not sent: %s", api.CleanText(ie.Error()))
+	}
+	if errors.Is(err, history.ErrNotFound) {
+		return fmt.Errorf("job_id: not a multi-scene job of this history (get_scenes without job_id lists them)")
+	}
+	return errors.New(api.CleanText(err.Error()))
+}

@@ -1,0 +1,192 @@
+// Package mcp is clapper's Model Context Protocol server (`clapper mcp`):
+// the service's whole catalog for AI agents, over the studio like every
+// front end, so that what an agent makes shows live in the creator's
+// terminal studio and stays in the same history.
+//
+// Tools (names scripts and prompts rely on):
+//   - create_<operation> for each of the fourteen operations ('-' as '_'),
+//     whose input schema is generated from api/catalog; the catalog's
+//     Validate judges every request before anything is sent, and a broken
+//     rule is a tool error naming the field;
+//   - validate_request, describe_operation;
+//   - get_task, wait_task (progress notifications, bounded), list_tasks
+//     (the History page's search), download_results (the studio's
+//     downloader), list_voices;
+//   - get_scenes, edit_scene, compose_scenes (the Scenes page's work).
+//
+// Finished images and covers that were downloaded are resources
+// (clapper://result/{task_id}/{index}, clapper://cover/{task_id}/{index}),
+// read from the saved file and refused above MaxResourceBytes.
+//
+// Every task an agent sends is recorded with origin mcp; when a daily
+// credit cap for agent work is set, each send is checked first against
+// the credits of today's agent tasks in history (studio.CheckAgentCap).
+// Sends are serialised so two tool calls cannot both pass the cap check.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/studio"
+)
+
+// Defaults of Options.
+const (
+	DefaultWait             = 50 * time.Second
+	MaxWait                 = 10 * time.Minute
+	DefaultDownloadWait     = 5 * time.Minute
+	DefaultMaxResourceBytes = 4 << 20
+)
+
+// Options tune a server; the zero value is production.
+type Options struct {
+	// Version is reported to clients as the server's version.
+	Version string
+	// Clock tells the time for voices' time left; nil is the wall clock.
+	Clock func() time.Time
+	// DownloadWait bounds how long download_results waits for the files.
+	DownloadWait time.Duration
+	// MaxResourceBytes bounds a file served as a resource.
+	MaxResourceBytes int64
+}
+
+// Server serves one studio's work as MCP tools.
+type Server struct {
+	studio *studio.Studio
+	sdk    *sdk.Server
+	opts   Options
+	hub    hub
+
+	// sendMu makes the cap check and the send one step: two agent calls
+	// at once cannot both pass a cap that only one of them fits under.
+	sendMu sync.Mutex
+}
+
+// New builds the server and its tools over a studio that is open; Run
+// (or Handler's caller) must also call Pump while it serves.
+func New(st *studio.Studio, o Options) *Server {
+	if o.DownloadWait == 0 {
+		o.DownloadWait = DefaultDownloadWait
+	}
+	if o.MaxResourceBytes == 0 {
+		o.MaxResourceBytes = DefaultMaxResourceBytes
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	s := &Server{studio: st, opts: o}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "clapper", Title: "clapper studio", Version: o.Version},
+		&sdk.ServerOptions{Instructions: instructions})
+	s.addCreateTools()
+	s.addCatalogTools()
+	s.addTaskTools()
+	s.addSceneTools()
+	s.addResources()
+	return s
+}
+
+const instructions = "clapper creates videos, images and audio with the svc service. Call describe_operation " +
+	"for an operation's rules model by model, validate_request to check a request and see its price without " +
+	"sending it, then create_<operation>. Media fields take URLs, data URIs or local file paths. Follow a task " +
+	"with wait_task (or get_task), then download_results saves its files locally. Everything lands in the " +
+	"user's clapper history, where the terminal studio shows it live."
+
+// SDK is the underlying MCP server (for transports and tests).
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Pump passes the studio's events to waiting tool calls until ctx ends.
+// The studio's events must be read while it runs, or its watcher stalls.
+func (s *Server) Pump(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-s.studio.Events():
+			s.hub.publish(ev)
+		case <-s.studio.Changes():
+			// Another process changed history: waiters re-read it.
+			s.hub.publishAll(track.Event{Kind: track.EventJobUpdated, At: time.Now()})
+		}
+	}
+}
+
+// Run serves one session over t (stdio for `clapper mcp`) until it ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.Pump(ctx)
+	return s.sdk.Run(ctx, t)
+}
+
+func (s *Server) now() time.Time {
+	if s.opts.Clock != nil {
+		return s.opts.Clock()
+	}
+	return time.Now()
+}
+
+// follow says where a task can be followed besides wait_task.
+func follow(id string) string {
+	return fmt.Sprintf("wait_task or get_task with task_id %s; in a terminal: clapper get %s, or the Tasks page of clapper", api.CleanText(id), api.CleanText(id))
+}
+
+// hub fans the studio's events out to the tool calls waiting on a task.
+type hub struct {
+	mu   sync.Mutex
+	subs map[string]map[chan track.Event]struct{}
+}
+
+func (h *hub) subscribe(taskID string) (<-chan track.Event, func()) {
+	ch := make(chan track.Event, 16)
+	h.mu.Lock()
+	if h.subs == nil {
+		h.subs = map[string]map[chan track.Event]struct{}{}
+	}
+	if h.subs[taskID] == nil {
+		h.subs[taskID] = map[chan track.Event]struct{}{}
+	}
+	h.subs[taskID][ch] = struct{}{}
+	h.mu.Unlock()
+	return ch, func() {
+		h.mu.Lock()
+		delete(h.subs[taskID], ch)
+		if len(h.subs[taskID]) == 0 {
+			delete(h.subs, taskID)
+		}
+		h.mu.Unlock()
+	}
+}
+
+func (h *hub) publish(ev track.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch := range h.subs[ev.TaskID] {
+		send(ch, ev)
+	}
+}
+
+func (h *hub) publishAll(ev track.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, chans := range h.subs {
+		for ch := range chans {
+			send(ch, ev)
+		}
+	}
+}
+
+// send never blocks the pump: a waiter with a full queue re-reads history
+// anyway on the next event it takes.
+func send(ch chan track.Event, ev track.Event) {
+	select {
+	case ch <- ev:
+	default:
+	}
+}
