@@ -165,7 +165,7 @@ func sceneError(err error) error {
 	if errors.As(err, &ie) {
 		return fmt.Errorf("not sent: %s", api.CleanText(ie.Error()))
 	}
-	if errors.Is(err, history.ErrNotFound) {
+	if e, ok := api.AsError(err); errors.Is(err, history.ErrNotFound) || (ok && e.Status == 404) {
 		return fmt.Errorf("job_id: not a multi-scene job of this history (get_scenes without job_id lists them)")
 	}
 	return errors.New(api.CleanText(err.Error()))

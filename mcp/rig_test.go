@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/studio"
+)
+
+// fastWatcher reads a task every millisecond: a sandbox at full speed
+// finishes in milliseconds, so waits take no time.
+var fastWatcher = track.WatcherOptions{RequestsPerSecond: 1000, Burst: 100, Schedule: &track.Schedule{
+	FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: 5 * time.Millisecond,
+	QueueCheckMin: time.Millisecond, QueueCheckMax: 5 * time.Millisecond, Slots: 5,
+	Priors: map[api.Operation]time.Duration{},
+}}
+
+type rigOpts struct {
+	// counted runs the sandbox behind a server that counts the creation
+	// POSTs it receives (the studio sees it as a live service).
+	counted bool
+	cap     int64
+}
+
+type rig struct {
+	t     *testing.T
+	st    *studio.Studio
+	srv   *Server
+	cs    *sdk.ClientSession
+	posts atomic.Int64
+
+	mu       sync.Mutex
+	lastBody []byte
+	progress []string
+}
+
+func newRig(t testing.TB, o rigOpts) *rig {
+	dir := t.TempDir()
+	r := &rig{}
+	sbc := sandbox.Config{Speed: 1e5, Seed: 3, StatePath: filepath.Join(dir, "sandbox.json")}
+	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
+		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
+	opts := studio.Options{Origin: history.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
+	if o.counted {
+		sb, err := sandbox.New(sbc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if req.Method == http.MethodPost {
+				r.posts.Add(1)
+				b, _ := io.ReadAll(req.Body)
+				r.mu.Lock()
+				r.lastBody = b
+				r.mu.Unlock()
+				req.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			sb.ServeHTTP(w, req)
+		}))
+		t.Cleanup(func() { ts.Close(); sb.Close() })
+		cfg.APIKey, cfg.BaseURL = "test-key", ts.URL
+	}
+	st, err := studio.Open(t.Context(), cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); st.Close() })
+	if err := st.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.st = st
+	r.srv = New(st, Options{DownloadWait: 10 * time.Second})
+	go r.srv.Pump(ctx)
+	ct, stt := sdk.NewInMemoryTransports()
+	if _, err := r.srv.SDK().Connect(ctx, stt, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			r.mu.Lock()
+			r.progress = append(r.progress, req.Params.Message)
+			r.mu.Unlock()
+		}})
+	if r.cs, err = client.Connect(ctx, ct, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.cs.Close() })
+	return r
+}
+
+// call calls a tool and returns its result; a protocol error fails the test.
+func (r *rig) call(t testing.TB, name string, args any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := r.cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	return res
+}
+
+// ok calls a tool that must succeed and decodes its structured answer.
+func (r *rig) ok(t testing.TB, name string, args any, out any) {
+	t.Helper()
+	res := r.call(t, name, args)
+	if res.IsError {
+		t.Fatalf("%s: tool error: %s", name, text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("%s: %v in %s", name, err, b)
+	}
+}
+
+// refused calls a tool that must answer a tool error (not a protocol
+// error) and returns its text.
+func (r *rig) refused(t testing.TB, name string, args any) string {
+	t.Helper()
+	res := r.call(t, name, args)
+	if !res.IsError {
+		t.Fatalf("%s: want a tool error, got %s", name, text(res))
+	}
+	return text(res)
+}
+
+func text(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func (r *rig) tasks(t testing.TB) []history.Task {
+	t.Helper()
+	page, err := r.st.Store.Tasks(t.Context(), history.Filter{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Tasks
+}
