@@ -13,7 +13,7 @@ func newMCPCmd(app *App) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve clapper to AI agents over the Model Context Protocol",
+		Short: "Serve the tools to AI agents (MCP)",
 		Long: "Serves clapper's tools to an AI assistant (Claude, Cursor, VS Code, ...) over the Model Context " +
 			"Protocol: create_<operation> for every operation with the catalog's rules as input schemas, " +
 			"validate_request, describe_operation, get_task, wait_task, list_tasks, download_results, " +

@@ -39,7 +39,6 @@ type rigOpts struct {
 }
 
 type rig struct {
-	t     *testing.T
 	st    *studio.Studio
 	srv   *Server
 	cs    *sdk.ClientSession
