@@ -1,4 +1,4 @@
--- 0009: every task records the front end that started it.
+-- 0010: every task records the front end that started it.
 --
 -- 'tui', 'cli' or 'mcp' (an AI agent through `clapper mcp`); '' for tasks
 -- recorded before this column existed, whose origin nobody knows. The daily
