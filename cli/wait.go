@@ -34,6 +34,8 @@ func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, mo
 				switch {
 				case ev.Kind == track.EventPollFailed && !o.json:
 					fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", id, api.CleanText(ev.Err.Error()))
+				case ev.Kind == track.EventPaused && !o.json:
+					fmt.Fprintf(app.Err, "  %s\n", track.PauseNotice(ev, time.Now()))
 				case ev.Kind == track.EventLost:
 					return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was", id, api.CleanText(ev.Err.Error()))
 				case ev.Kind == track.EventState && !o.json:

@@ -108,6 +108,8 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); it is no longer followed, in this run or the next (history keeps it as it was)\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventPollFailed:
 				fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", ev.TaskID, api.CleanText(ev.Err.Error()))
+			case track.EventPaused:
+				fmt.Fprintf(app.Err, "  %s\n", track.PauseNotice(ev, time.Now()))
 			case track.EventState:
 				line := fmt.Sprintf("%s  %s %s: %s", time.Now().Format("15:04:05"), ev.Operation, ev.TaskID, api.DescribeState(ev.To))
 				if ev.Result != nil && ev.Result.ErrCode != "" {

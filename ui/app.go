@@ -373,6 +373,8 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
 			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
 		}
+	case track.EventPaused:
+		cmds = append(cmds, statusErrText(track.PauseNotice(ev, m.env.now())))
 	}
 	if ev.Operation == api.OpGeneralOneClick {
 		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))

@@ -5,7 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"clapper/api/track"
 	"clapper/studio"
 )
 
@@ -81,5 +83,15 @@ func TestSettingsSaveWritesATypedKey(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	if !strings.Contains(string(b), "typed-key-0123456789") || !strings.Contains(string(b), "127.0.0.1:9") {
 		t.Errorf("typed key and address not saved:\n%s", b)
+	}
+}
+
+// Issue 19.4: when the service asks to wait, the status line says so and
+// when reads resume.
+func TestPauseIsShown(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	send(m, studioEventMsg{track.Event{Kind: track.EventPaused, TaskID: "t1", At: testNow, Until: testNow.Add(2 * time.Minute)}})
+	if got := screen(m); !strings.Contains(got, "the service asked to wait; retrying in 2m0s") {
+		t.Errorf("no word of the pause:\n%s", got)
 	}
 }

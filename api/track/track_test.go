@@ -373,7 +373,7 @@ func TestWatcherBacksOffAndHonoursRetryAfter(t *testing.T) {
 	if d := next.Sub(clk.Now()); d < 120*time.Second {
 		t.Errorf("next read after a 429 with Retry-After 120: in %v", d)
 	}
-	if ev := drain(w); len(ev) != 1 || ev[0].Kind != EventPollFailed {
+	if ev := drain(w); len(ev) != 2 || ev[0].Kind != EventPollFailed || ev[1].Kind != EventPaused || !ev[1].Until.Equal(next) {
 		t.Errorf("events %+v", ev)
 	}
 	svc.status[id] = 503

@@ -64,3 +64,35 @@ func TestHugeRefusalIsStoredCapped(t *testing.T) {
 		t.Errorf("stored rejection %+v", task.Rejection)
 	}
 }
+
+// Issue 19.4: a 429 asking to wait a day pauses reads for a few minutes at
+// most, says so (an event with the time reads resume), and then every task
+// is read again.
+func TestRetryAfterOfADayIsCappedAndShown(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 2)
+	svc.status[ids[0]] = 429
+	svc.header["Retry-After"] = "86400"
+	svc.states[ids[1]] = []string{"processing"}
+	var paused *Event
+	for clk.Now().Before(t0.Add(10 * time.Minute)) {
+		next := w.Step(context.Background())
+		for _, e := range drain(w) {
+			if e.Kind == EventPaused && paused == nil {
+				paused = &e
+			}
+		}
+		clk.Set(next)
+	}
+	if paused == nil {
+		t.Fatal("no event says the service asked to wait")
+	}
+	if d := paused.Until.Sub(paused.At); d <= 0 || d > MaxPause {
+		t.Errorf("pause of %v, want at most %v", d, MaxPause)
+	}
+	if svc.reads[ids[0]] < 3 || svc.reads[ids[1]] < 3 {
+		t.Errorf("in ten minutes the throttled task was read %d times, the other %d; the pause must end in minutes",
+			svc.reads[ids[0]], svc.reads[ids[1]])
+	}
+}

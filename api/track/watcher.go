@@ -30,7 +30,14 @@ const (
 	// sandbox, a wrong id). History marks it lost and keeps its state; no run
 	// follows it again (history.Store.LostTasks lists it).
 	EventLost
+	// EventPaused: the service asked to wait (a 429 with Retry-After);
+	// every read waits until Until, at most MaxPause from At.
+	EventPaused
 )
+
+// MaxPause is the longest wait a Retry-After imposes on the reads: a
+// longer one is cut to it, and the reads then ask again.
+const MaxPause = 2 * time.Minute
 
 // Event is one thing the tracker learned, already recorded in history.
 type Event struct {
@@ -43,6 +50,7 @@ type Event struct {
 	Download  *history.Download
 	Err       error
 	At        time.Time
+	Until     time.Time // EventPaused: when reads resume
 }
 
 // WatcherOptions tune the watcher; zero values take the defaults.
@@ -589,19 +597,30 @@ func (w *Watcher) aheadLocked(t *watched) int { return w.order.before(t) }
 func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	now := w.clock.Now()
 	w.emit(ctx, Event{Kind: EventPollFailed, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now})
+	if until := w.backOff(t, err, now); !until.IsZero() {
+		w.emit(ctx, Event{Kind: EventPaused, TaskID: t.id, Operation: t.op, From: t.state, To: t.state, Err: err, At: now, Until: until})
+	}
+}
+
+// backOff schedules a failed task's next read and returns when every read
+// resumes if the failure paused them all (zero otherwise).
+func (w *Watcher) backOff(t *watched, err error, now time.Time) (paused time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.tasks[t.id] != t {
-		return // a callback finished it meanwhile
+		return time.Time{} // a callback finished it meanwhile
 	}
 	t.failures++
 	t.woken = false // the backoff holds: the service is in trouble or refusing
 	wait := w.sched.backoff(t.failures)
 	if e, ok := api.AsError(err); ok {
-		if ra := api.ParseRetryAfter(e.RetryAfter, now); ra > 0 {
+		// A Retry-After is honoured up to MaxPause: a service (or a proxy
+		// in front of it) asking for a day would otherwise stop every
+		// task, callbacks aside, and nothing would say why.
+		if ra := min(api.ParseRetryAfter(e.RetryAfter, now), MaxPause); ra > 0 {
 			wait = max(wait, ra)
 			if until := now.Add(ra); until.After(w.pausedUntil) {
-				w.pausedUntil = until
+				w.pausedUntil, paused = until, until
 			}
 		}
 		if e.Status == 404 {
@@ -614,6 +633,7 @@ func (w *Watcher) failed(ctx context.Context, t *watched, err error) {
 	} else {
 		heap.Fix(&w.queue, t.index)
 	}
+	return paused
 }
 
 func (w *Watcher) emit(ctx context.Context, e Event) {
