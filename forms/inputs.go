@@ -64,6 +64,10 @@ type lineEditor struct {
 	input *huh.Input
 	// completions are the candidates tab offers for the current text.
 	completions []string
+	// listed is the folder listing for a typed path, read in a command
+	// (never in Update) each time the text changes or the field is
+	// focused; tab completes from it once it matches the text.
+	listed pathsListedMsg
 	// raw holds a field no table knows: its text is read as JSON when it
 	// parses, as text otherwise.
 	raw bool
@@ -119,16 +123,40 @@ func placeholder(f catalog.Field) string {
 	return ""
 }
 
-func (e *lineEditor) Focus() tea.Cmd { return e.input.Focus() }
-func (e *lineEditor) Blur()          { e.input.Blur() }
+func (e *lineEditor) Focus() tea.Cmd { return tea.Batch(e.input.Focus(), e.listPaths()) }
+
+// pathsListedMsg is the candidates for a typed local path, listed off the
+// UI's path for the editor ed.
+type pathsListedMsg struct {
+	ed    *lineEditor
+	typed string
+	cands []string
+}
+
+// listPaths reads, in a command, the candidates for the text as a local
+// path of the field's media.
+func (e *lineEditor) listPaths() tea.Cmd {
+	if e.f.Kind != catalog.KindMedia || !catalog.IsLocalPath(e.val) {
+		return nil
+	}
+	ed, dir, typed, f := e, e.ctx.Dir, e.val, e.f
+	return func() tea.Msg { return pathsListedMsg{ed: ed, typed: typed, cands: completePath(dir, typed, f)} }
+}
+func (e *lineEditor) Blur() { e.input.Blur() }
 
 func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if l, ok := msg.(pathsListedMsg); ok {
+		if l.ed == e {
+			e.listed = l
+		}
+		return nil, false
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case k.String() == "tab":
 			if c := e.completion(); c != "" {
 				e.set(c)
-				return nil, true
+				return e.listPaths(), true
 			}
 		case k.String() == "ctrl+l" && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
 			// The next voice of the library after the one shown.
@@ -144,6 +172,7 @@ func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	_, cmd := e.input.Update(msg)
 	if e.val != before {
 		e.completions = nil
+		cmd = tea.Batch(cmd, e.listPaths())
 	}
 	return cmd, e.val != before
 }
@@ -156,15 +185,12 @@ func (e *lineEditor) set(s string) {
 }
 
 // completion is what tab would write: the longest common prefix of the
-// candidates, when it adds anything.
+// candidates listed for the text, when it adds anything.
 func (e *lineEditor) completion() string {
-	var cands []string
-	switch {
-	case e.f.Kind == catalog.KindMedia && catalog.IsLocalPath(e.val):
-		cands = completePath(e.ctx.Dir, e.val, e.f)
-	default:
+	if e.f.Kind != catalog.KindMedia || !catalog.IsLocalPath(e.val) || e.listed.ed != e || e.listed.typed != e.val {
 		return ""
 	}
+	cands := e.listed.cands
 	e.completions = cands
 	if len(cands) == 0 {
 		return ""

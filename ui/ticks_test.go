@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/studio"
+)
+
+// clockModel is the Tasks page at 120x30 on the seeded tasks, its screens
+// on clk, which the test moves.
+func clockModel(t *testing.T, tasks []task) (*Model, *studio.Studio, *clock) {
+	t.Helper()
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	seed(t, s, clk, tasks)
+	clk.t = testNow
+	m := New(s, clk.now, nil)
+	send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	return m, s, clk
+}
+
+// A task sent while only old tasks are listed (their ages move by the
+// minute) turns its spinner and counts its age at once: the minute's timer
+// gives way to the spinner's (issue 18, item 2).
+func TestSpinnerMovesWhileAMinuteTickIsPending(t *testing.T) {
+	m, s, clk := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-10 * time.Minute), 1},
+	})
+	send(m, tea.KeyPressMsg{Code: 'x', Text: "x"}) // any key: the timer for the old row's age is set
+	if f := timersOf(m); len(f.pending) == 0 {
+		t.Fatal("no timer for the age of the old row")
+	}
+	ids := seed(t, s, clk, []task{{api.OpText2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"the fresh one"}`, "811000000000000002", api.StateQueueing, 40, "", testNow, 0}})
+	clk.t = testNow
+	send(m, createdMsg{localID: ids[0]})
+	first := lineWith(screen(m), "the fresh one")
+	if first == "" {
+		t.Fatalf("the new task is not listed:\n%s", screen(m))
+	}
+	advance(m, clk, 120*time.Millisecond)
+	if next := lineWith(screen(m), "the fresh one"); next == first {
+		t.Errorf("the spinner did not move in 120 ms:\n%s\n%s", first, next)
+	}
+	for range 9 {
+		advance(m, clk, 120*time.Millisecond)
+	}
+	if row := lineWith(screen(m), "the fresh one"); !strings.Contains(row, "1s") {
+		t.Errorf("the age did not count after a second: %q", row)
+	}
+}
+
+// A request that passes the grace while the page is open is pinned as of
+// unknown outcome, and a and x work on it at once, with nothing else
+// happening (issue 19, item 3): also when no spinner turns on screen (the
+// list filtered to finished tasks), since a timer waits for the grace.
+func TestPinnedListFollowsAgeingRequests(t *testing.T) {
+	for _, filter := range []string{"", "ss"} {
+		t.Run("filter="+filter, func(t *testing.T) {
+			m, _, clk := clockModel(t, []task{
+				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-3 * time.Hour), 1},
+				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-unknownAfter + 10*time.Second), 0},
+			})
+			typeText(m, filter)
+			tp := m.pages[pageTasks].(*tasksPage)
+			if strings.Contains(screen(m), "unknown outcome") || len(tp.unknown()) != 0 {
+				t.Fatalf("a request within the grace is pinned:\n%s", screen(m))
+			}
+			advance(m, clk, time.Second) // the timers set before the filter fire
+			frame := m.env.frame
+			advance(m, clk, 10*time.Second)
+			if m.env.frame == frame {
+				t.Fatal("no timer fired by the grace: the program would not redraw")
+			}
+			if !strings.Contains(screen(m), "1 request of unknown outcome") {
+				t.Fatalf("the request past the grace is not pinned:\n%s", screen(m))
+			}
+			send(m, press("up"))
+			if !tp.KeyMap().Attach.Enabled() {
+				t.Fatal("a is not offered on the pinned request")
+			}
+			send(m, press("a"))
+			if m.dialog == nil || !strings.Contains(screen(m), "Attach a task id") {
+				t.Fatalf("a did nothing on the pinned request:\n%s", screen(m))
+			}
+		})
+	}
+}
