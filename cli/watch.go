@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -83,6 +84,17 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 				unsaved++
 				fmt.Fprintln(app.Err, "  "+api.CleanText(err.Error()))
 			}
+		} // Videos of multi-scene jobs a stopped or killed clapper was saving.
+		saved, err := s.Scenes().ResumeDownloads(ctx)
+		for _, p := range saved {
+			fmt.Fprintf(app.Err, "  saved %s (a multi-scene video an earlier clapper was saving)\n", p)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return &ExitError{Code: exitInterrupted, Err: errors.New("stopped saving the videos of multi-scene jobs; the next clapper watch resumes them")}
+			}
+			unsaved++
+			fmt.Fprintln(app.Err, "  "+api.CleanText(err.Error()))
 		}
 	}
 	if w.Watching() == 0 {

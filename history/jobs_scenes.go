@@ -152,6 +152,7 @@ func (s *Store) JobSummaries(ctx context.Context, limit int) ([]JobSummary, erro
 
 // VersionDownload is the file saved (or being saved) of one version.
 type VersionDownload struct {
+	Job       string
 	SubJob    string
 	Path      string
 	Status    DownloadStatus // running, done or failed
@@ -199,6 +200,32 @@ func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) 
 	})
 }
 
+// UnfinishedVersionDownloads are the saves of versions that did not end
+// done: failed or stopped ones, and running ones not renewed within stale
+// (their run died), oldest first.
+func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Duration) ([]VersionDownload, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT job, sub_job, path, status, bytes, error, updated_at
+		FROM version_downloads WHERE status = 'failed' OR (status = 'running' AND updated_at < ?)
+		ORDER BY updated_at`, ms(s.now().Add(-stale)))
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []VersionDownload
+	for rows.Next() {
+		var (
+			d       VersionDownload
+			updated int64
+		)
+		if err := rows.Scan(&d.Job, &d.SubJob, &d.Path, &d.Status, &d.Bytes, &d.Error, &updated); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		d.UpdatedAt = fromMS(updated)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
 // FinishVersionDownload records the outcome of a claimed download: done at
 // path with bytes, or failed with why.
 func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string, bytes int64, why error) error {
@@ -235,7 +262,7 @@ func versionDownloads(ctx context.Context, tx *sql.Tx, jobID string) (map[string
 		if err := rows.Scan(&d.SubJob, &d.Path, &d.Status, &d.Bytes, &d.Error, &updated); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
-		d.UpdatedAt = fromMS(updated)
+		d.Job, d.UpdatedAt = jobID, fromMS(updated)
 		out[d.SubJob] = d
 	}
 	if err := rows.Err(); err != nil {

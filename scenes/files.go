@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,77 +109,52 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 	return saved, err
 }
 
-// fetchVersion fetches a fresh URL of the version into path: a temp file in
-// the folder (confined by os.Root), renamed when complete; an existing file
-// of that name is never overwritten.
+// fetchVersion saves the version's video with the one downloader, under
+// the name path gives (the policy settles its extension). Every attempt
+// re-reads the job for a fresh URL: a signed one lives under three minutes.
 func (s *Service) fetchVersion(ctx context.Context, jobID, id, path string) (string, int64, error) {
-	url, _, err := s.FreshURL(ctx, jobID, id)
-	if err != nil {
-		return "", 0, err
-	}
-	dir, name := filepath.Dir(path), filepath.Base(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", 0, err
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return "", 0, err
-	}
-	defer root.Close()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return "", 0, err
-	}
-	hc := s.HTTP
-	if hc == nil {
-		hc = defaultHTTP
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", 0, fmt.Errorf("the video's URL answered %s", resp.Status)
-	}
-	part := "." + name + ".part"
-	f, err := root.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return "", 0, err
-	}
-	n, err := io.Copy(f, resp.Body)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		root.Remove(part)
-		return "", n, err
-	}
-	final := freeName(root, name)
-	if err := root.Rename(part, final); err != nil {
-		return "", n, err
-	}
-	return filepath.Join(dir, final), n, nil
+	return s.downloader().Save(ctx, track.File{
+		Media: track.MediaOf(api.OpGeneralOneClick),
+		Dir:   filepath.Dir(path),
+		Base:  strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
+		URL: func(ctx context.Context, _ bool) (string, error) {
+			url, _, err := s.FreshURL(ctx, jobID, id)
+			return url, err
+		},
+	})
 }
 
-// defaultHTTP bounds the wait for the server's answer; the video itself may
-// take as long as it needs.
-var defaultHTTP = &http.Client{Transport: &http.Transport{
-	Proxy:                 http.ProxyFromEnvironment,
-	ResponseHeaderTimeout: 30 * time.Second,
-}}
-
-// freeName is name, or name (2), name (3)… when a file has it.
-func freeName(root *os.Root, name string) string {
-	ext := filepath.Ext(name)
-	base := strings.TrimSuffix(name, ext)
-	candidate := name
-	for i := 2; ; i++ {
-		if _, err := root.Stat(candidate); errors.Is(err, os.ErrNotExist) {
-			return candidate
-		}
-		candidate = fmt.Sprintf("%s (%d)%s", base, i, ext)
+func (s *Service) downloader() *track.Downloader {
+	if s.Downloader != nil {
+		return s.Downloader
 	}
+	return &track.Downloader{}
+}
+
+// ResumeDownloads saves again every version whose save was stopped, failed,
+// or left running by a run that died (after staleClaim), resuming its
+// partial file, and returns where they were saved: clapper watch calls it.
+func (s *Service) ResumeDownloads(ctx context.Context) ([]string, error) {
+	unfinished, err := s.Store.UnfinishedVersionDownloads(ctx, staleClaim)
+	if err != nil {
+		return nil, err
+	}
+	var saved []string
+	var errs []error
+	for _, d := range unfinished {
+		path, err := s.Download(ctx, d.Job, d.SubJob, filepath.Dir(d.Path))
+		switch {
+		case errors.Is(err, ErrSaving):
+		case err != nil:
+			if ctx.Err() != nil {
+				return saved, ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("version %s of job %s: %w", d.SubJob, d.Job, err))
+		default:
+			saved = append(saved, path)
+		}
+	}
+	return saved, errors.Join(errs...)
 }
 
 // AutoDownload saves every finished composition of the job not saved yet,

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -34,8 +33,9 @@ type Service struct {
 	Watcher *track.Watcher
 	// DirFor names the folder results are saved in.
 	DirFor func(api.Operation) string
-	// HTTP fetches videos; nil is a client that bounds the wait for headers.
-	HTTP *http.Client
+	// Downloader saves the videos (the studio's, so every fetch of a result
+	// obeys one policy); nil is one with the default timing.
+	Downloader *track.Downloader
 	// NudgeEvery is how often Wait has the watcher read a job while a
 	// version runs (zero is NudgeInterval).
 	NudgeEvery time.Duration

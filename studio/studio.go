@@ -235,7 +235,7 @@ func (s *Studio) Follow(ctx context.Context) {
 // follows tasks follows the jobs it edits and composes too; a SendOnly one
 // leaves them to the next clapper that follows.
 func (s *Studio) Scenes() *scenes.Service {
-	svc := &scenes.Service{Client: s.Client, Store: s.Store, DirFor: s.Downloader.DirFor}
+	svc := &scenes.Service{Client: s.Client, Store: s.Store, Downloader: s.Downloader, DirFor: s.Downloader.DirFor}
 	if !s.opts.SendOnly {
 		svc.Watcher = s.Watcher
 	}

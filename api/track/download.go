@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -118,8 +118,6 @@ func (d *Downloader) idleTimeout() time.Duration {
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
-var plainExt = regexp.MustCompile(`^[a-z0-9]{2,5}$`)
 
 // QueueResults queues every result file of a finished task.
 func (d *Downloader) QueueResults(ctx context.Context, taskID string, op api.Operation, created time.Time, res *api.TaskResult) error {
@@ -303,10 +301,13 @@ func (d *Downloader) keepClaim(ctx context.Context, id int64, lost context.Cance
 
 // defaultHTTP bounds the wait for a server's answer; a download itself may
 // take as long as the file needs.
+// It carries no credentials (the API key goes to the service only, never to
+// a result's host) and never decompresses (see the policy).
 var defaultHTTP = &http.Client{Transport: &http.Transport{
 	Proxy:                 http.ProxyFromEnvironment,
 	ResponseHeaderTimeout: 30 * time.Second,
 	IdleConnTimeout:       90 * time.Second,
+	DisableCompression:    true,
 }}
 
 // errExpired is a URL the server no longer honours.
@@ -339,7 +340,7 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	for try := 1; try <= attempts; try++ {
 		var have int64
 		have, err = d.fetch(ctx, dl)
-		if err == nil || ctx.Err() != nil || errors.Is(err, errClaimLost) {
+		if err == nil || ctx.Err() != nil || permanent(err) {
 			break
 		}
 		if best >= 0 && have > best {
@@ -378,10 +379,25 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 		// Stopped: the partial file stays and the next run resumes it.
 		d.update(context.WithoutCancel(ctx), dl, history.DownloadProgress{Status: history.DownloadQueued, Bytes: dl.Bytes, Total: dl.Total})
 	case errors.Is(err, errExpired):
+		removePart(dl.Path)
 		d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadExpired, Bytes: dl.Bytes, Total: dl.Total, Error: "the result URL expired and the service did not sign a new one"})
 	default:
+		// Failed for good: no partial file is left behind (a stopped one
+		// stays, and the next run resumes it).
+		removePart(dl.Path)
 		d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadFailed, Bytes: dl.Bytes, Total: dl.Total, Error: err.Error()})
 	}
+}
+
+// removePart deletes the partial file of a download that will not be
+// resumed, inside its folder only.
+func removePart(queued string) {
+	root, err := os.OpenRoot(filepath.Dir(queued))
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	_ = root.Remove("." + filepath.Base(queued) + ".part")
 }
 
 // unreachable reports a URL whose host refuses connections.
@@ -414,128 +430,33 @@ func (d *Downloader) refresh(ctx context.Context, dl history.Download) (history.
 // fetch makes one attempt at dl and returns how long the partial file is
 // when it ends.
 func (d *Downloader) fetch(ctx context.Context, dl history.Download) (int64, error) {
-	dir, name := filepath.Dir(dl.Path), filepath.Base(dl.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, err
-	}
-	root, err := os.OpenRoot(dir)
+	pw := &progressWriter{d: d, dl: dl, ctx: ctx}
+	done, n, err := d.transfer(ctx, transfer{
+		url: dl.URL, dir: filepath.Dir(dl.Path), part: "." + filepath.Base(dl.Path) + ".part",
+		base: strings.TrimSuffix(filepath.Base(dl.Path), path.Ext(dl.Path)), media: MediaOf(dl.Operation),
+		started: func(have, total int64) error {
+			pw.bytes, pw.total = have, total
+			err := d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: have, Total: total})
+			if errors.Is(err, history.ErrConflict) {
+				return errClaimLost
+			}
+			return nil
+		},
+		progress: pw,
+		// The file is renamed only while this downloader still holds it.
+		commit: func() error {
+			err := d.Store.RenewDownload(ctx, dl.ID, d.owner(), d.lease())
+			if errors.Is(err, history.ErrConflict) {
+				return errClaimLost
+			}
+			return err
+		},
+	})
 	if err != nil {
-		return 0, err
+		return n, err
 	}
-	defer root.Close()
-	part := "." + name + ".part"
-	var have int64
-	if st, err := root.Stat(part); err == nil {
-		have = st.Size()
-	}
-	// The attempt ends when nothing arrives for the idle timeout, from the
-	// request on: waiting for headers and for each read alike.
-	actx, abort := context.WithCancelCause(ctx)
-	defer abort(nil)
-	idle := d.idleTimeout()
-	timer := time.AfterFunc(idle, func() { abort(errStalled) })
-	defer timer.Stop()
-	stalled := func(err error) error {
-		if ctx.Err() == nil && errors.Is(context.Cause(actx), errStalled) {
-			return fmt.Errorf("%w: nothing received for %s", errStalled, idle)
-		}
-		return err
-	}
-	req, err := http.NewRequestWithContext(actx, http.MethodGet, dl.URL, nil)
-	if err != nil {
-		return have, err
-	}
-	if have > 0 {
-		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
-	}
-	hc := d.HTTP
-	if hc == nil {
-		hc = defaultHTTP
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return have, stalled(err)
-	}
-	defer resp.Body.Close()
-	flags := os.O_WRONLY | os.O_CREATE
-	switch resp.StatusCode {
-	case http.StatusOK:
-		flags |= os.O_TRUNC
-		have = 0
-	case http.StatusPartialContent:
-		// Append only where the server resumes exactly where the part ends.
-		if !strings.HasPrefix(resp.Header.Get("Content-Range"), fmt.Sprintf("bytes %d-", have)) {
-			_ = root.Remove(part)
-			return 0, fmt.Errorf("download: the server resumed at the wrong place (%s)", resp.Header.Get("Content-Range"))
-		}
-		flags |= os.O_APPEND
-	case http.StatusForbidden, http.StatusGone, http.StatusNotFound:
-		return have, errExpired
-	case http.StatusRequestedRangeNotSatisfiable:
-		// The part is whole or stale; the next attempt starts over.
-		_ = root.Remove(part)
-		return 0, fmt.Errorf("download: %s; starting over", resp.Status)
-	default:
-		return have, fmt.Errorf("download: %s", resp.Status)
-	}
-	total := int64(0)
-	if resp.ContentLength >= 0 {
-		total = have + resp.ContentLength
-	}
-	f, err := root.OpenFile(part, flags, 0o644)
-	if err != nil {
-		return have, err
-	}
-	pw := &progressWriter{d: d, dl: dl, bytes: have, total: total, ctx: ctx}
-	if err := d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadRunning, Bytes: have, Total: total}); errors.Is(err, history.ErrConflict) {
-		f.Close()
-		return have, errClaimLost
-	}
-	body := &idleReader{r: resp.Body, timer: timer, idle: idle}
-	_, cerr := io.Copy(f, io.TeeReader(body, pw))
-	if err := f.Close(); cerr == nil {
-		cerr = err
-	}
-	if cerr != nil {
-		return pw.bytes, stalled(cerr)
-	}
-	// The file is renamed only while this downloader still holds it.
-	if err := d.Store.RenewDownload(ctx, dl.ID, d.owner(), d.lease()); err != nil {
-		if errors.Is(err, history.ErrConflict) {
-			err = errClaimLost
-		}
-		return pw.bytes, err
-	}
-	final := finalName(root, name, resp.Header.Get("Content-Type"))
-	if err := root.Rename(part, final); err != nil {
-		return pw.bytes, err
-	}
-	done := filepath.Join(dir, final)
-	d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: done, Bytes: pw.bytes, Total: pw.bytes})
-	return pw.bytes, nil
-}
-
-// idleReader pushes the idle deadline back whenever bytes arrive.
-type idleReader struct {
-	r     io.Reader
-	timer *time.Timer
-	idle  time.Duration
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if n > 0 {
-		r.timer.Reset(r.idle)
-	}
-	return n, err
-}
-
-// mediaExt is the usual extension of each result content type; the
-// system's mime table would offer rarities (.jfif for JPEG).
-var mediaExt = map[string]string{
-	"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp",
-	"video/mp4": "mp4", "video/quicktime": "mov", "video/webm": "webm",
-	"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/aac": "aac",
+	d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: done, Bytes: n, Total: n})
+	return n, nil
 }
 
 // update records p as long as this downloader holds dl; an error is also

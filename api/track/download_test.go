@@ -194,31 +194,6 @@ func svcNewURL(svc *service, url string) {
 	svc.resultURL = url
 }
 
-func TestFinalNameFollowsMediaTypeAndNeverOverwrites(t *testing.T) {
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	for _, c := range []struct{ name, ct, want string }{
-		{"a_1.png", "image/jpeg", "a_1.jpg"},
-		{"a_1.png", "image/png", "a_1.png"},
-		{"a_1.mp4", "text/plain; charset=utf-8", "a_1.mp4"},
-		{"a_1.wav", "audio/mpeg", "a_1.mp3"},
-		{"a_1.mp4", "", "a_1.mp4"},
-	} {
-		if got := finalName(root, c.name, c.ct); got != c.want {
-			t.Errorf("finalName(%s, %s) = %s, want %s", c.name, c.ct, got, c.want)
-		}
-	}
-	os.WriteFile(filepath.Join(dir, "b_1.mp4"), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, "b_1 (2).mp4"), nil, 0o644)
-	if got := finalName(root, "b_1.mp4", "video/mp4"); got != "b_1 (3).mp4" {
-		t.Errorf("existing files overwritten: %s", got)
-	}
-}
-
 // A stored URL whose host is gone (an embedded sandbox's port from an
 // earlier run) is re-read from the service rather than failed.
 func TestDownloadRefreshesUnreachableURL(t *testing.T) {

@@ -1,13 +1,9 @@
 package track
 
 import (
-	"errors"
 	"fmt"
-	"mime"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"clapper/api"
@@ -49,31 +45,12 @@ func FileName(created time.Time, op api.Operation, taskID string, index int, raw
 	return fmt.Sprintf("%s_%s_%s_%d.%s", created.UTC().Format("2006-01-02"), unsafeName.ReplaceAllString(string(op), ""), id[:min(len(id), 64)], index+1, extension(rawURL, op))
 }
 
+// extension is the URL's extension when the policy allows it for the
+// operation's kind of media, else the kind's usual one; the downloader
+// settles the real one when the file is whole (chooseExt).
 func extension(rawURL string, op api.Operation) string {
-	u := rawURL
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
-	if ext := strings.ToLower(strings.TrimPrefix(path.Ext(u), ".")); plainExt.MatchString(ext) {
+	if ext := urlExt(rawURL); allowed(MediaOf(op), ext) {
 		return ext
 	}
-	return map[string]string{"video": "mp4", "image": "png", "audio": "wav"}[MediaOf(op)]
-}
-
-// finalName keeps the queued name unless the server's content type says
-// the extension is wrong; an existing file of that name is never overwritten.
-func finalName(root *os.Root, name, contentType string) string {
-	if ct, _, err := mime.ParseMediaType(contentType); err == nil {
-		if e := mediaExt[ct]; e != "" && strings.TrimPrefix(path.Ext(name), ".") != e {
-			name = strings.TrimSuffix(name, path.Ext(name)) + "." + e
-		}
-	}
-	base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
-	candidate := name
-	for i := 2; ; i++ {
-		if _, err := root.Stat(candidate); errors.Is(err, os.ErrNotExist) {
-			return candidate
-		}
-		candidate = fmt.Sprintf("%s (%d)%s", base, i, ext)
-	}
+	return allowedExt[MediaOf(op)][0]
 }
