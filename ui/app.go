@@ -545,8 +545,12 @@ func (m *Model) footer() string {
 	return status + "\n" + joinEnds(" "+local, global+" ", m.width)
 }
 
-// typingHelpKey is how help opens while keys are text.
-var typingHelpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "all keys"))
+// typingHelpKey and typingQuitKey are the global keys that work while keys
+// are text.
+var (
+	typingHelpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "all keys"))
+	typingQuitKey = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+)
 
 func (m *Model) screenKeys() help.KeyMap {
 	if m.detail != nil {
@@ -558,6 +562,10 @@ func (m *Model) screenKeys() help.KeyMap {
 func (m *Model) fullHelp() string {
 	th := m.env.theme
 	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New, m.keys.Help, m.keys.Quit}}
+	if m.detail == nil && m.pages[m.active].Capturing() {
+		// Page keys are text in an input: list only what works here.
+		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}
+	}
 	hm := help.New()
 	hm.Styles = th.Help
 	hm.SetWidth(m.width)

@@ -128,3 +128,42 @@ func TestMediaListKeysOnTheNewPage(t *testing.T) {
 		t.Fatalf("ctrl+d on the typed line must keep it and say why:\n%s", screen(m))
 	}
 }
+
+// f1 inside a form lists the keys that work there: no page key (tab to the
+// next page, digits, n, q), which are text in a form.
+func TestHelpInAFormListsOnlyWhatWorksThere(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	showForm(t, m, api.OpText2Video, "svcq3-pro")
+	send(m, tea.KeyPressMsg{Code: tea.KeyF1})
+	help := screen(m)
+	for _, pageKey := range []string{"next page", "1-6", "new task", "q quit"} {
+		if strings.Contains(help, pageKey) {
+			t.Errorf("help in a form lists %q, which is text there:\n%s", pageKey, help)
+		}
+	}
+	for _, works := range []string{"ctrl+c quit", "ctrl+j", "ctrl+e", "ctrl+s"} {
+		if !strings.Contains(help, works) {
+			t.Errorf("help in a form lacks %q:\n%s", works, help)
+		}
+	}
+	send(m, press("esc"))
+	send(m, press("esc"))
+	send(m, tea.KeyPressMsg{Code: tea.KeyF1})
+	if !strings.Contains(screen(m), "q quit") {
+		t.Errorf("outside the form, help lists the page keys again:\n%s", screen(m))
+	}
+}
+
+// The rule holds for every input: typing in the Tasks filter, the global
+// part of the help is what works while typing.
+func TestFullHelpWhileTyping(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("/"))
+	if !m.pages[m.active].Capturing() {
+		t.Fatal("/ should focus the filter")
+	}
+	help := m.fullHelp()
+	if strings.Contains(help, "jump to page") || !strings.Contains(help, "ctrl+c") {
+		t.Fatalf("help while typing in the filter:\n%s", help)
+	}
+}
