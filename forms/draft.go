@@ -32,6 +32,17 @@ func (f *Form) Draft() Draft {
 	return Draft{Op: f.op, Model: f.model, Values: f.Values(), Advanced: f.advanced, Focus: f.focusedName()}
 }
 
+// Blank reports whether the form holds nothing but its model: nothing to
+// keep as a draft.
+func (f *Form) Blank() bool {
+	for name, e := range f.editors {
+		if name != "model" && e.Value() != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Restore builds a form from a draft.
 func Restore(ctx *Context, styles *Styles, d Draft) (*Form, error) {
 	f, err := New(ctx, styles, d.Op, d.Model)
@@ -72,9 +83,47 @@ func (d Drafts) Save(dr Draft) error {
 	return fsutil.WriteFile(filepath.Join(d.Dir, "last"), []byte(dr.Op), 0o600)
 }
 
+func (d Drafts) sentPath(op api.Operation) string {
+	return filepath.Join(d.Dir, string(op)+".sent.json")
+}
+
+// Sent keeps a request the service took as its operation's last sent one,
+// and ends its draft: the next form of the operation starts fresh, the
+// sent values one key away.
+func (d Drafts) Sent(dr Draft) error {
+	b, err := json.MarshalIndent(dr, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(d.Dir, 0o700); err != nil {
+		return err
+	}
+	if err := fsutil.WriteFile(d.sentPath(dr.Op), b, 0o600); err != nil {
+		return err
+	}
+	return d.Remove(dr.Op)
+}
+
+// Remove ends an operation's draft (none is fine).
+func (d Drafts) Remove(op api.Operation) error {
+	if err := os.Remove(d.path(op)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// LoadSent reads the last request of an operation the service took.
+func (d Drafts) LoadSent(op api.Operation) (Draft, bool, error) {
+	return d.load(op, d.sentPath(op))
+}
+
 // Load reads an operation's draft; ok is false when there is none.
 func (d Drafts) Load(op api.Operation) (Draft, bool, error) {
-	b, err := os.ReadFile(d.path(op))
+	return d.load(op, d.path(op))
+}
+
+func (d Drafts) load(op api.Operation, path string) (Draft, bool, error) {
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Draft{}, false, nil
 	}
@@ -85,7 +134,7 @@ func (d Drafts) Load(op api.Operation) (Draft, bool, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.UseNumber()
 	if err := dec.Decode(&dr); err != nil {
-		return Draft{}, false, errors.New("draft " + d.path(op) + " is damaged: " + err.Error())
+		return Draft{}, false, errors.New("draft " + path + " is damaged: " + err.Error())
 	}
 	dr.Op = op
 	return dr, true, nil

@@ -83,6 +83,8 @@ type Form struct {
 	refPick int
 	// hint says why the last key did nothing, until the next key.
 	hint string
+	// recall: the operation has a last sent request to fill the form with.
+	recall bool
 }
 
 var nextFormID int
@@ -319,7 +321,7 @@ func (f *Form) Values() map[string]any {
 
 // Keys the form handles itself.
 type keyMap struct {
-	Next, Prev, Review, Leave, Toggle, Remove, Pick, Reference key.Binding
+	Next, Prev, Review, Leave, Toggle, Remove, Pick, Reference, Recall key.Binding
 }
 
 var keys = keyMap{
@@ -334,10 +336,18 @@ var keys = keyMap{
 	Remove:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove value")),
 	Pick:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file")),
 	Reference: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "insert [@subject]")),
+	Recall:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "fill with the last sent")),
 }
 
 // LeaveMsg asks the page to go back to the operations; the form is kept.
 type LeaveMsg struct{}
+
+// RecallMsg asks the page to fill the form with the operation's last sent
+// request.
+type RecallMsg struct{ Op api.Operation }
+
+// OfferRecall tells the form its operation has a last sent request (ctrl+p).
+func (f *Form) OfferRecall(ok bool) { f.recall = ok }
 
 // Capturing reports whether keys are text for an input (the page must not
 // read them as its own).
@@ -401,6 +411,9 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return f.openReview()
 	case key.Matches(k, keys.Leave):
 		return func() tea.Msg { return LeaveMsg{} }
+	case key.Matches(k, keys.Recall) && f.recall:
+		op := f.op
+		return func() tea.Msg { return RecallMsg{Op: op} }
 	case key.Matches(k, keys.Pick) && f.takesFiles():
 		return f.openPicker()
 	case key.Matches(k, keys.Reference) && f.focusedName() == "prompt" && len(f.subjectNames()) > 0:
@@ -594,6 +607,10 @@ func (f *Form) ShortHelp() []key.Binding {
 	if len(own) > 2 {
 		own = own[:2]
 	}
+	if f.recall && f.Blank() {
+		// A fresh form: the last sent request is one key away.
+		own = append([]key.Binding{keys.Recall}, own[:min(len(own), 1)]...)
+	}
 	return append(slices.Clip(own), keys.Review, keys.Leave)
 }
 
@@ -618,6 +635,9 @@ func (f *Form) FullHelp() [][]key.Binding {
 	}
 	if f.rows[f.focus].kind == rowAdvanced {
 		own = append(own, keys.Toggle)
+	}
+	if f.recall {
+		own = append(own, keys.Recall)
 	}
 	return [][]key.Binding{own, {keys.Next, keys.Prev, keys.Review, keys.Leave}}
 }

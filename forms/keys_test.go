@@ -168,3 +168,43 @@ func TestArrowsWalkRowsThenFields(t *testing.T) {
 		t.Fatalf("a letter the model field ignores must say so:\n%s", f.View())
 	}
 }
+
+// A sent request ends its operation's draft and is kept as its last sent;
+// a form offers it on ctrl+p only when told there is one.
+func TestSentRequestEndsTheDraft(t *testing.T) {
+	d := Drafts{Dir: t.TempDir()}
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	if !f.Blank() {
+		t.Fatal("a new form holds nothing to keep")
+	}
+	focus(t, f, "prompt")
+	typeText(f, "a fox")
+	if f.Blank() {
+		t.Fatal("a typed prompt is something to keep")
+	}
+	if err := d.Save(f.Draft()); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Sent(f.Draft()); err != nil {
+		t.Fatal(err)
+	}
+	if d.Has()[api.OpText2Video] {
+		t.Fatal("a sent request is still a draft")
+	}
+	sent, ok, err := d.LoadSent(api.OpText2Video)
+	if !ok || err != nil || sent.Values["prompt"] != "a fox" {
+		t.Fatalf("last sent: %v %v %v", sent, ok, err)
+	}
+	fresh := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	if cmd := fresh.Update(keyPress("ctrl+p")); cmd != nil {
+		t.Fatal("ctrl+p with nothing sent must do nothing")
+	}
+	fresh.OfferRecall(true)
+	cmd := fresh.Update(keyPress("ctrl+p"))
+	if cmd == nil {
+		t.Fatal("ctrl+p asked for nothing")
+	}
+	if msg, ok := cmd().(RecallMsg); !ok || msg.Op != api.OpText2Video {
+		t.Fatalf("ctrl+p sent %#v", msg)
+	}
+}

@@ -234,7 +234,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
 		}
 		return tea.Batch(cmds...)
-	case duplicateMsg, newFormMsg:
+	case duplicateMsg:
+		msg.from = m.active
+		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+	case newFormMsg:
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)

@@ -78,7 +78,10 @@ type (
 	// switchPageMsg asks the root to show a page.
 	switchPageMsg struct{ page int }
 	// duplicateMsg hands a task's request to the New page.
-	duplicateMsg struct{ task history.Task }
+	duplicateMsg struct {
+		task history.Task
+		from int // the page it came from, where a cancelled duplicate returns
+	}
 	// newFormMsg opens the New page's form of an operation with some values
 	// already filled in (a voice for speech synthesis, say).
 	newFormMsg struct {

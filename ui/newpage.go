@@ -68,7 +68,15 @@ type newPage struct {
 	themeOf *Theme
 	drafts  forms.Drafts
 	has     map[api.Operation]bool
-	sending bool
+	// sent is each operation's last request the service took; sentForm and
+	// sentRev the form on screen as it was sent.
+	sent     map[api.Operation]forms.Draft
+	sentForm *forms.Form
+	sentRev  int
+	// savedForm and savedRev are the form as its draft was last written.
+	savedForm *forms.Form
+	savedRev  int
+	sending   bool
 	// answer is the service's answer to the last request sent.
 	answer string
 	bad    bool
@@ -139,7 +147,8 @@ func (p *newPage) Title() string { return "New" }
 
 func (p *newPage) Init() tea.Cmd {
 	p.has = p.drafts.Has()
-	cmds := []tea.Cmd{p.loadVoices()}
+	p.sent = map[api.Operation]forms.Draft{}
+	cmds := []tea.Cmd{p.loadVoices(), p.loadSent()}
 	if op, ok := p.drafts.Last(); ok {
 		p.selectOp(op)
 		cmds = append(cmds, p.loadDraft(op, nil, ""))
@@ -249,26 +258,14 @@ func (p *newPage) loadDraft(op api.Operation, values map[string]any, note string
 	}
 }
 
-func (p *newPage) saveDraft() tea.Cmd {
-	if p.form == nil {
-		return nil
-	}
-	d, dr := p.drafts, p.form.Draft()
-	p.has[dr.Op] = true
-	return func() tea.Msg {
-		if err := d.Save(dr); err != nil {
-			return draftSavedMsg{err}
-		}
-		return nil
-	}
-}
-
 func (p *newPage) openForm(op api.Operation, model string, values map[string]any) tea.Cmd {
 	f, err := forms.New(p.ctx, p.formStyles(), op, model)
 	if err != nil {
 		return statusErr(err)
 	}
 	p.form, p.step, p.answer = f, stepForm, ""
+	p.selectOp(op)
+	p.offerRecall()
 	p.SetSize(p.width, p.height)
 	cmd := f.Init()
 	if values != nil {
@@ -280,12 +277,31 @@ func (p *newPage) openForm(op api.Operation, model string, values map[string]any
 func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case duplicateMsg:
+		return p.askDuplicate(msg)
+	case duplicateConfirmedMsg:
 		return p.duplicate(msg.task)
+	case forms.RecallMsg:
+		return p.recall(msg.Op, false)
+	case recallMsg:
+		return p.recall(msg.op, true)
+	case sentKeptMsg:
+		if msg.err != nil {
+			return statusErr(fmt.Errorf("the sent request could not be kept: %w", msg.err))
+		}
+		return nil
 	case newFormMsg:
 		p.selectOp(msg.op)
 		return p.loadDraft(msg.op, msg.values, "")
 	case draftLoadedMsg:
 		return p.onDraft(msg)
+	case sentDraftsMsg:
+		for op, dr := range msg.sent {
+			if _, known := p.sent[op]; !known {
+				p.sent[op] = dr
+			}
+		}
+		p.offerRecall()
+		return nil
 	case voicesForFormMsg:
 		p.ctx.Voices = msg.voices
 		return nil
@@ -298,6 +314,10 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		return p.discard(msg.op)
 	case forms.LeaveMsg:
 		p.step = stepOperation
+		if p.unchangedSinceSent() {
+			p.form = nil // sent: the next form of it starts fresh
+			return nil
+		}
 		return p.saveDraft()
 	case forms.SubmitMsg:
 		return p.send(msg)
@@ -395,6 +415,7 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 			return statusErr(err)
 		}
 		p.form, p.step, p.answer = f, stepForm, ""
+		p.offerRecall()
 		p.selectOp(msg.op)
 		p.SetSize(p.width, p.height)
 		cmds = append(cmds, f.Init())
@@ -462,7 +483,7 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	}
 	var focus tea.Cmd
 	if p.form != nil {
-		focus = p.form.Delivered()
+		focus = tea.Batch(p.form.Delivered(), p.keepSent())
 	}
 	id := msg.sub.Task.Identifier()
 	state := msg.sub.Task.State

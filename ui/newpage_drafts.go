@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/forms"
+	"clapper/history"
+)
+
+// Drafts and sent requests of the New page. A form's draft follows every
+// change and survives restarts; a form holding nothing is no draft. Once
+// the service takes a request, it becomes its operation's last sent one:
+// the draft ends, the form stays on screen for a variation, and the next
+// form of that operation starts fresh with the sent values one key away
+// (ctrl+p). Nothing typed is replaced without a question.
+
+type (
+	// sentDraftsMsg carries the last sent request of each operation.
+	sentDraftsMsg struct{ sent map[api.Operation]forms.Draft }
+	// sentKeptMsg reports keeping a sent request (a nil error is not sent).
+	sentKeptMsg struct{ err error }
+	// recallMsg: the user agreed to replace what the form holds with the
+	// last sent request.
+	recallMsg struct{ op api.Operation }
+	// duplicateConfirmedMsg: the duplicate may replace the draft.
+	duplicateConfirmedMsg struct{ task history.Task }
+)
+
+// loadSent reads the last sent request of every operation.
+func (p *newPage) loadSent() tea.Cmd {
+	d := p.drafts
+	return func() tea.Msg {
+		sent := map[api.Operation]forms.Draft{}
+		for _, op := range api.Operations() {
+			if dr, ok, err := d.LoadSent(op); ok && err == nil {
+				sent[op] = dr
+			}
+		}
+		return sentDraftsMsg{sent}
+	}
+}
+
+// offerRecall tells the form on screen whether ctrl+p has a request to fill in.
+func (p *newPage) offerRecall() {
+	if p.form != nil {
+		_, ok := p.sent[p.form.Operation()]
+		p.form.OfferRecall(ok)
+	}
+}
+
+// unchangedSinceSent: the form on screen is exactly the request just sent.
+func (p *newPage) unchangedSinceSent() bool {
+	return p.form != nil && p.sentForm == p.form && p.form.Revision() == p.sentRev
+}
+
+// saveDraft keeps the form when its values moved since it was last kept:
+// a key that changes nothing (a move, the review's keys) writes nothing,
+// and so cannot race the end of a draft that was just sent.
+func (p *newPage) saveDraft() tea.Cmd {
+	if p.form == nil || p.unchangedSinceSent() || (p.savedForm == p.form && p.savedRev == p.form.Revision()) {
+		return nil
+	}
+	p.savedForm, p.savedRev = p.form, p.form.Revision()
+	d, dr := p.drafts, p.form.Draft()
+	if p.form.Blank() {
+		// Nothing typed is no draft: the operation is not marked.
+		if !p.has[dr.Op] {
+			return nil
+		}
+		delete(p.has, dr.Op)
+		return func() tea.Msg { return draftSavedMsg{d.Remove(dr.Op)} }
+	}
+	p.has[dr.Op] = true
+	return func() tea.Msg {
+		if err := d.Save(dr); err != nil {
+			return draftSavedMsg{err}
+		}
+		return nil
+	}
+}
+
+// keepSent makes the form just delivered its operation's last sent request.
+func (p *newPage) keepSent() tea.Cmd {
+	d, dr := p.drafts, p.form.Draft()
+	p.sent[dr.Op] = dr
+	p.sentForm, p.sentRev = p.form, p.form.Revision()
+	delete(p.has, dr.Op)
+	p.offerRecall()
+	return func() tea.Msg {
+		if err := d.Sent(dr); err != nil {
+			return sentKeptMsg{err}
+		}
+		return nil
+	}
+}
+
+// recall fills the form with the last sent request; over typed values only
+// once the user agrees (force).
+func (p *newPage) recall(op api.Operation, force bool) tea.Cmd {
+	dr, ok := p.sent[op]
+	if !ok || p.form == nil || p.form.Operation() != op {
+		return nil
+	}
+	if !force && !p.form.Blank() {
+		return func() tea.Msg {
+			return openDialogMsg{&confirmDialog{
+				title: "Replace this form with the last sent " + string(op) + "?",
+				body:  "What is typed in the form now is lost; the last sent request fills it.",
+				onYes: func() tea.Msg { return recallMsg{op} },
+			}}
+		}
+	}
+	dr.Focus = ""
+	f, err := forms.Restore(p.ctx, p.formStyles(), dr)
+	if err != nil {
+		return statusErr(err)
+	}
+	p.form, p.answer = f, ""
+	p.offerRecall()
+	p.SetSize(p.width, p.height)
+	return tea.Batch(f.Init(), p.saveDraft(), status("form filled with the last sent "+string(op)))
+}
+
+// askDuplicate fills the form with a task's request, asking first when
+// the operation has a draft the duplicate would replace.
+func (p *newPage) askDuplicate(msg duplicateMsg) tea.Cmd {
+	op := msg.task.Operation
+	if !p.has[op] {
+		return p.duplicate(msg.task)
+	}
+	back := msg.from
+	return func() tea.Msg {
+		return openDialogMsg{&choiceDialog{
+			title: fmt.Sprintf("%s has an unsent draft", op),
+			body:  fmt.Sprintf("Duplicating request #%d fills the form with its values, in place of the draft.", msg.task.LocalID),
+			choices: []dialogChoice{
+				{key: "r", label: "replace the draft with the duplicate", cmd: func() tea.Msg { return duplicateConfirmedMsg{msg.task} }},
+				{key: "k", label: "keep the draft and open it", cmd: p.loadDraft(op, nil, "the draft of "+string(op)+" is kept")},
+			},
+			onCancel: func() tea.Msg { return switchPageMsg{page: back} },
+		}}
+	}
+}
