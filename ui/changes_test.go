@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -143,4 +144,45 @@ func lineWith(s, part string) string {
 		}
 	}
 	return ""
+}
+
+// spyPage records the messages a page is handed.
+type spyPage struct {
+	page
+	got []string
+}
+
+func (s *spyPage) Update(msg tea.Msg) tea.Cmd {
+	s.got = append(s.got, fmt.Sprintf("%T", msg))
+	return s.page.Update(msg)
+}
+
+// A data message goes to the page it is for, not to every page.
+func TestDataMessagesReachTheirPageOnly(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	spies := make([]*spyPage, len(m.pages))
+	for i, p := range m.pages {
+		spies[i] = &spyPage{page: p}
+		m.pages[i] = spies[i]
+	}
+	for _, c := range []struct {
+		msg  tea.Msg
+		page int
+	}{
+		{voicesLoadedMsg{}, pageVoices},
+		{jobsLoadedMsg{}, pageScenes},
+		{historyStatsMsg{}, pageHistory},
+		{unknownLoadedMsg{}, pageTasks},
+		{voicesForFormMsg{}, pageNew},
+	} {
+		for _, s := range spies {
+			s.got = nil
+		}
+		m.Update(c.msg)
+		for i, s := range spies {
+			if want := i == c.page; (len(s.got) == 1) != want {
+				t.Errorf("%T: page %d was handed %v", c.msg, i, s.got)
+			}
+		}
+	}
 }

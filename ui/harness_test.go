@@ -333,8 +333,7 @@ func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
 func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool {
 	f := timersOf(m)
 	msgs := make(chan tea.Msg, 64)
-	var start func(c tea.Cmd)
-	start = func(c tea.Cmd) {
+	start := func(c tea.Cmd) {
 		switch {
 		case c == nil:
 		case isBlink(c):

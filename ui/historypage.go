@@ -96,6 +96,8 @@ func (p *historyPage) reopen() tea.Cmd {
 	return p.Init()
 }
 
+func (p *historyPage) window() *taskWindow { return p.win }
+
 func (p *historyPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row; the counts and charts beside the

@@ -177,6 +177,8 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	return k
 }
 
+func (p *tasksPage) window() *taskWindow { return p.win }
+
 func (p *tasksPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row in place, unless the list is
