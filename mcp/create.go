@@ -42,7 +42,13 @@ func (s *Server) addCreateTools() {
 			"model by model where they differ. The request is checked against the model's rules before anything is "+
 			"sent: a broken rule is refused naming the field, and no credit is spent. Answers the task id, the price "+
 			"and how to follow it.", info.Title, op.Path())
-		s.sdk.AddTool(&sdk.Tool{Name: ToolName(op), Title: info.Title, Description: desc, InputSchema: operationSchema(op),
+		// Marshalled once: tools/list then copies bytes instead of walking
+		// fourteen schemas again on every listing.
+		schema, err := json.Marshal(operationSchema(op))
+		if err != nil {
+			panic(err) // built from the catalog: a defect every test catches
+		}
+		s.sdk.AddTool(&sdk.Tool{Name: ToolName(op), Title: info.Title, Description: desc, InputSchema: json.RawMessage(schema),
 			Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)}}, s.createHandler(op))
 	}
 }

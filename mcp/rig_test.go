@@ -36,6 +36,9 @@ type rigOpts struct {
 	// POSTs it receives (the studio sees it as a live service).
 	counted bool
 	cap     int64
+	// productionWatcher follows tasks on the real schedule (benchmarks),
+	// not every millisecond.
+	productionWatcher bool
 }
 
 type rig struct {
@@ -56,6 +59,9 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
 		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
 	opts := studio.Options{Origin: history.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
+	if o.productionWatcher {
+		opts.Watcher, opts.ChangeInterval = track.WatcherOptions{}, 0
+	}
 	if o.counted {
 		sb, err := sandbox.New(sbc)
 		if err != nil {

@@ -1,0 +1,67 @@
+package history
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+func TestOriginIsRecordedAndAgentCreditsAreSummedByDay(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	send := func(origin Origin, credits int64, answered bool) int64 {
+		t.Helper()
+		id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: origin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if answered {
+			if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "t" + clk.Now().Format("150405.000000"), Credits: credits}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clk.Advance(time.Second)
+		return id
+	}
+	first := send(OriginMCP, 40, true)
+	send(OriginMCP, 25, true)
+	send(OriginMCP, 0, false) // never answered: costs nothing
+	send(OriginTUI, 100, true)
+	send(OriginCLI, 7, true)
+	task, err := s.Task(ctx, first)
+	if err != nil || task.Origin != OriginMCP {
+		t.Fatalf("origin %q, %v", task.Origin, err)
+	}
+	page, err := s.Tasks(ctx, Filter{})
+	if err != nil || page.Tasks[0].Origin != OriginCLI || page.Tasks[1].Origin != OriginTUI {
+		t.Fatalf("list origins: %v", err)
+	}
+	if n, err := s.CreditsSince(ctx, OriginMCP, t0); err != nil || n != 65 {
+		t.Errorf("agent credits today %d, %v; want 65", n, err)
+	}
+	if n, err := s.CreditsSince(ctx, OriginMCP, t0.Add(time.Second)); err != nil || n != 25 {
+		t.Errorf("agent credits since the second task %d, %v; want 25", n, err)
+	}
+}
+
+func TestParseSearch(t *testing.T) {
+	f, err := ParseSearch("red fox state:FAILED op:text2video model:svcq1 from:2026-11-01 to:2026-11-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Text != "red fox" || f.States[0] != "failed" || f.Operations[0] != api.OpText2Video || f.Models[0] != "svcq1" ||
+		f.From.Format(time.DateOnly) != "2026-11-01" || f.To.Format(time.DateOnly) != "2026-12-01" {
+		t.Errorf("filter: %+v", f)
+	}
+	for in, want := range map[string]string{
+		"op:img2vid":                    "op:img2vid: unknown operation",
+		"from:yesterday":                "from:yesterday: give a date as YYYY-MM-DD",
+		"from:2026-11-30 to:2026-11-01": "from: is after to:",
+	} {
+		if _, err := ParseSearch(in); err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}
