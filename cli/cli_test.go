@@ -107,8 +107,8 @@ func TestModelsListsEveryReference2VideoModelWithDefaults(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
 	for _, want := range []string{
-		"model svcq1\n", "model svcq2\n", "model svcq2-pro\n", "model svcq3\n", "model svcq3-turbo\n",
-		"model svcq3-drama\n", "model svcq3-mix\n", "model svcq3-ad\n", "model svcq4-preview\n",
+		"model svcq1 (spec)\n", "model svcq2 (spec)\n", "model svcq2-pro (spec)\n", "model svcq3 (spec)\n", "model svcq3-turbo (spec)\n",
+		"model svcq3-drama (spec)\n", "model svcq3-mix (spec)\n", "model svcq3-ad (spec)\n", "model svcq4-preview (spec)\n",
 		"default 8; 2 to 16 seconds", "default 1080p; only 1080p", "one of 540p, 720p, 1080p, 2K, 4K",
 	} {
 		if !strings.Contains(r.out, want) {

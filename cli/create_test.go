@@ -62,7 +62,7 @@ func TestCreateEdgeCasesDryRun(t *testing.T) {
 		{name: "upper-case DATA: URI", args: []string{"img2video", "--set", "model=svcq3-pro", "--set", "images=" + upper}, sent: map[string]any{"images": "list of a data URI"}},
 		{name: "one problem", args: []string{"img2video", "--set", "model=svcq3-pro", "--set", "images=https://e.com/1", "--set", "images=https://e.com/2"},
 			err: "img2video request not sent: 1 problem\n  images: svcq3-pro takes exactly 1 image, got 2"},
-		{name: "model as an object", args: []string{"text2video", "--set", `model:={"a":1}`, "--set", "prompt=p"}, err: "model: must be one of svcq3-pro, svcq3-turbo, svcq1, got an object"},
+		{name: "model as an object", args: []string{"text2video", "--set", `model:={"a":1}`, "--set", "prompt=p"}, err: "model: must be one of svcq3-pro, svcq3-turbo, svcq1, svcq2, got an object"},
 
 		// 12. A field no table names is refused with the nearest one.
 		{name: "typo in --set", args: []string{"reference2video", "--set", "model=svcq2", "--set", "bmg=true"}, err: "bmg: not a field of reference2video; did you mean bgm?"},

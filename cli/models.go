@@ -109,7 +109,7 @@ func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 			return err
 		}
 		if m != "" {
-			fmt.Fprintf(w, "\nmodel %s\n", m)
+			fmt.Fprintf(w, "\nmodel %s (%s)\n", m, spec.Source)
 		} else {
 			fmt.Fprintln(w)
 		}
@@ -119,9 +119,9 @@ func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 				continue
 			}
 			if narrow {
-				fmt.Fprintf(tw, "  %s\t%s\n  \t%s\n", f.Name, f.Describe(), f.Help)
+				fmt.Fprintf(tw, "  %s\t%s\t[%s]\n  \t%s\n", f.Name, f.Describe(), f.Source, f.Help)
 			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, f.Describe(), f.Help)
+				fmt.Fprintf(tw, "  %s\t%s\t[%s]\t%s\n", f.Name, f.Describe(), f.Source, f.Help)
 			}
 		}
 		if err := tw.Flush(); err != nil {

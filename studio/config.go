@@ -64,8 +64,11 @@ type Config struct {
 	// came from a flag or the environment never lands in the file.
 	Saved Settings
 	// Warnings are what resolving found worth telling (a settings file
-	// made private); front ends show them.
+	// made private, a catalog file not used); front ends show them.
 	Warnings []string
+	// Catalog is the user's catalog file (--catalog); "" is catalog.json
+	// in the config directory when it exists.
+	Catalog string
 }
 
 // Source is where a setting's value came from.

@@ -3,26 +3,35 @@ package catalog
 import "clapper/api"
 
 // FieldRules is one field's rules as `clapper models --json` and the MCP
-// server's describe_operation give them.
+// server's describe_operation give them; a user's catalog file is written
+// in the same form (see overlay.go).
 type FieldRules struct {
-	Name     string   `json:"name"`
-	Kind     string   `json:"kind"`
-	Media    string   `json:"media,omitempty"`
-	Required bool     `json:"required,omitempty"`
-	Default  any      `json:"default,omitempty"`
-	Options  []string `json:"options,omitempty"`
-	AnyRatio bool     `json:"any_ratio,omitempty"`
-	Min      *float64 `json:"min,omitempty"`
-	Max      *float64 `json:"max,omitempty"`
-	MinItems int      `json:"min_items,omitempty"`
-	MaxItems int      `json:"max_items,omitempty"`
-	MaxChars int      `json:"max_chars,omitempty"`
-	Help     string   `json:"help"`
+	Name       string   `json:"name"`
+	Kind       string   `json:"kind"`
+	Media      string   `json:"media,omitempty"`
+	Required   bool     `json:"required,omitempty"`
+	Default    any      `json:"default,omitempty"`
+	Options    []string `json:"options,omitempty"`
+	AnyRatio   bool     `json:"any_ratio,omitempty"`
+	Min        *float64 `json:"min,omitempty"`
+	Max        *float64 `json:"max,omitempty"`
+	MinItems   int      `json:"min_items,omitempty"`
+	MaxItems   int      `json:"max_items,omitempty"`
+	MinChars   int      `json:"min_chars,omitempty"`
+	MaxChars   int      `json:"max_chars,omitempty"`
+	MinSeconds float64  `json:"min_seconds,omitempty"`
+	MaxSeconds float64  `json:"max_seconds,omitempty"`
+	Unit       string   `json:"unit,omitempty"`
+	Help       string   `json:"help"`
+	// Source is the layer the rule comes from: spec, service or user.
+	Source Layer `json:"source"`
 }
 
 // ModelRules are the fields one model takes.
 type ModelRules struct {
-	Model  string       `json:"model,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Source is the layer that introduced the model.
+	Source Layer        `json:"source"`
 	Fields []FieldRules `json:"fields"`
 }
 
@@ -48,7 +57,7 @@ func Describe(op api.Operation, only ...string) (OperationRules, error) {
 		if err != nil {
 			return OperationRules{}, err
 		}
-		mr := ModelRules{Model: m}
+		mr := ModelRules{Model: m, Source: spec.Source}
 		for _, f := range spec.Fields {
 			mr.Fields = append(mr.Fields, f.Rules())
 		}
@@ -61,11 +70,14 @@ func Describe(op api.Operation, only ...string) (OperationRules, error) {
 func (f Field) Rules() FieldRules {
 	fr := FieldRules{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
 		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, MinItems: f.MinItems,
-		MaxItems: f.MaxItems, MaxChars: f.MaxChars, Help: f.Help}
+		MaxItems: f.MaxItems, MinChars: f.MinChars, MaxChars: f.MaxChars, MinSeconds: f.MinSeconds,
+		MaxSeconds: f.MaxSeconds, Unit: f.Unit, Help: f.Help, Source: f.Source}
 	if f.Range != nil {
-		fr.Min = &f.Range.Min
+		lo := f.Range.Min
+		fr.Min = &lo
 		if f.Range.HasMax {
-			fr.Max = &f.Range.Max
+			hi := f.Range.Max
+			fr.Max = &hi
 		}
 	}
 	return fr

@@ -224,7 +224,7 @@ func TestSpecBoundsAsWritten(t *testing.T) {
 // DATA: URI is a data URI."
 func TestMessagesSayWhatIsAllowed(t *testing.T) {
 	runEdgeCases(t, []edgeCase{
-		{name: "model as an object", op: "text2video", req: `{"model":{"a":1},"prompt":"p"}`, want: "model: must be one of svcq3-pro, svcq3-turbo, svcq1, got an object", not: "map["},
+		{name: "model as an object", op: "text2video", req: `{"model":{"a":1},"prompt":"p"}`, want: "model: must be one of svcq3-pro, svcq3-turbo, svcq1, svcq2, got an object", not: "map["},
 		{name: "model as a number", op: "text2video", req: `{"model":5,"prompt":"p"}`, want: "got 5"},
 		{name: "duration as a huge number", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","duration":1e400}`, want: "duration: 1e400 is too large to be a whole number", not: "json.Number"},
 		{name: "one image", op: "img2video", req: `{"model":"svcq3-pro"}`, set: []any{"images", images(2)}, want: "images: svcq3-pro takes exactly 1 image, got 2"},

@@ -94,6 +94,7 @@ type Field struct {
 	// MinItems and MaxItems bound a list; MaxItems 0 means no bound shown.
 	MinItems, MaxItems int
 	MaxChars           int // 0 means no bound shown
+	MinChars           int // 0 means no lower bound shown
 	Media              Media
 	// ImageFormats overrides the accepted image formats (lip reference faces take bmp).
 	ImageFormats []string
@@ -108,6 +109,9 @@ type Field struct {
 	Pauses     Pauses
 	// MaxSeconds bounds a video's or audio's length when it can be read from a data URI.
 	MinSeconds, MaxSeconds float64
+	// Source is the layer the rule comes from: the spec's tables, the
+	// service's documented additions or the user's catalog file.
+	Source Layer
 }
 
 // Describe renders the field's rules on one line for `clapper models` and form help.
@@ -143,7 +147,12 @@ func (f Field) Describe() string {
 	if f.MinItems > 0 || f.MaxItems > 0 {
 		parts = append(parts, f.countText())
 	}
-	if f.MaxChars > 0 {
+	switch {
+	case f.MinChars > 0 && f.MaxChars > 0:
+		parts = append(parts, fmt.Sprintf("%d to %d characters", f.MinChars, f.MaxChars))
+	case f.MinChars > 0:
+		parts = append(parts, fmt.Sprintf("at least %d characters", f.MinChars))
+	case f.MaxChars > 0:
 		parts = append(parts, fmt.Sprintf("at most %d characters", f.MaxChars))
 	}
 	switch {

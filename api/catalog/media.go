@@ -111,8 +111,14 @@ func checkMedia(f Field, label, s string) []FieldError {
 	if strings.TrimSpace(s) == "" {
 		return bad(api.ReasonFieldLacking, "empty; give a URL or a data URI")
 	}
+	if isUploadURI(s) {
+		return checkUpload(f, label, s)
+	}
 	if !IsDataURI(s) {
 		if err := checkURL(s); err != nil {
+			if f.Media == MediaImage {
+				return bad(api.ReasonFieldInvalid, "must be an http(s) URL, an ssupload: URI or a data:image/...;base64, URI")
+			}
 			return bad(api.ReasonFieldInvalid, "must be an http(s) URL or a data:%s/...;base64, URI", f.Media)
 		}
 		return nil

@@ -31,7 +31,7 @@ func imagesOrSubjects(s *Spec, b body) []FieldError {
 // reference2video subjects: "svcq2-pro: image or text subjects at most 4,
 // video subjects at most 2 (temporary video subject at most 1)".
 func subjectRules(s *Spec, b body) []FieldError {
-	if s.Model != "svcq2-pro" {
+	if s.base != "svcq2-pro" {
 		return nil
 	}
 	v, _ := b.get("subjects")
@@ -107,7 +107,7 @@ var subjectRef = regexp.MustCompile(`\[@([^\]]*)\]`)
 
 // reference2video model table: "svcq2-pro | 1-7 without videos, 1-4 with videos".
 func proImagesWithVideos(s *Spec, b body) []FieldError {
-	if s.Model != "svcq2-pro" || b.count("videos") == 0 {
+	if s.base != "svcq2-pro" || b.count("videos") == 0 {
 		return nil
 	}
 	if n := b.count("images"); n > 4 {

@@ -118,11 +118,11 @@ func TestRules(t *testing.T) {
 		{name: "seed 0", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":0}`},
 		{name: "seed 2^53-1", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740991}`},
 		{name: "seed 2^53", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":9007199254740992}`, field: "seed"},
-		{name: "lip payload", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hi","payload":"x"}`},
+		{name: "lip payload", op: "lip-sync", req: `{"video_url":"https://e.com/v.mp4","text":"hello","payload":"x"}`},
 		{name: "seed -(2^53)", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","seed":-9007199254740992}`, field: "seed"},
 		{name: "prompt required", op: "text2video", req: `{"model":"svcq3-pro"}`, field: "prompt"},
 		{name: "model missing", op: "text2video", req: `{"prompt":"p"}`, field: "model"},
-		{name: "model unknown", op: "text2video", req: `{"model":"svcq2","prompt":"p"}`, field: "model"},
+		{name: "model unknown", op: "text2video", req: `{"model":"svcq9","prompt":"p"}`, field: "model"},
 		{name: "unknown field", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","colour":"red"}`, field: "colour"},
 		{name: "bool as string", op: "text2video", req: `{"model":"svcq3-pro","prompt":"p","audio":"false"}`, field: "audio"},
 

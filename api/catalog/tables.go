@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"strings"
 
 	"clapper/api"
@@ -125,8 +124,13 @@ const (
 type Spec struct {
 	Operation api.Operation
 	Model     string // "" for operations without a model field
-	Fields    []Field
-	rules     []rule
+	// Source is the layer that introduced the model.
+	Source Layer
+	Fields []Field
+	rules  []rule
+	// base is the spec model whose tables and rules this model starts
+	// from: itself for the spec's models, the "like" of an added one.
+	base string
 }
 
 // Field returns the named field, if the model accepts it.
@@ -181,38 +185,6 @@ var operationModels = map[api.Operation][]string{
 	api.OpStartEnd2Video:  {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic"},
 	api.OpReference2Image: {"svcq2", "svcq1"},
 	api.OpTiming2Audio:    {"audio1.0"},
-}
-
-// Info describes an operation.
-func Info(op api.Operation) OperationInfo {
-	return OperationInfo{Operation: op, Title: operationTitles[op], Models: operationModels[op]}
-}
-
-// Models lists the models of an operation in the spec's order; nil for
-// operations without a model field.
-func Models(op api.Operation) []string { return operationModels[op] }
-
-// Lookup returns the rules of one model of an operation (model "" for
-// operations without a model field).
-func Lookup(op api.Operation, model string) (*Spec, error) {
-	models := operationModels[op]
-	if _, ok := operationTitles[op]; !ok {
-		names := make([]string, 0, len(operationTitles))
-		for _, o := range api.Operations() {
-			names = append(names, string(o))
-		}
-		return nil, fmt.Errorf("operation: %q is not one of %s", op, strings.Join(names, ", "))
-	}
-	if models == nil {
-		if model != "" {
-			return nil, fmt.Errorf("%s has no model field", op)
-		}
-	} else if !contains(models, model) {
-		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
-	}
-	s := &Spec{Operation: op, Model: model}
-	build[op](s)
-	return s, nil
 }
 
 var build = map[api.Operation]func(*Spec){

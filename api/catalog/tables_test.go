@@ -72,23 +72,28 @@ var modelRows = []modelRow{
 	{op: "img2video", model: "svcq3-turbo", base: `{"model":"svcq3-turbo","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes},
 	{op: "img2video", model: "svcq3-pro", base: `{"model":"svcq3-pro","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes},
 	{op: "img2video", model: "svcq1", base: `{"model":"svcq1","images":[` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 1, imgMax: 1, promptMax: 2000, audioDef: &no},
+	{op: "img2video", model: "svcq2-pro", base: `{"model":"svcq2-pro","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
+	{op: "img2video", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
+	{op: "img2video", model: "svcq2-pro-fast", base: `{"model":"svcq2-pro-fast","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
 	{op: "img2video", model: "svcq1-classic", base: `{"model":"svcq1-classic","images":[` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 1, imgMax: 1, promptMax: 2000, audioDef: &no},
 
 	// POST /ent/v2/text2video.
 	{op: "text2video", model: "svcq3-pro", base: `{"model":"svcq3-pro","prompt":"a cat"}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: fiveRatios, imgMin: 0, imgMax: 0, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"images": []any{"https://example.com/a.png"}}},
 	{op: "text2video", model: "svcq3-turbo", base: `{"model":"svcq3-turbo","prompt":"a cat"}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: fiveRatios, imgMin: 0, imgMax: 0, promptMax: 5000, audioDef: &yes},
-	{op: "text2video", model: "svcq1", base: `{"model":"svcq1","prompt":"a cat"}`, ratioDef: "16:9", ratios: fiveRatios, imgMin: 0, imgMax: 0, promptMax: 5000, audioDef: &yes},
+	{op: "text2video", model: "svcq1", base: `{"model":"svcq1","prompt":"a cat"}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, ratioDef: "16:9", ratios: fiveRatios, imgMin: 0, imgMax: 0, promptMax: 5000, audioDef: &yes},
+	// The service layer (service-notes "Beyond the spec's tables").
+	{op: "text2video", model: "svcq2", base: `{"model":"svcq2","prompt":"a cat"}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: fiveRatios, imgMin: 0, imgMax: 0, promptMax: 5000, audioDef: &yes},
 
 	// POST /ent/v2/start-end2video.
 	{op: "start-end2video", model: "svcq3-pro", base: `{"model":"svcq3-pro","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000, audioDef: &yes},
 	{op: "start-end2video", model: "svcq3-turbo", base: `{"model":"svcq3-turbo","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000, audioDef: &yes},
 	{op: "start-end2video", model: "svcq3-pro-fast", base: `{"model":"svcq3-pro-fast","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000, audioDef: &yes},
-	{op: "start-end2video", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","images":[` + img + `,` + img + `]}`, imgMin: 2, imgMax: 2, promptMax: 5000},
-	{op: "start-end2video", model: "svcq2-pro", base: `{"model":"svcq2-pro","images":[` + img + `,` + img + `]}`, imgMin: 2, imgMax: 2, promptMax: 5000},
-	{op: "start-end2video", model: "svcq2-pro-fast", base: `{"model":"svcq2-pro-fast","images":[` + img + `,` + img + `]}`, imgMin: 2, imgMax: 2, promptMax: 5000},
-	{op: "start-end2video", model: "svcq1", base: `{"model":"svcq1","images":[` + img + `,` + img + `]}`, imgMin: 2, imgMax: 2, promptMax: 5000},
-	{op: "start-end2video", model: "svcq1-classic", base: `{"model":"svcq1-classic","images":[` + img + `,` + img + `]}`, imgMin: 2, imgMax: 2, promptMax: 5000},
+	{op: "start-end2video", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 8}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000},
+	{op: "start-end2video", model: "svcq2-pro", base: `{"model":"svcq2-pro","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 8}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000},
+	{op: "start-end2video", model: "svcq2-pro-fast", base: `{"model":"svcq2-pro-fast","images":[` + img + `,` + img + `]}`, duration: &bound{5, 1, 8}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000},
+	{op: "start-end2video", model: "svcq1", base: `{"model":"svcq1","images":[` + img + `,` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000},
+	{op: "start-end2video", model: "svcq1-classic", base: `{"model":"svcq1-classic","images":[` + img + `,` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000},
 
 	// POST /ent/v2/reference2image.
 	{op: "reference2image", model: "svcq1", base: `{"model":"svcq1","images":[` + img + `],"prompt":"a cat"}`, resDef: "1080p", res: []string{"1080p"}, ratioDef: "16:9", ratios: []string{"16:9", "9:16", "1:1", "3:4", "4:3"}, imgMin: 1, imgMax: 7, promptMax: 2000,
@@ -243,12 +248,13 @@ func TestModelTables(t *testing.T) {
 	}
 }
 
-// Every model of every operation in the spec appears above.
+// Every model of every operation in the spec appears above; the service
+// layer's models follow the spec's.
 func TestModelRowsCoverEveryModel(t *testing.T) {
 	want := map[string][]string{
 		"reference2video": {"svcq1", "svcq2", "svcq2-pro", "svcq3", "svcq3-turbo", "svcq3-drama", "svcq3-mix", "svcq3-ad", "svcq4-preview"},
-		"img2video":       {"svcq3-pro-fast", "svcq3-turbo", "svcq3-pro", "svcq1", "svcq1-classic"},
-		"text2video":      {"svcq3-pro", "svcq3-turbo", "svcq1"},
+		"img2video":       {"svcq3-pro-fast", "svcq3-turbo", "svcq3-pro", "svcq1", "svcq1-classic", "svcq2-pro", "svcq2-turbo", "svcq2-pro-fast"},
+		"text2video":      {"svcq3-pro", "svcq3-turbo", "svcq1", "svcq2"},
 		"start-end2video": {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic"},
 		"reference2image": {"svcq2", "svcq1"},
 		"timing2audio":    {"audio1.0"},

@@ -248,6 +248,9 @@ func (s *Spec) checkString(f Field, str string) []FieldError {
 			return invalid("at most %d characters for %s, got %d", f.MaxChars, s.subject(), n)
 		}
 	}
+	if n := utf8.RuneCountInString(str); n < f.MinChars {
+		return invalid("at least %d characters for %s, got %d", f.MinChars, s.subject(), n)
+	}
 	switch f.Kind {
 	case KindText:
 		if f.Pauses != PausesNone {
@@ -376,7 +379,7 @@ func (s *Spec) checkSubjects(f Field, v any) []FieldError {
 			errs = append(errs, relabel(s.checkField(imgF, iv), "subjects")...)
 		}
 		if vv, set := sb.get("videos"); set {
-			if s.Model != "svcq2-pro" {
+			if s.base != "svcq2-pro" {
 				bad(api.ReasonFieldUnwanted, ".videos: %s takes only image and text subjects; video subjects are for svcq2-pro", s.subject())
 			} else {
 				vidF := Field{Name: p + ".videos", Kind: KindMediaList, Media: MediaVideo, MaxItems: 1, MaxDecoded: maxVideoBytes, MaxSeconds: 5}

@@ -1,0 +1,212 @@
+package catalog
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"clapper/api"
+)
+
+// Layer names where a rule comes from. The catalog is the spec's tables,
+// then the service's documented additions (service.json, from the service
+// notes), then the user's own catalog file; a later layer adds models and
+// fields or changes them.
+type Layer string
+
+const (
+	LayerSpec    Layer = "spec"
+	LayerService Layer = "service"
+	LayerUser    Layer = "user"
+)
+
+//go:embed service.json
+var serviceJSON []byte
+
+// serviceLayer is parsed once: a broken embedded file is a build defect,
+// caught by every test of the package.
+var serviceLayer *overlay
+
+func init() { serviceLayer = mustParseLayer(serviceJSON, "service.json", LayerService) }
+
+// userLayer is the user's catalog file in force; nil when there is none.
+var userLayer atomic.Pointer[overlay]
+
+// UserFileName is the catalog file's name in the config directory.
+const UserFileName = "catalog.json"
+
+// LoadUserFile reads the user's catalog file and puts it in force for every
+// caller of the package (forms, CLI, MCP and the embedded sandbox). On an
+// error the file is not used at all: the built-in layers stay in force and
+// the error names the file, the entry and what is wrong with it.
+func LoadUserFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("catalog file: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("catalog file %s: not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxUserFile+1))
+	if err != nil {
+		return fmt.Errorf("catalog file: %w", err)
+	}
+	if len(b) > maxUserFile {
+		return fmt.Errorf("catalog file %s: larger than %s; a catalog is a few kilobytes", path, api.ByteSize(maxUserFile))
+	}
+	return LoadUser(b, path)
+}
+
+// maxUserFile bounds what is read of a catalog file.
+const maxUserFile = 4 << 20
+
+// LoadUser puts a catalog in the form of `clapper models --json` in force
+// as the user layer; name labels its errors.
+func LoadUser(data []byte, name string) error {
+	o, err := parseLayer(data, name, LayerUser, []*overlay{serviceLayer})
+	if err != nil {
+		return err
+	}
+	o.file = name
+	userLayer.Store(o)
+	return nil
+}
+
+// ResetUser drops the user layer: only the built-in layers stay in force.
+func ResetUser() { userLayer.Store(nil) }
+
+// UserFile is the path of the user catalog in force, "" when none is.
+func UserFile() string {
+	if o := userLayer.Load(); o != nil {
+		return o.file
+	}
+	return ""
+}
+
+// layers are the overlays in force, earliest first.
+func layers() []*overlay {
+	if u := userLayer.Load(); u != nil {
+		return []*overlay{serviceLayer, u}
+	}
+	return []*overlay{serviceLayer}
+}
+
+// Info describes an operation.
+func Info(op api.Operation) OperationInfo {
+	return OperationInfo{Operation: op, Title: operationTitles[op], Models: Models(op)}
+}
+
+// Models lists the models of an operation: the spec's in its order, then
+// those each later layer adds; nil for operations without a model field.
+func Models(op api.Operation) []string { return modelsIn(layers(), op) }
+
+func modelsIn(ls []*overlay, op api.Operation) []string {
+	models := operationModels[op]
+	if models == nil {
+		return nil
+	}
+	out := slices.Clone(models)
+	for _, o := range ls {
+		for _, mp := range o.ops[op] {
+			if !slices.Contains(out, mp.model) {
+				out = append(out, mp.model)
+			}
+		}
+	}
+	return out
+}
+
+// ModelSource is the layer that introduced a model of an operation; ""
+// when the operation has no such model.
+func ModelSource(op api.Operation, model string) Layer {
+	if slices.Contains(operationModels[op], model) || (model == "" && operationModels[op] == nil) {
+		return LayerSpec
+	}
+	for _, o := range layers() {
+		for _, mp := range o.ops[op] {
+			if mp.model == model {
+				return o.layer
+			}
+		}
+	}
+	return ""
+}
+
+// Lookup returns the rules of one model of an operation (model "" for
+// operations without a model field), with every layer applied.
+func Lookup(op api.Operation, model string) (*Spec, error) {
+	if _, ok := operationTitles[op]; !ok {
+		names := make([]string, 0, len(operationTitles))
+		for _, o := range api.Operations() {
+			names = append(names, string(o))
+		}
+		return nil, fmt.Errorf("operation: %q is not one of %s", op, strings.Join(names, ", "))
+	}
+	models := Models(op)
+	if models == nil {
+		if model != "" {
+			return nil, fmt.Errorf("%s has no model field", op)
+		}
+	} else if !contains(models, model) {
+		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
+	}
+	return lookupIn(layers(), op, model, models), nil
+}
+
+// lookup builds a model known to be of the operation: a spec model from
+// its table, an added one from the model it is "like" (the operation's
+// first spec model when it names none); then every layer's changes to it.
+func lookupIn(ls []*overlay, op api.Operation, model string, models []string) *Spec {
+	var s *Spec
+	if intro, layer := introduction(ls, op, model); intro == nil {
+		s = &Spec{Operation: op, Model: model, Source: LayerSpec, base: model}
+		build[op](s)
+		for i := range s.Fields {
+			s.Fields[i].Source = LayerSpec
+		}
+	} else {
+		like := intro.like
+		if like == "" {
+			like = operationModels[op][0]
+		}
+		s = lookupIn(ls, op, like, models)
+		s.Model, s.Source = model, layer
+		for i := range s.Fields {
+			s.Fields[i].Source = layer
+		}
+	}
+	for i := range s.Fields {
+		if s.Fields[i].Name == "model" {
+			s.Fields[i].Options = models
+		}
+	}
+	for _, o := range ls {
+		for _, mp := range o.ops[op] {
+			if mp.model == model {
+				mp.apply(s, o.layer)
+			}
+		}
+	}
+	return s
+}
+
+// introduction is the entry of the layer that added a model, nil for the
+// spec's own models.
+func introduction(ls []*overlay, op api.Operation, model string) (*modelPatch, Layer) {
+	if model == "" || slices.Contains(operationModels[op], model) {
+		return nil, LayerSpec
+	}
+	for _, o := range ls {
+		for _, mp := range o.ops[op] {
+			if mp.model == model {
+				return mp, o.layer
+			}
+		}
+	}
+	return nil, LayerSpec
+}

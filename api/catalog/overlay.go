@@ -1,0 +1,339 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"clapper/api"
+)
+
+// An overlay is one layer above the spec's tables: per operation, the
+// models it adds or changes, each with the fields it adds, changes or
+// removes. It is written in the form `clapper models --json` prints, so an
+// export edited by hand is a valid layer; keys a field entry leaves out keep
+// the value below.
+type overlay struct {
+	layer Layer
+	file  string
+	ops   map[api.Operation][]*modelPatch
+}
+
+type modelPatch struct {
+	model  string
+	like   string // an added model's starting point
+	fields []fieldPatch
+}
+
+// fieldPatch holds the keys one field entry sets; nil means "keep".
+type fieldPatch struct {
+	name                       string
+	remove                     bool
+	kind                       *Kind
+	media                      *Media
+	required, anyRatio         *bool
+	def                        any
+	hasDef                     bool
+	options                    []string
+	min, max                   *float64
+	minItems, maxItems         *int
+	minChars, maxChars         *int
+	minSeconds, maxSeconds     *float64
+	unit, help                 *string
+	touchesRange, touchesItems bool
+}
+
+// apply changes the spec as the entry says, marking what it touched with
+// the layer.
+func (mp *modelPatch) apply(s *Spec, layer Layer) {
+	for _, fp := range mp.fields {
+		i := slices.IndexFunc(s.Fields, func(f Field) bool { return f.Name == fp.name })
+		if fp.remove {
+			if i >= 0 {
+				s.Fields = slices.Delete(s.Fields, i, i+1)
+			}
+			continue
+		}
+		if i < 0 {
+			s.Fields = append(s.Fields, Field{Name: fp.name})
+			i = len(s.Fields) - 1
+		}
+		fp.applyTo(&s.Fields[i])
+		s.Fields[i].Source = layer
+	}
+}
+
+func (fp *fieldPatch) applyTo(f *Field) {
+	set := func(dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	setF := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	if fp.kind != nil {
+		f.Kind = *fp.kind
+	}
+	if fp.media != nil {
+		f.Media = *fp.media
+	}
+	if fp.required != nil {
+		f.Required = *fp.required
+	}
+	if fp.anyRatio != nil {
+		f.AnyRatio = *fp.anyRatio
+	}
+	if fp.options != nil {
+		f.Options = fp.options
+	}
+	if fp.min != nil || fp.max != nil {
+		r := Range{}
+		if f.Range != nil {
+			r = *f.Range
+		}
+		setF(&r.Min, fp.min)
+		if fp.max != nil {
+			r.Max, r.HasMax = *fp.max, true
+		}
+		f.Range = &r
+	}
+	set(&f.MinItems, fp.minItems)
+	set(&f.MaxItems, fp.maxItems)
+	set(&f.MinChars, fp.minChars)
+	set(&f.MaxChars, fp.maxChars)
+	setF(&f.MinSeconds, fp.minSeconds)
+	setF(&f.MaxSeconds, fp.maxSeconds)
+	if fp.unit != nil {
+		f.Unit = *fp.unit
+	}
+	if fp.help != nil {
+		f.Help = *fp.help
+	}
+	if fp.hasDef {
+		f.Default = defaultOfKind(f.Kind, fp.def)
+	}
+}
+
+// defaultOfKind gives a default read from JSON the Go type the tables use.
+func defaultOfKind(k Kind, v any) any {
+	if n, ok := v.(float64); ok && k == KindInt && n == math.Trunc(n) {
+		return int(n)
+	}
+	return v
+}
+
+var kindByName, mediaByName = func() (map[string]Kind, map[string]Media) {
+	ks := map[string]Kind{}
+	for k, n := range kindNames {
+		ks[n] = k
+	}
+	return ks, map[string]Media{"": MediaNone, "image": MediaImage, "video": MediaVideo, "audio": MediaAudio}
+}()
+
+// fieldKeys are the keys a field entry may carry: those `clapper models
+// --json` prints (source is read and ignored: a layer marks its own rules)
+// plus remove.
+var fieldKeys = []string{"name", "kind", "media", "required", "default", "options", "any_ratio", "min", "max",
+	"min_items", "max_items", "min_chars", "max_chars", "min_seconds", "max_seconds", "unit", "help", "source", "remove"}
+
+var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// layerFile is the file's outer shape; path, title and source are printed
+// by the export and ignored when read back.
+type layerFile []struct {
+	Operation string `json:"operation"`
+	Path      string `json:"path"`
+	Title     string `json:"title"`
+	Models    []struct {
+		Model  string                       `json:"model"`
+		Like   string                       `json:"like"`
+		Source string                       `json:"source"`
+		Fields []map[string]json.RawMessage `json:"fields"`
+	} `json:"models"`
+}
+
+func mustParseLayer(data []byte, name string, layer Layer) *overlay {
+	o, err := parseLayer(data, name, layer, nil)
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// parseLayer reads and checks a layer on top of the layers below it. Every
+// error names the file and the entry: "catalog.json: text2video model
+// svcq5: field duration: min 10 is above max 2".
+func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overlay, error) {
+	var lf layerFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&lf); err != nil {
+		return nil, fmt.Errorf("%s: not a catalog in the form of clapper models --json: %v", name, err)
+	}
+	o := &overlay{layer: layer, ops: map[api.Operation][]*modelPatch{}}
+	for i, e := range lf {
+		op, err := api.ParseOperation(e.Operation)
+		if err != nil {
+			return nil, fmt.Errorf("%s: entry %d: operation: %v", name, i+1, err)
+		}
+		for _, m := range e.Models {
+			where := fmt.Sprintf("%s: %s model %q", name, op, m.Model)
+			if operationModels[op] == nil {
+				where = fmt.Sprintf("%s: %s", name, op)
+				if m.Model != "" {
+					return nil, fmt.Errorf("%s: has no model field; leave model out", where)
+				}
+			} else if !modelName.MatchString(m.Model) {
+				return nil, fmt.Errorf("%s: a model id is 1-64 letters, digits, '.', '-' or '_'", where)
+			}
+			mp := &modelPatch{model: m.Model, like: m.Like}
+			sofar := append(slices.Clone(below), o)
+			known := modelsIn(sofar, op)
+			if mp.like != "" && !slices.Contains(known, mp.like) {
+				return nil, fmt.Errorf("%s: like %q is not a model of %s; choose one of %s", where, mp.like, op, strings.Join(known, ", "))
+			}
+			start := m.Model
+			if !slices.Contains(known, m.Model) && known != nil {
+				if start = mp.like; start == "" {
+					start = operationModels[op][0]
+				}
+			}
+			prev := lookupIn(sofar, op, start, known)
+			for _, raw := range m.Fields {
+				fp, err := parseFieldPatch(raw)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", where, err)
+				}
+				if _, exists := prev.Field(fp.name); !exists && !fp.remove && fp.kind == nil {
+					return nil, fmt.Errorf("%s: field %s is new: give its kind (%s)", where, fp.name, strings.Join(kindNameList(), ", "))
+				}
+				mp.fields = append(mp.fields, fp)
+			}
+			o.ops[op] = append(o.ops[op], mp)
+			trial := append(slices.Clone(below), o)
+			s := lookupIn(trial, op, m.Model, modelsIn(trial, op))
+			for _, fp := range mp.fields {
+				if f, ok := s.Field(fp.name); ok {
+					if err := checkRule(s, f); err != nil {
+						return nil, fmt.Errorf("%s: field %s: %v", where, fp.name, err)
+					}
+				}
+			}
+		}
+	}
+	return o, nil
+}
+
+// models lists the models this layer names for an operation so far.
+func (o *overlay) models(op api.Operation) []string {
+	var out []string
+	for _, mp := range o.ops[op] {
+		out = append(out, mp.model)
+	}
+	return out
+}
+
+func parseFieldPatch(raw map[string]json.RawMessage) (fieldPatch, error) {
+	var fp fieldPatch
+	for k := range raw {
+		if !slices.Contains(fieldKeys, k) {
+			return fp, fmt.Errorf("field entry has unknown key %q; known keys: %s", k, strings.Join(fieldKeys, ", "))
+		}
+	}
+	if err := json.Unmarshal(raw["name"], &fp.name); err != nil || strings.TrimSpace(fp.name) == "" {
+		return fp, fmt.Errorf("a field entry needs a name")
+	}
+	bad := func(key string, err error) error { return fmt.Errorf("field %s: %s: %v", fp.name, key, err) }
+	get := func(key string, dst any) error {
+		r, ok := raw[key]
+		if !ok {
+			return nil
+		}
+		if err := json.Unmarshal(r, dst); err != nil {
+			return bad(key, err)
+		}
+		return nil
+	}
+	var kind, media *string
+	if err := firstErr(get("remove", &fp.remove), get("kind", &kind), get("media", &media), get("required", &fp.required),
+		get("any_ratio", &fp.anyRatio), get("options", &fp.options), get("min", &fp.min), get("max", &fp.max),
+		get("min_items", &fp.minItems), get("max_items", &fp.maxItems), get("min_chars", &fp.minChars),
+		get("max_chars", &fp.maxChars), get("min_seconds", &fp.minSeconds), get("max_seconds", &fp.maxSeconds),
+		get("unit", &fp.unit), get("help", &fp.help)); err != nil {
+		return fp, err
+	}
+	if r, ok := raw["default"]; ok {
+		fp.hasDef = true
+		if err := json.Unmarshal(r, &fp.def); err != nil {
+			return fp, bad("default", err)
+		}
+	}
+	if kind != nil {
+		k, ok := kindByName[*kind]
+		if !ok {
+			return fp, fmt.Errorf("field %s: kind %q is not one of %s", fp.name, *kind, strings.Join(kindNameList(), ", "))
+		}
+		fp.kind = &k
+	}
+	if media != nil {
+		m, ok := mediaByName[*media]
+		if !ok {
+			return fp, fmt.Errorf("field %s: media %q is not image, video or audio", fp.name, *media)
+		}
+		fp.media = &m
+	}
+	for _, n := range []*int{fp.minItems, fp.maxItems, fp.minChars, fp.maxChars} {
+		if n != nil && *n < 0 {
+			return fp, fmt.Errorf("field %s: counts and lengths cannot be negative", fp.name)
+		}
+	}
+	return fp, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func kindNameList() []string {
+	var out []string
+	for k := Kind(0); k <= KindStringList; k++ {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+// checkRule says what makes a field's rules contradict themselves: a field
+// with no kind, bounds the wrong way round, a choice with nothing to choose,
+// or a default its own rules refuse.
+func checkRule(s *Spec, f Field) error {
+	switch {
+	case f.Range != nil && f.Range.HasMax && f.Range.Min > f.Range.Max:
+		return fmt.Errorf("min %s is above max %s", trimFloat(f.Range.Min), trimFloat(f.Range.Max))
+	case f.MaxItems > 0 && f.MinItems > f.MaxItems:
+		return fmt.Errorf("min_items %d is above max_items %d", f.MinItems, f.MaxItems)
+	case f.MaxChars > 0 && f.MinChars > f.MaxChars:
+		return fmt.Errorf("min_chars %d is above max_chars %d", f.MinChars, f.MaxChars)
+	case f.Kind == KindEnum && len(f.Options) == 0 && !f.AnyRatio:
+		return fmt.Errorf("a choice needs options")
+	case (f.Kind == KindMedia || f.Kind == KindMediaList) && f.Media == MediaNone:
+		return fmt.Errorf("a %s field needs media: image, video or audio", f.Kind)
+	}
+	if f.Default != nil {
+		if errs := s.checkField(f, f.Default); len(errs) > 0 {
+			return fmt.Errorf("default %s: %s", FormatValue(f.Default), errs[0].Message)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package catalog
+
+import (
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"clapper/api"
+)
+
+// UploadScheme starts the short URI an uploaded image is named by
+// (service notes, Uploads): ssupload:?id=<id>. It is accepted wherever an
+// image URL is.
+const UploadScheme = "ssupload:"
+
+// UploadURI names an uploaded image.
+func UploadURI(id string) string { return UploadScheme + "?id=" + url.QueryEscape(id) }
+
+// UploadID reads the id of an upload URI; ok is false for anything else.
+func UploadID(s string) (id string, ok bool) {
+	if len(s) < len(UploadScheme) || !strings.EqualFold(s[:len(UploadScheme)], UploadScheme) {
+		return "", false
+	}
+	q, found := strings.CutPrefix(s[len(UploadScheme):], "?")
+	if !found {
+		return "", false
+	}
+	v, err := url.ParseQuery(q)
+	if err != nil || strings.TrimSpace(v.Get("id")) == "" {
+		return "", false
+	}
+	return v.Get("id"), true
+}
+
+// isUploadURI reports whether s uses the upload scheme, well formed or not.
+func isUploadURI(s string) bool {
+	return len(s) >= len(UploadScheme) && strings.EqualFold(s[:len(UploadScheme)], UploadScheme)
+}
+
+// checkUpload checks an upload URI given for a media field: only images
+// are uploaded.
+func checkUpload(f Field, label, s string) []FieldError {
+	if f.Media != MediaImage || f.Kind == KindURL {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, label + ": an ssupload: URI names an uploaded image; this field takes " + f.Media.String()}}
+	}
+	if _, ok := UploadID(s); !ok {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, label + ": an upload URI reads ssupload:?id=<id>"}}
+	}
+	return nil
+}
+
+// Relabel gives every image data URI of a request the content type its
+// bytes have (a PNG sent as data:image/jpeg becomes data:image/png), as the
+// service reads images by their content. It returns the body (the same map
+// when nothing changed) and the values relabelled, as "images[0]" or
+// "subjects[1].images[0]". Anything that is not an image it can read is
+// left for Validate to explain.
+func Relabel(op api.Operation, req map[string]any) (map[string]any, []string) {
+	model, _ := req["model"].(string)
+	s, err := Lookup(op, model)
+	if err != nil {
+		return req, nil
+	}
+	var out map[string]any
+	var changed []string
+	set := func(k string, v any) {
+		if out == nil {
+			out = maps.Clone(req)
+		}
+		out[k] = v
+	}
+	for _, f := range s.Fields {
+		v := req[f.Name]
+		switch {
+		case f.Media == MediaImage && f.Kind == KindMedia:
+			if str, ok := v.(string); ok {
+				if fixed, ok := relabelImage(f, str); ok {
+					set(f.Name, fixed)
+					changed = append(changed, f.Name)
+				}
+			}
+		case f.Media == MediaImage && f.Kind == KindMediaList:
+			if list, names := relabelList(f, v, f.Name); names != nil {
+				set(f.Name, list)
+				changed = append(changed, names...)
+			}
+		case f.Kind == KindSubjects:
+			items, _ := v.([]any)
+			var fixedItems []any
+			imgF := Field{Kind: KindMediaList, Media: MediaImage}
+			for i, it := range items {
+				obj, ok := it.(map[string]any)
+				if !ok {
+					continue
+				}
+				if list, names := relabelList(imgF, obj["images"], fmt.Sprintf("subjects[%d].images", i)); names != nil {
+					if fixedItems == nil {
+						fixedItems = slices.Clone(items)
+					}
+					o := maps.Clone(obj)
+					o["images"] = list
+					fixedItems[i] = o
+					changed = append(changed, names...)
+				}
+			}
+			if fixedItems != nil {
+				set(f.Name, fixedItems)
+			}
+		}
+	}
+	if out == nil {
+		return req, nil
+	}
+	return out, changed
+}
+
+func relabelList(f Field, v any, label string) ([]any, []string) {
+	var list []any
+	switch x := v.(type) {
+	case []any:
+		list = x
+	case string:
+		list = []any{x}
+	default:
+		return nil, nil
+	}
+	var out []any
+	var names []string
+	for i, it := range list {
+		str, ok := it.(string)
+		if !ok {
+			continue
+		}
+		if fixed, ok := relabelImage(f, str); ok {
+			if out == nil {
+				out = slices.Clone(list)
+			}
+			out[i] = fixed
+			names = append(names, fmt.Sprintf("%s[%d]", label, i))
+		}
+	}
+	return out, names
+}
+
+// relabelImage rewrites a data URI whose declared image type is not its
+// content's, when the content is an image the field accepts.
+func relabelImage(f Field, s string) (string, bool) {
+	if !IsDataURI(s) {
+		return "", false
+	}
+	d, err := ParseDataURI(s)
+	if err != nil || !strings.HasPrefix(d.ContentType, "image/") {
+		return "", false
+	}
+	info, err := InspectImage(d.Data)
+	if err != nil || imageFormatOf[d.ContentType] == info.Format {
+		return "", false
+	}
+	ct := "image/" + info.Format
+	if !contains(f.contentTypes(), ct) {
+		return "", false
+	}
+	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(d.Data), true
+}
