@@ -40,6 +40,9 @@
 //     window nor halves the price.
 //   - In a subject, id beside a name. A subject with no name takes its id,
 //     the older key, as the name.
+//   - The content type an image data URI declares, when its bytes are
+//     another accepted image format: a PNG sent as data:image/jpeg is read
+//     as the PNG it is (catalog.Relabel), named as images[0].content_type.
 //
 // Ignored fields are neither checked, used nor echoed. The answer names
 // them in the header X-Sandbox-Ignored-Fields (comma-separated, sorted; a
@@ -164,8 +167,9 @@
 //     more than three.
 //
 // Voices:
-//   - System voices (SystemVoices): system_narrator, system_calm_female,
-//     system_warm_male, system_bright_child. They never expire.
+//   - System voices are catalog.SystemVoices, the ids public clients send
+//     (professional_host, female-shaonv, English_Graceful_Lady, ...). They
+//     never expire and cannot be cloned over.
 //   - audio-clone voice_id syntax is the catalog's: 8-256 characters, a
 //     letter first, letters, digits, - and _, not ending in - or _. A
 //     duplicate of a cloned or system voice answers 409 Conflict naming

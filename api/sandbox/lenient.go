@@ -56,6 +56,12 @@ func lenient(s *catalog.Spec, body map[string]any) (map[string]any, []string) {
 			out["subjects"], ignored = subjectNames(items, ignored)
 		}
 	}
+	// The service reads an image by its content: a PNG labelled
+	// data:image/jpeg is a PNG. Its label is what is ignored.
+	out, relabelled := catalog.Relabel(s.Operation, out)
+	for _, name := range relabelled {
+		ignored = append(ignored, name+".content_type")
+	}
 	sort.Strings(ignored)
 	return out, ignored
 }

@@ -1,7 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,6 +14,16 @@ import (
 )
 
 const vid = "https://example.com/v.mp4"
+
+// mislabelledPNG is a PNG declared as a JPEG, as clients that label every
+// image image/jpeg send it.
+var mislabelledPNG = func() string {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 200, 150))); err != nil {
+		panic(err)
+	}
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
+}()
 
 // Issue 11, item 11: "Requests that clients written for the real service
 // send every day are refused by the sandbox with 400 FieldUnwanted. [...]
@@ -61,11 +75,24 @@ func TestBodiesOfRealServiceClientsAreAccepted(t *testing.T) {
 			`{"model":"svcq3-mix","images":["` + img + `"],"prompt":"a cat","auto_subjects":true}`,
 			"auto_subjects"},
 		{"voice_id outside the svcq1 family", api.OpImg2Video,
-			`{"model":"svcq3-turbo","images":["` + img + `"],"voice_id":"system_narrator"}`,
+			`{"model":"svcq3-turbo","images":["` + img + `"],"voice_id":"professional_host"}`,
 			"voice_id"},
 		{"model of an operation without models", api.OpAudioTTS,
-			`{"model":"speech-2","text":"Hello there.","voice_setting_voice_id":"system_narrator","format":"mp3"}`,
+			`{"model":"speech-2","text":"Hello there.","voice_setting_voice_id":"professional_host","format":"mp3"}`,
 			"format,model"},
+		// Issue 23: the service past the spec's tables.
+		{"text2video svcq2", api.OpText2Video,
+			`{"model":"svcq2","prompt":"a cat","duration":8,"resolution":"1080p","aspect_ratio":"9:16"}`, ""},
+		{"img2video svcq2-pro-fast with audio_type", api.OpImg2Video,
+			`{"model":"svcq2-pro-fast","images":["` + img + `"],"duration":10,"resolution":"1080p","audio":true,"audio_type":"speech_only"}`, ""},
+		{"start-end2video svcq2-turbo is_rec", api.OpStartEnd2Video,
+			`{"model":"svcq2-turbo","images":["` + img + `","` + img + `"],"duration":8,"is_rec":true}`, ""},
+		{"a system voice", api.OpAudioTTS,
+			`{"text":"Hello there.","voice_setting_voice_id":"English_Graceful_Lady","voice_setting_emotion":"surprised"}`, ""},
+		{"a PNG labelled as JPEG", api.OpImg2Video,
+			`{"model":"svcq3-turbo","images":["` + mislabelledPNG + `"]}`, "images[0].content_type"},
+		{"an upload URI from elsewhere", api.OpImg2Video,
+			`{"model":"svcq2-pro","images":["ssupload:?id=884213"]}`, ""},
 		{"unknown field at null", api.OpTemplateStory,
 			`{"story":"love_story","images":["` + img + `"],"extra":null}`,
 			"extra"},

@@ -178,7 +178,7 @@ var samples = map[api.Operation]map[string]any{
 	api.OpStartEnd2Video:    {"model": "svcq3-pro", "images": []string{img, "https://example.com/b.png"}, "prompt": "morph"},
 	api.OpReference2Image:   {"model": "svcq2", "prompt": "a red apple", "aspect_ratio": "1:1"},
 	api.OpAudioClone:        {"audio_url": "https://example.com/v.mp3", "voice_id": "myvoice01", "text": "Hello there."},
-	api.OpAudioTTS:          {"text": "Hello there.", "voice_setting_voice_id": "system_narrator"},
+	api.OpAudioTTS:          {"text": "Hello there.", "voice_setting_voice_id": "professional_host"},
 	api.OpTiming2Audio:      {"model": "audio1.0", "duration": 5, "timing_prompts": []map[string]any{{"from": 0, "to": 2, "prompt": "rain"}}},
 	api.OpLipSync:           {"video_url": "https://example.com/v.mp4", "text": "hello"},
 	api.OpTemplateStory:     {"story": "love_story", "images": []string{img}},

@@ -2,15 +2,12 @@ package sandbox
 
 import (
 	"hash/fnv"
-	"slices"
 	"time"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
-// SystemVoices are the voices every account has, so that speech synthesis
-// works before any cloning. They never expire and cannot be cloned over.
-var SystemVoices = []string{"system_narrator", "system_calm_female", "system_warm_male", "system_bright_child"}
 
 // voiceSeed makes a voice sound the same in every synthesis.
 func voiceSeed(id string) int64 {
@@ -34,7 +31,7 @@ type cloneEcho struct {
 // clone registers a voice at once: the sandbox answers audio-clone settled.
 func (s *Server) clone(st *state, now time.Time, c *creation) (any, *api.Error) {
 	id := pStr(c.params, "voice_id")
-	if _, taken := st.Voices[id]; taken || slices.Contains(SystemVoices, id) {
+	if _, taken := st.Voices[id]; taken || catalog.IsSystemVoice(id) {
 		return nil, apiError(api.ReasonConflict, "voice_id already exists: "+id, "voice_id")
 	}
 	u, d := s.newUnit(st, kindTask, c, now)
@@ -73,7 +70,7 @@ type ttsEcho struct {
 func (s *Server) tts(st *state, now time.Time, c *creation) (any, *api.Error) {
 	id := pStr(c.params, "voice_setting_voice_id")
 	v, cloned := st.Voices[id]
-	known := cloned || slices.Contains(SystemVoices, id)
+	known := cloned || catalog.IsSystemVoice(id)
 	u, d := s.newUnit(st, kindTask, c, now)
 	u.MediaSeed = voiceSeed(id)
 	if known {

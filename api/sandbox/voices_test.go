@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
 func clone(id, text string) map[string]any {
@@ -52,7 +53,7 @@ func TestCloneRegistersAVoiceWithPreview(t *testing.T) {
 func TestDuplicateVoiceIDConflicts(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.create(api.OpAudioClone, clone("narrator_01", ""))
-	for _, id := range []string{"narrator_01", SystemVoices[0]} {
+	for _, id := range []string{"narrator_01", catalog.SystemVoices[0].ID} {
 		status, hdr, raw := h.call(http.MethodPost, api.OpAudioClone.Path(), clone(id, ""), nil)
 		rejection(t, status, hdr, raw, http.StatusConflict, api.ReasonConflict, "voice_id")
 	}
@@ -62,7 +63,8 @@ func TestDuplicateVoiceIDConflicts(t *testing.T) {
 
 func TestSystemVoicesSpeakBeforeAnyCloning(t *testing.T) {
 	h := newHarness(t, Config{})
-	for _, v := range SystemVoices {
+	for _, sv := range catalog.SystemVoices {
+		v := sv.ID
 		if m := h.create(api.OpAudioTTS, speak(v)); m["state"] != api.StateSuccess {
 			t.Errorf("%s: %v", v, m)
 		}

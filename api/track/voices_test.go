@@ -74,7 +74,7 @@ func TestSpeechRecordsTheVoiceUseOnlyOnSuccess(t *testing.T) {
 		t.Errorf("a successful synthesis did not keep the voice: %+v", v)
 	}
 	// A system voice is not tracked, and that is no warning.
-	if sub, err := tr.Submit(context.Background(), api.OpAudioTTS, say("system_narrator")); err != nil || sub.Warning != nil {
+	if sub, err := tr.Submit(context.Background(), api.OpAudioTTS, say("professional_host")); err != nil || sub.Warning != nil {
 		t.Errorf("system voice: %+v %v", sub, err)
 	}
 }
