@@ -552,3 +552,21 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// SubjectSpec is the body of stored-subject creation (POST /ent/v2/subjects)
+// or, with update, of PUT /ent/v2/subjects/{id} (service notes, Stored
+// subjects): images replace the old ones on update.
+func SubjectSpec(update bool) *Spec {
+	imgs := Field{Name: "images", Kind: KindMediaList, Media: MediaImage, MinItems: 1, MaxItems: 3, Help: "1-3 images of the subject: png, jpeg, jpg or webp"}
+	if update {
+		imgs.Help = "at most 3 images, replacing the old ones"
+	}
+	return &Spec{Operation: "subjects", Fields: []Field{
+		{Name: "name", Kind: KindText, Required: !update, MaxChars: 64, Help: "the subject's name"},
+		imgs,
+		{Name: "videos", Kind: KindMediaList, Media: MediaVideo, MaxItems: 1, MaxDecoded: maxVideoBytes, MaxSeconds: 5, Help: "one 5 s video (only svcq2-pro uses video subjects)"},
+		{Name: "voice_id", Kind: KindVoiceID, Help: "the subject's voice: a system or cloned voice"},
+		{Name: "style", Kind: KindText, MaxChars: 100, Help: "style"},
+		{Name: "description", Kind: KindText, MaxChars: 2000, Help: "description"},
+	}}
+}

@@ -165,3 +165,33 @@ func relabelImage(f Field, s string) (string, bool) {
 	}
 	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(d.Data), true
 }
+
+// MaxUploadBytes bounds an uploaded image: under 10 MB.
+const MaxUploadBytes = maxImageBytes
+
+// CheckUploadImage says what keeps bytes from being uploaded: only png,
+// jpeg and webp images under 10 MB, at least 128x128, with an aspect ratio
+// within 1:4 to 4:1 (service notes, Uploads).
+func CheckUploadImage(data []byte) error {
+	if len(data) >= MaxUploadBytes {
+		return fmt.Errorf("image is %s; uploads must be under %s", byteSize(int64(len(data))), byteSize(MaxUploadBytes))
+	}
+	info, err := InspectImage(data)
+	if err != nil || info.Format == "bmp" {
+		return fmt.Errorf("content is not a png, jpeg or webp image")
+	}
+	if msg := shapeProblem("image", info.Width, info.Height); msg != "" {
+		return fmt.Errorf("%s", msg)
+	}
+	return nil
+}
+
+// ImageContentType is the content type an image's bytes have ("" when
+// they are no image clapper can read).
+func ImageContentType(data []byte) string {
+	info, err := InspectImage(data)
+	if err != nil {
+		return ""
+	}
+	return "image/" + info.Format
+}

@@ -119,6 +119,12 @@ func (s *Server) create(rp *reply, r *http.Request, op api.Operation, token stri
 		c.songSecs = songSeconds(c.params)
 	}
 	s.answer(rp, func(st *state, now time.Time) (any, *api.Error) {
+		if e := st.checkUploads(c.params, now); e != nil {
+			return nil, e
+		}
+		if e := st.checkServerIDs(c.params); e != nil {
+			return nil, e
+		}
 		switch op {
 		case api.OpAudioClone:
 			return s.clone(st, now, c)

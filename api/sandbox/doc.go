@@ -14,7 +14,11 @@
 // Every creation path of the spec, GET /ent/v2/tasks/{id}/creations (for
 // every id the sandbox made: tasks, music videos, multi-scene jobs and their
 // scene and compose sub-jobs), POST /ent/v2/tasks/{id}/cancel, and the
-// multi-scene GET, /edit and /compose paths. Outside the service's namespace:
+// multi-scene GET, /edit and /compose paths. Beyond the spec's tables, as
+// the service notes document them: GET /ent/v2/credits, the stored subjects
+// (POST and GET /ent/v2/subjects, PUT /ent/v2/subjects/{id}) and the upload
+// flow (POST /tools/v2/files/uploads, PUT of the bytes to the put_url,
+// PUT /tools/v2/files/uploads/{id}/finish). Outside the service's namespace:
 // GET /_sandbox/tasks lists every unit as {id, operation, kind, parent,
 // state, err_code, credits, created_at, updated_at, queued_at, started_at,
 // ended_at} (the last three when reached, so clients can measure how late
@@ -165,6 +169,31 @@
 //   - Undelivered callbacks survive in the state file; each attempt is
 //     recorded before it is sent, so processes sharing the file never send
 //     more than three.
+//
+// Account, uploads and subjects:
+//   - GET /ent/v2/credits answers the documented remaining_credits form: one
+//     "general" line with the account's 100000 credits less what tasks kept,
+//     the concurrency limit, the tasks processing and those waiting
+//     (created or queueing); show_detail=true adds the account's package.
+//   - Uploads: the put_url is /_sandbox/uploads/{id}, signed, valid one
+//     hour, needing no token (it stands for object storage, which judges
+//     nothing but size: under 10 MB); it answers an etag (quoted MD5).
+//     finish checks the etag (quotes optional) and the image (png, jpeg or
+//     webp, 128x128 at least, 1:4 to 4:1), answering ImageFormatInvalid.
+//     The URI is accepted for 7 days; the state keeps the bytes' size,
+//     type and SHA-256, not the bytes.
+//   - An ssupload: URI in a creation whose id this sandbox issued (sbu...)
+//     must be finished and unexpired, else 400 ImageDownloadFailure naming
+//     the field. Ids issued elsewhere are accepted as given, as URLs are:
+//     the sandbox cannot ask the service about them. Likewise a subject's
+//     server_id: an unknown sbs... id is refused (FieldInvalid, subjects),
+//     any other is accepted.
+//   - Stored subjects are checked by catalog.SubjectSpec; data URI images
+//     are kept as uploads of their own and answered as ssupload: URIs.
+//     Creating one costs 0 credits (no public price). Two system subjects
+//     answer ownership=system. subject_ids may be repeated or comma-
+//     separated; count is 1-100 (else 400 PageSizeOutOfRange); the page
+//     token is the offset of the next page. There is no delete.
 //
 // Voices:
 //   - System voices are catalog.SystemVoices, the ids public clients send

@@ -12,6 +12,7 @@ import (
 	randv2 "math/rand/v2"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -419,7 +420,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "/_sandbox" || strings.HasPrefix(path, "/_sandbox/"):
 		s.serveSandbox(rp, r, strings.TrimPrefix(path, "/_sandbox"))
-	case path == "/ent" || strings.HasPrefix(path, "/ent/"):
+	case path == "/ent" || strings.HasPrefix(path, "/ent/"), path == "/tools" || strings.HasPrefix(path, "/tools/"):
 		s.serveService(rp, r, path)
 	default:
 		rp.fail(notFound(r.URL.Path))
@@ -447,7 +448,7 @@ func (s *Server) serveService(rp *reply, r *http.Request, path string) {
 		rp.fail(notFound(r.URL.Path))
 		return
 	}
-	if r.Method != rt.method {
+	if !slices.Contains(strings.Split(rt.method, ", "), r.Method) {
 		rp.w.Header().Set("Allow", rt.method)
 		rp.fail(&api.Error{Status: http.StatusMethodNotAllowed, Reason: reasonMethodNotAllowed,
 			Message: "method " + r.Method + " is not allowed on " + r.URL.Path + "; use " + rt.method, Fields: []string{"method"}})
@@ -457,6 +458,9 @@ func (s *Server) serveService(rp *reply, r *http.Request, path string) {
 }
 
 func (s *Server) match(rp *reply, r *http.Request, path, token string) (route, bool) {
+	if rest, ok := strings.CutPrefix(path, "/tools/v2/files/uploads"); ok {
+		return s.matchUploads(rp, r, rest)
+	}
 	rest, ok := strings.CutPrefix(path, "/ent/v2/")
 	if !ok {
 		return route{}, false
@@ -466,6 +470,18 @@ func (s *Server) match(rp *reply, r *http.Request, path, token string) (route, b
 		return route{http.MethodPost, func() { s.create(rp, r, op, token) }}
 	}
 	switch {
+	case len(seg) == 1 && seg[0] == "credits":
+		return route{http.MethodGet, func() { s.credits(rp, r) }}, true
+	case len(seg) == 1 && seg[0] == "subjects":
+		return route{"GET, POST", func() {
+			if r.Method == http.MethodGet {
+				s.listSubjects(rp, r)
+			} else {
+				s.createSubject(rp, r)
+			}
+		}}, true
+	case len(seg) == 2 && seg[0] == "subjects":
+		return route{http.MethodPut, func() { s.updateSubject(rp, r, seg[1]) }}, true
 	case len(seg) == 1:
 		op, err := api.ParseOperation(seg[0])
 		if err != nil || op.IsOneClick() {
@@ -492,6 +508,18 @@ func (s *Server) match(rp *reply, r *http.Request, path, token string) (route, b
 	return route{}, false
 }
 
+// matchUploads routes /tools/v2/files/uploads and .../{id}/finish.
+func (s *Server) matchUploads(rp *reply, r *http.Request, rest string) (route, bool) {
+	seg := strings.Split(strings.TrimPrefix(rest, "/"), "/")
+	switch {
+	case rest == "":
+		return route{http.MethodPost, func() { s.openUpload(rp, r) }}, true
+	case len(seg) == 2 && seg[1] == "finish":
+		return route{http.MethodPut, func() { s.finishUpload(rp, r, seg[0]) }}, true
+	}
+	return route{}, false
+}
+
 // tokenOf reads "Authorization: Token <key>", the scheme in any case.
 func tokenOf(r *http.Request) (string, bool) {
 	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
@@ -509,6 +537,13 @@ func (s *Server) serveSandbox(rp *reply, r *http.Request, rest string) {
 			return
 		}
 		s.list(rp)
+	case strings.HasPrefix(rest, "/uploads/"):
+		if r.Method != http.MethodPut {
+			rp.w.Header().Set("Allow", http.MethodPut)
+			rp.fail(&api.Error{Status: http.StatusMethodNotAllowed, Reason: reasonMethodNotAllowed, Message: "method " + r.Method + " is not allowed; use PUT", Fields: []string{"method"}})
+			return
+		}
+		s.putUpload(rp, r, strings.TrimPrefix(rest, "/uploads/"))
 	case strings.HasPrefix(rest, "/files/"):
 		if !get {
 			rp.w.Header().Set("Allow", "GET, HEAD")

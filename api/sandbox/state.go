@@ -112,6 +112,11 @@ type state struct {
 	Voices     map[string]*voice `json:"voices"`
 	Deliveries []*delivery       `json:"deliveries"`
 	DelivSeq   int64             `json:"delivery_seq"`
+	// Uploads and Subjects are the account's uploaded images and stored
+	// subjects; AuxSeq numbers them.
+	Uploads  map[string]*upload `json:"uploads,omitempty"`
+	Subjects []*subject         `json:"subjects,omitempty"`
+	AuxSeq   int64              `json:"aux_seq,omitempty"`
 
 	byID   map[string]*unit
 	active []*unit // units that are not terminal and not jobs, by Seq
@@ -124,7 +129,7 @@ type state struct {
 }
 
 func newState(seed int64, secret []byte) *state {
-	st := &state{Seed: seed, Secret: secret, Voices: map[string]*voice{}}
+	st := &state{Seed: seed, Secret: secret, Voices: map[string]*voice{}, Uploads: map[string]*upload{}}
 	st.index()
 	return st
 }
@@ -140,6 +145,9 @@ func decodeState(b []byte) (*state, error) {
 	}
 	if st.Voices == nil {
 		st.Voices = map[string]*voice{}
+	}
+	if st.Uploads == nil {
+		st.Uploads = map[string]*upload{}
 	}
 	for _, v := range st.Voices {
 		// A state file from before kept existed set last_used to the
