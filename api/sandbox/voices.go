@@ -8,7 +8,6 @@ import (
 	"clapper/api/catalog"
 )
 
-
 // voiceSeed makes a voice sound the same in every synthesis.
 func voiceSeed(id string) int64 {
 	h := fnv.New64a()
