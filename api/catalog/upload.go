@@ -174,7 +174,7 @@ const MaxUploadBytes = maxImageBytes
 // within 1:4 to 4:1 (service notes, Uploads).
 func CheckUploadImage(data []byte) error {
 	if len(data) >= MaxUploadBytes {
-		return fmt.Errorf("image is %s; uploads must be under %s", byteSize(int64(len(data))), byteSize(MaxUploadBytes))
+		return fmt.Errorf("image is %s; uploads must be under %s", api.ByteSize(int64(len(data))), api.ByteSize(MaxUploadBytes))
 	}
 	info, err := InspectImage(data)
 	if err != nil || info.Format == "bmp" {
