@@ -227,10 +227,9 @@ func TestFormsFillEveryOperationByKeys(t *testing.T) {
 		}},
 		{api.OpText2Video, "svcq1", []step{
 			{field: "prompt", text: "a lighthouse at dusk"},
-			{field: "duration", text: "6"},
 			{field: "movement_amplitude", keys: []string{"right"}},
 		}, func(string, string) map[string]any {
-			return map[string]any{"model": "svcq1", "prompt": "a lighthouse at dusk", "duration": 6, "movement_amplitude": "small"}
+			return map[string]any{"model": "svcq1", "prompt": "a lighthouse at dusk", "movement_amplitude": "small"}
 		}},
 		{api.OpStartEnd2Video, "svcq2-turbo", []step{
 			{field: "images", items: []string{"a.png", "b.png"}},
