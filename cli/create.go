@@ -89,7 +89,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 	if err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
 	}
-	if len(raw) > catalog.MaxBodyBytes {
+	if len(raw) > catalog.MaxBodyBytes && !app.Config.NeedsNoInlining(op, body) {
 		tooBig := catalog.FieldError{Message: fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))}
 		if !o.force {
 			return &ExitError{Code: 2, Err: errors.New(tooBig.Message)}
@@ -108,7 +108,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		return err
 	}
 	defer s.Close()
-	sub, err := s.Tracker.Submit(ctx, op, body)
+	sub, err := s.Send(ctx, op, body)
 	if err != nil {
 		return submitError(err)
 	}

@@ -45,6 +45,9 @@ func buildRequest(ctx context.Context, op api.Operation, file string, stdin io.R
 			return nil, err
 		}
 	}
+	// An image data URI is sent with the type its bytes have (a PNG
+	// labelled image/jpeg as image/png), as the service reads it.
+	body, _ = catalog.Relabel(op, body)
 	return body, nil
 }
 

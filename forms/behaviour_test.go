@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/history"
 )
 
@@ -344,7 +345,8 @@ func TestCloneChecksTheLibraryAndURLs(t *testing.T) {
 	}
 }
 
-// Speech picks a voice from the library with ctrl+l, or any typed id.
+// Speech picks a voice from the library with ctrl+l, then a system voice
+// marked as one, or any typed id.
 func TestSpeechVoiceFromTheLibrary(t *testing.T) {
 	f := newTestForm(t, api.OpAudioTTS, "")
 	focus(t, f, "voice_setting_voice_id")
@@ -356,8 +358,15 @@ func TestSpeechVoiceFromTheLibrary(t *testing.T) {
 	if got := f.Values()["voice_setting_voice_id"]; got != "narrator_02" {
 		t.Fatalf("next library voice: %v", got)
 	}
-	if !strings.Contains(ansi.Strip(f.View()), "your voices: narrator_01 · narrator_02") {
-		t.Fatal("the library must show beside the field")
+	if !strings.Contains(ansi.Strip(f.View()), "cloned voice 2 of 2") {
+		t.Fatal("the library voice must be named as one beside the field")
+	}
+	press(f, "ctrl+l")
+	if got := f.Values()["voice_setting_voice_id"]; got != catalog.SystemVoices[0].ID {
+		t.Fatalf("after the library, the system voices: %v", got)
+	}
+	if !strings.Contains(ansi.Strip(f.View()), "system voice: "+catalog.SystemVoices[0].Description) {
+		t.Fatal("a system voice must be marked as one beside the field")
 	}
 }
 

@@ -127,6 +127,8 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		body[name] = v
 	}
 	cache.keepOnly(c.Sources)
+	// An image is sent with the type its bytes have, as the service reads it.
+	body, _ = catalog.Relabel(op, body)
 	lost := map[string]bool{}
 	for name := range c.Errors {
 		lost[name] = true // only placeholders and unreadable files so far

@@ -158,11 +158,12 @@ func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 				e.set(c)
 				return e.listPaths(), true
 			}
-		case k.String() == "ctrl+l" && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
-			// The next voice of the library after the one shown.
-			next := e.ctx.Voices[0]
-			if i := slices.Index(e.ctx.Voices, strings.TrimSpace(e.val)); i >= 0 {
-				next = e.ctx.Voices[(i+1)%len(e.ctx.Voices)]
+		case k.String() == "ctrl+l" && e.f.Kind == catalog.KindVoiceID && !e.cloning():
+			// The next voice after the one shown: cloned ones, then the system's.
+			voices := e.ctx.voiceChoices()
+			next := voices[0]
+			if i := slices.Index(voices, strings.TrimSpace(e.val)); i >= 0 {
+				next = voices[(i+1)%len(voices)]
 			}
 			e.set(next)
 			return nil, true
@@ -318,7 +319,7 @@ func (e *lineEditor) Keys() []key.Binding {
 	switch {
 	case e.f.Kind == catalog.KindMedia:
 		return []key.Binding{completeKey, pickKey}
-	case e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning():
+	case e.f.Kind == catalog.KindVoiceID && !e.cloning():
 		return []key.Binding{nextVoiceKey}
 	}
 	return nil
@@ -331,15 +332,23 @@ func (e *lineEditor) cloning() bool { return e.ctx.Op == api.OpAudioClone }
 var (
 	completeKey  = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
 	pickKey      = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
-	nextVoiceKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next cloned voice"))
+	nextVoiceKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next voice"))
 )
 
 func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	e.input.WithTheme(s.widgets)
 	e.input.WithWidth(width)
 	out := e.input.View()
-	if focused && e.f.Kind == catalog.KindVoiceID && len(e.ctx.Voices) > 0 && !e.cloning() && len(e.completions) <= 1 {
-		out += "\n" + s.Dim.Render(textutil.Truncate("  your voices: "+strings.Join(e.ctx.Voices, " · ")+" (ctrl+l)", width))
+	if focused && e.f.Kind == catalog.KindVoiceID && !e.cloning() && len(e.completions) <= 1 {
+		hint := e.ctx.voiceNote(strings.TrimSpace(e.val))
+		switch {
+		case hint != "":
+		case len(e.ctx.Voices) > 0:
+			hint = "your voices: " + strings.Join(e.ctx.Voices, " · ") + ", then the system voices"
+		default:
+			hint = fmt.Sprintf("%d system voices", len(catalog.SystemVoices))
+		}
+		out += "\n" + s.Dim.Render(textutil.Truncate("  "+hint+" (ctrl+l)", width))
 	}
 	if focused && len(e.completions) > 1 {
 		shown := e.completions

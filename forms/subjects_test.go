@@ -96,11 +96,16 @@ func TestSubjectsVoiceCycles(t *testing.T) {
 	e.Focus()
 	driveEditor(t, e, "down", "down") // name, image slot, voice
 	var got []string
-	for range 4 {
+	for range 2 + len(catalog.SystemVoices) + 2 {
 		driveEditor(t, e, "ctrl+l")
 		got = append(got, e.subjects[0].voice)
 	}
-	if want := []string{"alice_voice", "bob_voice", "", "alice_voice"}; !reflect.DeepEqual(got, want) {
+	want := []string{"alice_voice", "bob_voice"}
+	for _, v := range catalog.SystemVoices {
+		want = append(want, v.ID)
+	}
+	want = append(want, "", "alice_voice")
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cycle = %q, want %q", got, want)
 	}
 	driveEditor(t, e, "ctrl+u", "type:svc_other")

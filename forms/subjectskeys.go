@@ -257,14 +257,10 @@ func (e *subjectsEditor) restore() bool {
 	return true
 }
 
-// cycleVoice steps through the cloned voices and then "none"; a voice
-// typed by hand (one of the service's own) starts the cycle over.
+// cycleVoice steps through the cloned voices, the system voices and then
+// "none"; a voice typed by hand starts the cycle over.
 func (e *subjectsEditor) cycleVoice() bool {
-	voices := e.ctx.Voices
-	if len(voices) == 0 {
-		e.notice, e.warn = "no cloned voices yet: type a voice id", true
-		return false
-	}
+	voices := e.ctx.voiceChoices()
 	s, _, _ := e.current()
 	next := voices[0]
 	if i := slices.Index(voices, s.voice); i >= 0 {
@@ -322,7 +318,7 @@ func (e *subjectsEditor) Keys() []key.Binding {
 	if len(e.undo) > 0 {
 		ks = append(ks, subjectKeys.Undo)
 	}
-	if e.onPart(partVoice) && len(e.ctx.Voices) > 0 {
+	if e.onPart(partVoice) {
 		ks = append(ks, subjectKeys.Voice)
 	}
 	if !onAdd && !e.editable() {

@@ -2,7 +2,6 @@ package forms
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -265,8 +264,8 @@ func (e *subjectsEditor) partNote(st *Styles, s *subject, p part, text string, d
 		}
 		return st.Dim.Render("[@" + api.CleanLine(text) + "]")
 	case partVoice:
-		if i := slices.Index(e.ctx.Voices, text); i >= 0 {
-			return st.Dim.Render(fmt.Sprintf("cloned voice %d of %d", i+1, len(e.ctx.Voices)))
+		if note := e.ctx.voiceNote(text); note != "" {
+			return st.Dim.Render(note)
 		}
 		if text != "" {
 			return st.Dim.Render("a service voice")
@@ -317,10 +316,7 @@ func (e *subjectsEditor) placeholder(p part) string {
 		}
 		return "+ a clip of 5 s: path, URL or data URI"
 	case partVoice:
-		if len(e.ctx.Voices) == 0 {
-			return "none · type a voice id"
-		}
-		return "none · ctrl+l picks a cloned voice, or type one"
+		return "none · ctrl+l picks a cloned or system voice, or type one"
 	case partServer:
 		return "none: a temporary subject"
 	}

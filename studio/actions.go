@@ -51,7 +51,7 @@ func Cancellable(t history.Task) bool {
 // Submit records a request, sends it and follows the task it created
 // until it ends (a speech synthesis may answer "queueing" too).
 func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]any) (*track.Submission, error) {
-	sub, err := s.Tracker.Submit(ctx, op, body)
+	sub, err := s.Send(ctx, op, body)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -55,6 +57,8 @@ type Config struct {
 	// AgentCreditCap bounds the credits tasks started by AI agents
 	// (clapper mcp) may cost per local calendar day; 0 is no cap.
 	AgentCreditCap int64
+	// Uploads is when local images are uploaded rather than inlined.
+	Uploads string
 
 	// APIKeySource and BaseURLSource say where the key and the service
 	// address came from, so the Settings page can say so.
@@ -161,6 +165,15 @@ func (c *Config) resolveWith(s Settings) error {
 	}
 	if c.Theme == "" {
 		c.Theme = "auto"
+	}
+	if c.Uploads == "" {
+		c.Uploads = s.Uploads
+	}
+	if c.Uploads == "" {
+		c.Uploads = UploadAuto
+	}
+	if !slices.Contains(UploadModes, c.Uploads) {
+		return &UsageError{fmt.Sprintf("uploads %q in the settings file is not one of %s", c.Uploads, strings.Join(UploadModes, ", "))}
 	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout

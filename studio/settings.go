@@ -26,6 +26,9 @@ type Settings struct {
 	SandboxSpeed  float64 `json:"sandbox_speed,omitempty"`
 	// AgentCreditCap: credits AI agents may spend per day; 0 is no cap.
 	AgentCreditCap int64 `json:"agent_credit_cap,omitempty"`
+	// Uploads is when local images are uploaded rather than inlined:
+	// auto (default), always or never.
+	Uploads string `json:"uploads,omitempty"`
 }
 
 // SettingsPath is settings.json in $CLAPPER_CONFIG_DIR, else in the user's

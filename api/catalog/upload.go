@@ -59,6 +59,15 @@ func checkUpload(f Field, label, s string) []FieldError {
 // "subjects[1].images[0]". Anything that is not an image it can read is
 // left for Validate to explain.
 func Relabel(op api.Operation, req map[string]any) (map[string]any, []string) {
+	return MapImages(op, req, relabelImage)
+}
+
+// MapImages calls fn on every image value of a request (image fields and
+// the images of subjects) and puts what it answers in place of the value
+// when it answers true. It returns the body, a copy when anything changed,
+// and the labels of the values changed, as "images[0]" or
+// "subjects[1].images[0]".
+func MapImages(op api.Operation, req map[string]any, fn func(f Field, value string) (string, bool)) (map[string]any, []string) {
 	model, _ := req["model"].(string)
 	s, err := Lookup(op, model)
 	if err != nil {
@@ -77,26 +86,26 @@ func Relabel(op api.Operation, req map[string]any) (map[string]any, []string) {
 		switch {
 		case f.Media == MediaImage && f.Kind == KindMedia:
 			if str, ok := v.(string); ok {
-				if fixed, ok := relabelImage(f, str); ok {
+				if fixed, ok := fn(f, str); ok {
 					set(f.Name, fixed)
 					changed = append(changed, f.Name)
 				}
 			}
 		case f.Media == MediaImage && f.Kind == KindMediaList:
-			if list, names := relabelList(f, v, f.Name); names != nil {
+			if list, names := mapImageList(f, v, f.Name, fn); names != nil {
 				set(f.Name, list)
 				changed = append(changed, names...)
 			}
 		case f.Kind == KindSubjects:
 			items, _ := v.([]any)
 			var fixedItems []any
-			imgF := Field{Kind: KindMediaList, Media: MediaImage}
+			imgF := Field{Name: "images", Kind: KindMediaList, Media: MediaImage}
 			for i, it := range items {
 				obj, ok := it.(map[string]any)
 				if !ok {
 					continue
 				}
-				if list, names := relabelList(imgF, obj["images"], fmt.Sprintf("subjects[%d].images", i)); names != nil {
+				if list, names := mapImageList(imgF, obj["images"], fmt.Sprintf("subjects[%d].images", i), fn); names != nil {
 					if fixedItems == nil {
 						fixedItems = slices.Clone(items)
 					}
@@ -117,7 +126,7 @@ func Relabel(op api.Operation, req map[string]any) (map[string]any, []string) {
 	return out, changed
 }
 
-func relabelList(f Field, v any, label string) ([]any, []string) {
+func mapImageList(f Field, v any, label string, fn func(Field, string) (string, bool)) ([]any, []string) {
 	var list []any
 	switch x := v.(type) {
 	case []any:
@@ -134,7 +143,7 @@ func relabelList(f Field, v any, label string) ([]any, []string) {
 		if !ok {
 			continue
 		}
-		if fixed, ok := relabelImage(f, str); ok {
+		if fixed, ok := fn(f, str); ok {
 			if out == nil {
 				out = slices.Clone(list)
 			}

@@ -1,0 +1,34 @@
+package forms
+
+import (
+	"fmt"
+	"slices"
+
+	"clapper/api/catalog"
+)
+
+// voiceChoices are what a voice field offers: the library's cloned voices,
+// then the service's system voices.
+func (c *Context) voiceChoices() []string {
+	out := slices.Clone(c.Voices)
+	for _, v := range catalog.SystemVoices {
+		if !slices.Contains(out, v.ID) {
+			out = append(out, v.ID)
+		}
+	}
+	return out
+}
+
+// voiceNote says what a chosen voice is: one of the library's cloned
+// voices, a system voice (with what it sounds like), or "" for neither.
+func (c *Context) voiceNote(id string) string {
+	if i := slices.Index(c.Voices, id); i >= 0 {
+		return fmt.Sprintf("cloned voice %d of %d", i+1, len(c.Voices))
+	}
+	for _, v := range catalog.SystemVoices {
+		if v.ID == id {
+			return "system voice: " + v.Description
+		}
+	}
+	return ""
+}
