@@ -93,9 +93,11 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 		}
 	}
 	// A range is the union of the models': text2video durations run 1..16
-	// for the svcq3 models while svcq1's has no upper bound.
+	// for the svcq3 models, only 5 for svcq1 and 1..10 for svcq2 (the
+	// service layer's).
 	d := operationSchema(api.OpText2Video).Properties["duration"]
-	if d.Minimum == nil || *d.Minimum != 1 || d.Maximum != nil || !strings.Contains(d.Description, "svcq1: integer; at least 1 seconds") {
+	if d.Minimum == nil || *d.Minimum != 1 || d.Maximum == nil || *d.Maximum != 16 || !strings.Contains(d.Description, "svcq1: integer; default 5; only 5 seconds") ||
+		!strings.Contains(d.Description, "svcq2: integer; default 5; 1 to 10 seconds") {
 		t.Errorf("text2video duration: %+v", d)
 	}
 }

@@ -83,7 +83,8 @@ func (s *Studio) uploadImages(ctx context.Context, op api.Operation, body map[st
 	switch s.Config.Uploads {
 	case UploadNever:
 		return body, nil, nil
-	case UploadAuto:
+	case UploadAlways:
+	default: // auto, the default when unset
 		raw, err := json.Marshal(body)
 		if err != nil || len(raw) <= catalog.MaxBodyBytes {
 			return body, nil, nil
