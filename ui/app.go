@@ -279,7 +279,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.pages[pageScenes].Update(msg)
 	case voicesLoadedMsg, voiceReminderMsg:
 		return m.pages[pageVoices].Update(msg)
-	case voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
+	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
 		return m.pages[pageNew].Update(msg)
 	case detailLoadedMsg, previewLoadedMsg:
 		if m.detail == nil {

@@ -107,6 +107,13 @@ type (
 		localID    int64
 		openDetail bool
 	}
+	// draftsFoundMsg is what the drafts folder holds, read in a command:
+	// the operations with a draft and the one last worked on.
+	draftsFoundMsg struct {
+		has  map[api.Operation]bool
+		last api.Operation
+		ok   bool
+	}
 	// voicesForFormMsg refreshes the voice library the form offers.
 	voicesForFormMsg struct{ voices []string }
 	// discardDraftMsg: the user confirmed throwing a draft away.
@@ -146,14 +153,26 @@ func (p *newPage) resetBackend() {
 func (p *newPage) Title() string { return "New" }
 
 func (p *newPage) Init() tea.Cmd {
-	p.has = p.drafts.Has()
+	p.has = map[api.Operation]bool{}
 	p.sent = map[api.Operation]forms.Draft{}
-	cmds := []tea.Cmd{p.loadVoices(), p.loadSent()}
-	if op, ok := p.drafts.Last(); ok {
-		p.selectOp(op)
-		cmds = append(cmds, p.loadDraft(op, nil, ""))
+	d := p.drafts
+	return tea.Batch(p.loadVoices(), p.loadSent(), func() tea.Msg {
+		last, ok := d.Last()
+		return draftsFoundMsg{has: d.Has(), last: last, ok: ok}
+	})
+}
+
+// onDraftsFound takes in what the drafts folder holds and reopens the
+// operation last worked on, unless the user has already opened a form.
+func (p *newPage) onDraftsFound(msg draftsFoundMsg) tea.Cmd {
+	for op := range msg.has {
+		p.has[op] = true
 	}
-	return tea.Batch(cmds...)
+	if !msg.ok || p.form != nil || p.step != stepOperation {
+		return nil
+	}
+	p.selectOp(msg.last)
+	return p.loadDraft(msg.last, nil, "")
 }
 
 func (p *newPage) reopen() tea.Cmd {
@@ -302,6 +321,8 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.offerRecall()
 		return nil
+	case draftsFoundMsg:
+		return p.onDraftsFound(msg)
 	case voicesForFormMsg:
 		p.ctx.Voices = msg.voices
 		return nil
