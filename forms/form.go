@@ -1,9 +1,7 @@
 package forms
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/cursor"
@@ -319,36 +317,6 @@ func (f *Form) Values() map[string]any {
 	return out
 }
 
-// Keys the form handles itself.
-type keyMap struct {
-	Next, Prev, Review, Leave, Toggle, Remove, Pick, Reference, Recall key.Binding
-}
-
-var keys = keyMap{
-	// ↑/↓ move a row at a time in every field (a list's items, a text's
-	// lines, a subject's parts) and on to the next field past the last;
-	// tab and shift+tab move a whole field.
-	Next:      key.NewBinding(key.WithKeys("tab", "down", "enter"), key.WithHelp("tab/↓", "next field/row")),
-	Prev:      key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field/row")),
-	Review:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review & send")),
-	Leave:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "operations (form kept)")),
-	Toggle:    key.NewBinding(key.WithKeys("enter", "space", "right", "left"), key.WithHelp("enter", "open/close")),
-	Remove:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove value")),
-	Pick:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file")),
-	Reference: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "insert [@subject]")),
-	Recall:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "fill with the last sent")),
-}
-
-// LeaveMsg asks the page to go back to the operations; the form is kept.
-type LeaveMsg struct{}
-
-// RecallMsg asks the page to fill the form with the operation's last sent
-// request.
-type RecallMsg struct{ Op api.Operation }
-
-// OfferRecall tells the form its operation has a last sent request (ctrl+p).
-func (f *Form) OfferRecall(ok bool) { f.recall = ok }
-
 // Capturing reports whether keys are text for an input (the page must not
 // read them as its own).
 func (f *Form) Capturing() bool { return true }
@@ -499,40 +467,6 @@ func (f *Form) syncDuration() {
 	t.SetDuration(d)
 }
 
-// explainIdle says why a key that writes or removes did nothing where the
-// cursor is, with the keys that work there: no keystroke is lost silently.
-func (f *Form) explainIdle(k tea.KeyPressMsg) {
-	if k.Text == "" && k.String() != "ctrl+d" {
-		return // a move at an edge, a key with no use: nothing was lost
-	}
-	if x, ok := f.focused().(interface{ idle(tea.KeyPressMsg) string }); ok {
-		if f.hint = x.idle(k); f.hint != "" {
-			return
-		}
-	}
-	name := strings.ReplaceAll(f.focusedName(), "_", " ")
-	what := "this row"
-	if name != "" {
-		what = name
-	}
-	var works []string
-	for _, b := range f.FullHelp()[0] {
-		works = append(works, b.Help().Key+" "+b.Help().Desc)
-	}
-	if len(works) == 0 {
-		works = []string{keys.Next.Help().Key + " " + keys.Next.Help().Desc}
-	}
-	f.hint = fmt.Sprintf("%s does nothing in %s · %s", keyName(k), what, strings.Join(works, " · "))
-}
-
-// keyName is a key as the help writes it.
-func keyName(k tea.KeyPressMsg) string {
-	if k.Text != "" && k.Text != " " {
-		return strconv.Quote(k.Text)
-	}
-	return k.String()
-}
-
 func (f *Form) focusRow(kind rowKind) {
 	for i, r := range f.rows {
 		if r.kind == kind {
@@ -594,52 +528,6 @@ func (f *Form) updateReference(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// ShortHelp is the help line: the focused field's first keys, then
-// review and leave; FullHelp has every key that works now.
-func (f *Form) ShortHelp() []key.Binding {
-	groups := f.FullHelp()
-	if f.mode != modeEdit {
-		return groups[0]
-	}
-	own := groups[0]
-	if len(own) > 2 {
-		own = own[:2]
-	}
-	if f.recall && f.Blank() {
-		// A fresh form: the last sent request is one key away.
-		own = append([]key.Binding{keys.Recall}, own[:min(len(own), 1)]...)
-	}
-	return append(slices.Clip(own), keys.Review, keys.Leave)
-}
-
-func (f *Form) FullHelp() [][]key.Binding {
-	switch f.mode {
-	case modeReview:
-		return [][]key.Binding{f.reviewKeys()}
-	case modePicker:
-		return [][]key.Binding{{pickerChoose, pickerUp, pickerBack}}
-	case modeReference:
-		return [][]key.Binding{{insertKey, pickerBack}}
-	}
-	var own []key.Binding
-	if e := f.focused(); e != nil {
-		own = append(own, e.Keys()...)
-	}
-	if f.rows[f.focus].stray {
-		own = append(own, keys.Remove)
-	}
-	if f.focusedName() == "prompt" && len(f.subjectNames()) > 0 {
-		own = append(own, keys.Reference)
-	}
-	if f.rows[f.focus].kind == rowAdvanced {
-		own = append(own, keys.Toggle)
-	}
-	if f.recall {
-		own = append(own, keys.Recall)
-	}
-	return [][]key.Binding{own, {keys.Next, keys.Prev, keys.Review, keys.Leave}}
 }
 
 // title is the form's heading: the operation and what it makes.
