@@ -154,6 +154,14 @@ func (f *Form) layout() {
 	for _, fd := range f.spec.Fields {
 		inSpec[fd.Name] = true
 		e := f.editor(fd.Name)
+		if widgetOf(e) != widgetFor(fd) {
+			// The new model asks for this field another way: a fresh
+			// input of the right kind, holding the value typed.
+			v := e.Value()
+			e = newEditor(f.ctx, fd)
+			e.Set(v)
+			f.editors[fd.Name] = e
+		}
 		e.SetField(fd)
 		r := row{kind: rowField, name: fd.Name}
 		if !f.asked(fd.Name) && e.Value() == nil {

@@ -22,24 +22,70 @@ import (
 	"clapper/internal/textutil"
 )
 
-// newEditor picks the input for a field's kind.
-func newEditor(ctx *Context, f catalog.Field) editor {
+// widget is the kind of input a field gets; it follows the chosen model's
+// field (svcq2-pro takes any W:H as text, svcq4-preview a fixed list).
+type widget int
+
+const (
+	widgetLine widget = iota
+	widgetChoice
+	widgetList
+	widgetSubjects
+	widgetTiming
+	widgetArea
+)
+
+func widgetFor(f catalog.Field) widget {
 	switch f.Kind {
 	case catalog.KindEnum, catalog.KindBool:
 		if f.Kind == catalog.KindEnum && f.AnyRatio {
-			return newLineEditor(ctx, f) // any W:H besides the listed ones
+			return widgetLine // any W:H besides the listed ones
 		}
-		return newChoiceEditor(f)
+		return widgetChoice
 	case catalog.KindMediaList:
-		return newListEditor(ctx, f)
+		return widgetList
 	case catalog.KindSubjects:
-		return newSubjectsEditor(ctx, f)
+		return widgetSubjects
 	case catalog.KindTimingPrompts:
-		return newTimingEditor(ctx, f)
+		return widgetTiming
 	case catalog.KindText:
 		if multiLine(f) {
-			return newAreaEditor(f)
+			return widgetArea
 		}
+	}
+	return widgetLine
+}
+
+// widgetOf is the kind of an editor already made.
+func widgetOf(e editor) widget {
+	switch e.(type) {
+	case *choiceEditor:
+		return widgetChoice
+	case *listEditor:
+		return widgetList
+	case *subjectsEditor:
+		return widgetSubjects
+	case *timingEditor:
+		return widgetTiming
+	case *areaEditor:
+		return widgetArea
+	}
+	return widgetLine
+}
+
+// newEditor picks the input for a field's kind.
+func newEditor(ctx *Context, f catalog.Field) editor {
+	switch widgetFor(f) {
+	case widgetChoice:
+		return newChoiceEditor(f)
+	case widgetList:
+		return newListEditor(ctx, f)
+	case widgetSubjects:
+		return newSubjectsEditor(ctx, f)
+	case widgetTiming:
+		return newTimingEditor(ctx, f)
+	case widgetArea:
+		return newAreaEditor(f)
 	}
 	return newLineEditor(ctx, f)
 }

@@ -208,3 +208,35 @@ func TestSentRequestEndsTheDraft(t *testing.T) {
 		t.Fatalf("ctrl+p sent %#v", msg)
 	}
 }
+
+// The input follows the model's field: svcq2-pro's aspect_ratio takes any
+// W:H as text, svcq4-preview's is a fixed list; the value typed stays.
+func TestWidgetFollowsTheModelsFieldKind(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Video, "svcq2-pro")
+	if _, ok := f.editors["aspect_ratio"].(*lineEditor); !ok {
+		t.Fatalf("svcq2-pro's aspect_ratio is a %T, want text", f.editors["aspect_ratio"])
+	}
+	focus(t, f, "aspect_ratio")
+	typeText(f, "9:16")
+	focus(t, f, "model")
+	for i := 0; f.model != "svcq4-preview" && i < 10; i++ {
+		press(f, "right")
+	}
+	c, ok := f.editors["aspect_ratio"].(*choiceEditor)
+	if !ok {
+		t.Fatalf("svcq4-preview's aspect_ratio is a %T, want its list", f.editors["aspect_ratio"])
+	}
+	if c.Value() != "9:16" {
+		t.Fatalf("the ratio typed was lost: %v", c.Value())
+	}
+	if !strings.Contains(lineOf(f, "aspect_ratio"), "[9:16]") {
+		t.Fatalf("the list shows the ratio chosen: %q", lineOf(f, "aspect_ratio"))
+	}
+	focus(t, f, "model")
+	for i := 0; f.model != "svcq2-pro" && i < 10; i++ {
+		press(f, "right")
+	}
+	if _, ok := f.editors["aspect_ratio"].(*lineEditor); !ok || f.Values()["aspect_ratio"] != "9:16" {
+		t.Fatalf("back on svcq2-pro: %T %v", f.editors["aspect_ratio"], f.Values()["aspect_ratio"])
+	}
+}

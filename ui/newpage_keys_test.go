@@ -167,3 +167,32 @@ func TestFullHelpWhileTyping(t *testing.T) {
 		t.Fatalf("help while typing in the filter:\n%s", help)
 	}
 }
+
+// Switching the model from svcq2-pro to svcq4-preview on screen turns the
+// free aspect_ratio text into svcq4-preview's list.
+func TestModelSwitchChangesTheWidgetOnScreen(t *testing.T) {
+	m, _ := newTestModel(t, 140, 40)
+	p := showForm(t, m, api.OpReference2Video, "svcq2-pro")
+	if !strings.Contains(screen(m), "or any W:H") {
+		t.Fatalf("svcq2-pro's aspect_ratio takes any W:H:\n%s", screen(m))
+	}
+	for p.form.FocusedField() != "model" {
+		send(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	}
+	for i := 0; p.form.Model() != "svcq4-preview" && i < 10; i++ {
+		send(m, tea.KeyPressMsg{Code: tea.KeyRight})
+	}
+	typeAndSettle(t, m, p)
+	if strings.Contains(screen(m), "or any W:H") {
+		t.Fatalf("svcq4-preview's aspect_ratio is a list, not text:\n%s", screen(m))
+	}
+	var row string
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.Contains(l, "aspect_ratio") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "[16:9]") || !strings.Contains(row, "3:4") {
+		t.Fatalf("svcq4-preview's aspect_ratio row: %q", row)
+	}
+}
