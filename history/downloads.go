@@ -268,3 +268,18 @@ func collectDownloads(rows *sql.Rows, err error) ([]Download, error) {
 	}
 	return out, nil
 }
+
+// SavedFile reports whether path is a file a download of this history
+// saved (a task's result or a version's video): the opener trusts such a
+// file wherever the user had it saved.
+func (s *Store) SavedFile(ctx context.Context, path string) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM downloads WHERE status = ? AND path = ?) +
+		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ?)`,
+		DownloadDone, path, DownloadDone, path).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("history: %w", err)
+	}
+	return n > 0, nil
+}

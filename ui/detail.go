@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -206,9 +205,9 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "pgdown", msg.String() == "space":
 		d.vp.PageDown()
 	case key.Matches(msg, k.Open):
-		return openWithOS(d.savedFile())
+		return openExternal(d.env, d.savedFile())
 	case key.Matches(msg, k.Folder):
-		return openWithOS(filepath.Dir(d.savedFile()))
+		return openFolderOf(d.env, d.savedFile())
 	case key.Matches(msg, k.Copy):
 		u := d.firstURL()
 		return tea.Batch(tea.SetClipboard(u), status("copied the result URL to the clipboard (OSC 52; your terminal must allow it)"))

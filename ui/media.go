@@ -1,26 +1,13 @@
 package ui
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"runtime"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
 	"clapper/api/track"
 )
-
-// maxPreviewBytes bounds a fetched cover or image: a preview is never worth
-// more.
-const maxPreviewBytes = 32 << 20
 
 // loadPreview decodes and scales the task's picture in the background: a
 // saved image result, else the image or the video's cover from its URL
@@ -36,7 +23,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		return nil
 	}
 	d.previewLoading = true
-	localID, dataDir := d.localID, d.env.studio.Config.DataDir
+	localID, s, ctx := d.localID, d.env.studio, d.env.ctx
 	saved := d.savedFile()
 	c := t.Creations[0]
 	src := c.CoverURL
@@ -54,7 +41,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		if media == "image" && saved != "" {
 			path = saved
 		} else if src != "" {
-			p, err := fetchPreview(dataDir, taskID, src)
+			p, err := s.Preview(ctx, taskID, src)
 			if err != nil {
 				return previewLoadedMsg{localID: localID, note: "No preview: " + api.CleanLine(err.Error())}
 			}
@@ -74,66 +61,20 @@ func (d *detailModel) loadPreview() tea.Cmd {
 	}
 }
 
-var previewName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
-// fetchPreview saves a picture URL once into <data>/previews.
-func fetchPreview(dataDir, taskID, url string) (string, error) {
-	dir := filepath.Join(dataDir, "previews")
-	path := filepath.Join(dir, previewName.ReplaceAllString(taskID, "")+".img")
-	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
-		return path, nil
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return "", fmt.Errorf("the picture's URL is not valid")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("could not fetch the picture from %s", req.URL.Host)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("the picture's URL answered %s (expired? r re-reads the task)", resp.Status)
-	}
-	tmp, err := os.CreateTemp(dir, ".preview-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(resp.Body, maxPreviewBytes+1))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", err
-	}
-	if n > maxPreviewBytes {
-		return "", fmt.Errorf("the picture is over %d MB", maxPreviewBytes>>20)
-	}
-	return path, os.Rename(tmp.Name(), path)
+// openExternal hands target (a web address or a saved file) to the
+// studio's one opener, which refuses anything else, in a command.
+func openExternal(e *env, target string) tea.Cmd {
+	return func() tea.Msg { return openedMsg(target, e.studio.OpenExternal(e.ctx, target)) }
 }
 
-// openWithOS hands a file or folder to the desktop's opener.
-func openWithOS(path string) tea.Cmd {
-	return func() tea.Msg {
-		var cmd *exec.Cmd
-		switch runtime.GOOS {
-		case "darwin":
-			cmd = exec.Command("open", path)
-		case "windows":
-			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", path)
-		default:
-			cmd = exec.Command("xdg-open", path)
-		}
-		if err := cmd.Start(); err != nil {
-			return statusMsg{text: fmt.Sprintf("could not open %s: %v (the file is there to open by hand)", api.CleanLine(path), err), bad: true}
-		}
-		go cmd.Wait()
-		return statusMsg{text: "opened " + api.CleanLine(path)}
+// openFolderOf opens the folder of a saved file, through the same opener.
+func openFolderOf(e *env, file string) tea.Cmd {
+	return func() tea.Msg { return openedMsg(filepath.Dir(file), e.studio.OpenFolderOf(e.ctx, file)) }
+}
+
+func openedMsg(target string, err error) tea.Msg {
+	if err != nil {
+		return statusMsg{text: "could not open: " + api.CleanLine(err.Error()), bad: true}
 	}
+	return statusMsg{text: "opened " + api.CleanLine(target)}
 }

@@ -338,7 +338,7 @@ func saveVersion(ctx context.Context, svc *scenes.Service, jobID, id, what strin
 func (m *sceneEditor) openCut() tea.Cmd {
 	cut, _ := m.lastCut()
 	if d := cut.Download; d != nil && d.Status == history.DownloadDone {
-		return openWithOS(d.Path)
+		return openExternal(m.env, d.Path)
 	}
 	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
 	return func() tea.Msg {
@@ -346,7 +346,7 @@ func (m *sceneEditor) openCut() tea.Cmd {
 		if err != nil {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
-		return openWithOS(url)()
+		return openExternal(m.env, url)()
 	}
 }
 
@@ -389,10 +389,10 @@ func (m *sceneEditor) loadThumb() tea.Cmd {
 	if !ok || !m.wide() || len(v.Images) == 0 || m.thumbs[v.ID] != nil || m.thumbErr[v.ID] != "" {
 		return nil
 	}
-	dataDir, id, url := m.env.studio.Config.DataDir, v.ID, v.Images[0]
+	s, ctx, id, url := m.env.studio, m.env.ctx, v.ID, v.Images[0]
 	m.thumbErr[id] = "loading…"
 	return func() tea.Msg {
-		path, err := fetchPreview(dataDir, "scene-"+id, url)
+		path, err := s.Preview(ctx, "scene-"+id, url)
 		if err != nil {
 			return sceneThumbMsg{versionID: id, note: "no picture: " + api.CleanLine(err.Error())}
 		}

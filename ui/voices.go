@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -257,7 +256,7 @@ func playDemo(e *env, v history.Voice) tea.Cmd {
 				for _, d := range dls {
 					if d.Status == history.DownloadDone {
 						if _, err := os.Stat(d.Path); err == nil {
-							return openWithOS(d.Path)()
+							return openExternal(e, d.Path)()
 						}
 					}
 				}
@@ -266,11 +265,7 @@ func playDemo(e *env, v history.Voice) tea.Cmd {
 				return statusMsg{text: "the preview of " + api.CleanLine(v.VoiceID) + " was not saved and its URL lapsed; open the clone task (Tasks page) and press r for a fresh one", bad: true}
 			}
 		}
-		u, err := url.Parse(v.DemoAudio)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return statusMsg{text: "the preview of " + api.CleanLine(v.VoiceID) + " has no web address to open: " + api.CleanLine(v.DemoAudio), bad: true}
-		}
-		return openWithOS(u.String())()
+		return openExternal(e, v.DemoAudio)()
 	}
 }
 

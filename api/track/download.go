@@ -310,8 +310,8 @@ var defaultHTTP = &http.Client{Transport: &http.Transport{
 	DisableCompression:    true,
 }}
 
-// errExpired is a URL the server no longer honours.
-var errExpired = errors.New("the result URL has expired")
+// ErrExpired is a URL the server no longer honours (403, 404 or 410).
+var ErrExpired = errors.New("the result URL has expired")
 
 // errStalled is a transfer that received nothing for the idle timeout.
 var errStalled = errors.New("download stalled")
@@ -349,7 +349,7 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 			try--
 		}
 		best = max(best, have)
-		if errors.Is(err, errExpired) || unreachable(err) {
+		if errors.Is(err, ErrExpired) || unreachable(err) {
 			// A lapsed signature, or a host that is gone (an embedded
 			// sandbox's port from an earlier run): the service signs anew.
 			if refreshed {
@@ -378,7 +378,7 @@ func (d *Downloader) download(ctx context.Context, dl history.Download) {
 	case ctx.Err() != nil:
 		// Stopped: the partial file stays and the next run resumes it.
 		d.update(context.WithoutCancel(ctx), dl, history.DownloadProgress{Status: history.DownloadQueued, Bytes: dl.Bytes, Total: dl.Total})
-	case errors.Is(err, errExpired):
+	case errors.Is(err, ErrExpired):
 		removePart(dl.Path)
 		d.update(ctx, dl, history.DownloadProgress{Status: history.DownloadExpired, Bytes: dl.Bytes, Total: dl.Total, Error: "the result URL expired and the service did not sign a new one"})
 	default:
@@ -420,7 +420,7 @@ func (d *Downloader) refresh(ctx context.Context, dl history.Download) (history.
 		return dl, err
 	}
 	if dl.Index >= len(res.Creations) || res.Creations[dl.Index].URL == "" {
-		return dl, errExpired
+		return dl, ErrExpired
 	}
 	dl.URL = res.Creations[dl.Index].URL
 	dl.ExpiresAt = d.now().Add(URLValidity(res))

@@ -55,7 +55,7 @@ func (d *Downloader) Save(ctx context.Context, f File) (string, int64, error) {
 			try-- // it got further than any attempt before: not a failed try
 		}
 		best = max(best, n)
-		if errors.Is(err, errExpired) || unreachable(err) {
+		if errors.Is(err, ErrExpired) || unreachable(err) {
 			if refreshed {
 				break
 			}

@@ -101,7 +101,7 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 		}
 		flags |= os.O_APPEND
 	case http.StatusForbidden, http.StatusGone, http.StatusNotFound:
-		return "", have, errExpired
+		return "", have, ErrExpired
 	case http.StatusRequestedRangeNotSatisfiable:
 		// The part is whole or stale; the next attempt starts over.
 		_ = root.Remove(t.part)

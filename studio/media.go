@@ -1,0 +1,158 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"clapper/api"
+	"clapper/api/track"
+)
+
+// previewName keeps a preview's cache name to plain characters.
+var previewName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// Preview returns a picture to show for key (a task's cover, a scene's
+// first frame), fetched once from src into the data directory's preview
+// cache by the one downloader: the picture's URL expires, the cache stays.
+func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
+	dir := filepath.Join(s.Config.DataDir, "previews")
+	base := previewName.ReplaceAllString(key, "")
+	if base == "" {
+		base = "preview"
+	}
+	if p, ok := track.SavedPicture(dir, base); ok {
+		return p, nil
+	}
+	p, _, err := s.Downloader.Save(ctx, track.File{
+		Media: "image", Dir: dir, Base: base, Limit: track.MaxPreviewBytes, Replace: true,
+		URL: func(context.Context, bool) (string, error) { return src, nil },
+	})
+	var netErr *url.Error
+	switch {
+	case err == nil:
+		return p, nil
+	case errors.Is(err, track.ErrExpired):
+		return "", errors.New("the picture's URL has expired (r re-reads the task)")
+	case errors.As(err, &netErr):
+		if u, perr := url.Parse(src); perr == nil && u.Host != "" {
+			return "", fmt.Errorf("could not fetch the picture from %s", u.Host)
+		}
+	}
+	return "", fmt.Errorf("could not fetch the picture: %w", err)
+}
+
+// launch hands a checked target to the desktop's opener (tests replace it).
+var launch = func(target string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", target)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", target)
+	default:
+		cmd = exec.Command("xdg-open", target)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return nil
+}
+
+// ErrNotOpened is a target the opener refuses: the error says why.
+var ErrNotOpened = errors.New("not opened")
+
+// OpenExternal is clapper's one opener: it hands target to the desktop's
+// opener only when it is a web address (http or https with a host) or a
+// media file clapper saved (inside a download folder of this backend, or
+// recorded as a saved download in its history) with an extension of the
+// download policy. Anything else (file:, ms-msdt:, a UNC path, /etc/passwd,
+// a saved name with an executable extension) is refused with the reason:
+// the server chooses URLs and names, and opening them must never run
+// anything.
+func (s *Studio) OpenExternal(ctx context.Context, target string) error {
+	if u, err := url.Parse(target); err == nil && u.Scheme != "" && !isWindowsDrive(u.Scheme) {
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%w: %s is not a web address (only http and https are opened)", ErrNotOpened, api.CleanLine(target))
+		}
+		return launch(u.String())
+	}
+	path, err := s.savedFile(ctx, target)
+	if err != nil {
+		return err
+	}
+	return launch(path)
+}
+
+// OpenFolderOf opens the folder of a file clapper saved (the same checks as
+// OpenExternal's for the file).
+func (s *Studio) OpenFolderOf(ctx context.Context, file string) error {
+	path, err := s.savedFile(ctx, file)
+	if err != nil {
+		return err
+	}
+	return launch(filepath.Dir(path))
+}
+
+// savedFile checks a file for the opener and returns its real path.
+func (s *Studio) savedFile(ctx context.Context, file string) (string, error) {
+	refuse := func(why string) error {
+		return fmt.Errorf("%w: %s %s", ErrNotOpened, api.CleanLine(file), why)
+	}
+	if file == "" {
+		return "", fmt.Errorf("%w: no file was saved yet (d downloads it)", ErrNotOpened)
+	}
+	if !filepath.IsAbs(file) || strings.HasPrefix(file, `\\`) {
+		return "", refuse("is not a saved file")
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return "", refuse("is not there (moved or deleted?)")
+	}
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", refuse("is not a regular file")
+	}
+	if !track.AllowedToOpen(real) {
+		return "", refuse("does not have the extension of a video, picture or sound; clapper opens only those")
+	}
+	if s.inDownloadFolder(real) {
+		return real, nil
+	}
+	if saved, err := s.Store.SavedFile(ctx, file); err != nil {
+		return "", err
+	} else if saved {
+		return real, nil
+	}
+	return "", refuse("is neither in a download folder nor a file clapper saved")
+}
+
+// inDownloadFolder reports a path inside a folder this backend saves
+// results in.
+func (s *Studio) inDownloadFolder(real string) bool {
+	seen := map[string]bool{}
+	for _, op := range api.Operations() {
+		dir := s.Downloader.DirFor(op)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			if rel, err := filepath.Rel(d, real); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isWindowsDrive tells C: in C:\path from a URL scheme.
+func isWindowsDrive(scheme string) bool { return len(scheme) == 1 }
