@@ -79,6 +79,13 @@ func (e *Error) Temporary() bool {
 	return e.Status == http.StatusTooManyRequests || e.Status >= 500
 }
 
+// TaskUnknown reports the service's own answer that it does not know a
+// task: a 404 whose JSON body names TaskNotFound. Any other 404 (a proxy's
+// HTML page, a wrong path) says nothing about the task and is transient.
+func (e *Error) TaskUnknown() bool {
+	return e.Status == http.StatusNotFound && e.Reason == ReasonTaskNotFound
+}
+
 // AsError returns the service rejection inside err, if any.
 func AsError(err error) (*Error, bool) {
 	var e *Error

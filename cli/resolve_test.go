@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"clapper/api/track"
 	"clapper/history"
 )
 
@@ -69,8 +70,8 @@ func TestWatchSaysWhichTasksAreLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 3; i++ { // three earlier runs, a 404 each
-		if _, err := store.RecordNotFound(context.Background(), "a1", time.Now(), "TaskNotFound", 3); err != nil {
+	for i := 2; i >= 0; i-- { // three earlier runs, a 404 each, over the window
+		if _, err := store.RecordNotFound(context.Background(), "a1", time.Now().Add(-time.Duration(i)*track.LostWindow), "TaskNotFound", 3, track.LostWindow); err != nil {
 			t.Fatal(err)
 		}
 	}

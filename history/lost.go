@@ -27,11 +27,13 @@ type NotFound struct {
 // Lost reports whether the task is no longer followed.
 func (n NotFound) Lost() bool { return !n.LostAt.IsZero() }
 
-// RecordNotFound counts one more 404 answer for a task. When the run reaches
-// limit the task is lost: InFlight leaves it out from then on, in this
-// process and every later one, so no run retries it forever. The task keeps
-// its state. A task id history does not hold is ErrNotFound.
-func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int) (NotFound, error) {
+// RecordNotFound counts one more answer that the service does not know a
+// task. When the run holds at least limit answers and has lasted at least
+// window (from its first answer, over any number of runs), the task is lost:
+// InFlight leaves it out from then on, in this process and every later one,
+// so no run retries it forever. The task keeps its state. A task id history
+// does not hold is ErrNotFound.
+func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (NotFound, error) {
 	var n NotFound
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&n.LocalID)
@@ -47,8 +49,9 @@ func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time,
 			n.LocalID, ms(at), ms(at), reason); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE not_found SET lost_at = ? WHERE task = ? AND lost_at IS NULL AND count >= ?`,
-			ms(at), n.LocalID, limit); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE not_found SET lost_at = ?
+			WHERE task = ? AND lost_at IS NULL AND count >= ? AND last_at - first_at >= ?`,
+			ms(at), n.LocalID, limit, window.Milliseconds()); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		n, err = scanNotFound(tx.QueryRowContext(ctx, notFoundQuery+` WHERE n.task = ?`, n.LocalID))
@@ -58,7 +61,8 @@ func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time,
 }
 
 // ClearNotFound ends a task's run of 404 answers: the service answered for
-// it. Unknown ids and tasks without a run are left alone.
+// it, or the user asks to follow it again (a lost task is then in flight
+// once more). Unknown ids and tasks without a run are left alone.
 func (s *Store) ClearNotFound(ctx context.Context, taskID string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM not_found

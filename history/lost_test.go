@@ -40,7 +40,7 @@ func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 	submitted(t, s, "tk-gone", `{}`)
 	submitted(t, s, "tk-here", `{}`)
 	for i := 1; i <= 2; i++ {
-		n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Duration(i)*time.Second), "TaskNotFound", 3)
+		n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Duration(i)*time.Second), "TaskNotFound", 3, 0)
 		if err != nil || n.Count != i || n.Lost() {
 			t.Fatalf("404 #%d: %+v %v", i, n, err)
 		}
@@ -52,7 +52,7 @@ func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 	if ids := inFlightIDs(t, s); !slices.Equal(ids, []string{"tk-gone", "tk-here"}) {
 		t.Fatalf("before the third 404, in flight %v", ids)
 	}
-	n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Minute), "TaskNotFound", 3)
+	n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Minute), "TaskNotFound", 3, 0)
 	if err != nil || !n.Lost() || n.Count != 3 || !n.FirstAt.Equal(t0.Add(time.Second)) || n.State != api.StateCreated {
 		t.Fatalf("third 404: %+v %v", n, err)
 	}
@@ -66,7 +66,7 @@ func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 	if task, _ := s.TaskByID(ctx, "tk-gone"); task.State != api.StateCreated {
 		t.Errorf("a lost task changed state: %s", task.State)
 	}
-	if _, err := s.RecordNotFound(ctx, "tk-never", t0, "TaskNotFound", 3); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RecordNotFound(ctx, "tk-never", t0, "TaskNotFound", 3, 0); !errors.Is(err, ErrNotFound) {
 		t.Errorf("404 for an id history does not hold: %v", err)
 	}
 }
@@ -77,14 +77,14 @@ func TestNotFoundRunEndsWithAnAnswer(t *testing.T) {
 	ctx := context.Background()
 	submitted(t, s, "tk-1", `{}`)
 	for i := 0; i < 2; i++ {
-		if _, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3); err != nil {
+		if _, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := s.ClearNotFound(ctx, "tk-1"); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3)
+	n, err := s.RecordNotFound(ctx, "tk-1", t0, "TaskNotFound", 3, 0)
 	if err != nil || n.Count != 1 || n.Lost() {
 		t.Errorf("after an answer: %+v %v", n, err)
 	}
@@ -126,5 +126,24 @@ func TestUnknownStateStaysInFlight(t *testing.T) {
 	}
 	if ids := inFlightIDs(t, s); len(ids) != 0 {
 		t.Errorf("in flight after success and canceled: %v", ids)
+	}
+}
+
+// Issue 19.1: a run of answers makes a task lost only once it has lasted
+// the window as well, over runs: a burst of answers in a gateway blip does
+// not.
+func TestNotFoundNeedsTheWindowToo(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-1", `{}`)
+	for i := 0; i < 5; i++ {
+		n, err := s.RecordNotFound(ctx, "tk-1", t0.Add(time.Duration(i)*time.Minute), "TaskNotFound", 3, 10*time.Minute)
+		if err != nil || n.Lost() {
+			t.Fatalf("answer %d, %d minutes into the run: %+v %v", i+1, i, n, err)
+		}
+	}
+	n, err := s.RecordNotFound(ctx, "tk-1", t0.Add(10*time.Minute), "TaskNotFound", 3, 10*time.Minute)
+	if err != nil || !n.Lost() {
+		t.Errorf("ten minutes into the run: %+v %v", n, err)
 	}
 }

@@ -38,10 +38,17 @@
 //
 // # Tasks the service does not know
 //
-// A 404 answer is counted in history (RecordNotFound), any other answer ends
-// the count. After three 404s in a row, in one run or over several, the task
-// is lost: no run follows it again, its state stays as it was, and
-// history.Store.LostTasks lists it so that watch can say why.
+// Only the service's own answer that it does not know the task (a 404 with
+// the JSON reason TaskNotFound) is counted in history (RecordNotFound); an
+// answer about the task ends the count. Any other 404 (a gateway's HTML
+// page, a JSON NotFound for a path) says nothing about the task: it is a
+// transient failure, backed off like a 503. A task is lost only after at
+// least three TaskNotFound answers in a row that span LostWindow (ten
+// minutes), in one run or over several, so neither a gateway blip nor a
+// replica that has not heard of a new task loses it. A lost task is not
+// followed again, its state stays as it was, and history.Store.LostTasks
+// lists it so that watch can say why; the user can follow it again (clapper
+// follow, r in the TUI), which clears the count.
 //
 // # Callbacks
 //

@@ -16,7 +16,7 @@ type Store interface {
 	Resubmit(ctx context.Context, localID int64) ([]byte, error)
 	InFlight(ctx context.Context) ([]history.Task, error)
 	ApplyResult(ctx context.Context, taskID string, u history.Update) (bool, error)
-	RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int) (history.NotFound, error)
+	RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (history.NotFound, error)
 	ClearNotFound(ctx context.Context, taskID string) error
 	SaveJob(ctx context.Context, j api.OneClickJob) (bool, error)
 	RecordVoice(ctx context.Context, v history.Voice) error

@@ -411,7 +411,8 @@ func TestWatcherStopsFollowingAnUnknownTask(t *testing.T) {
 }
 
 // Issue 11.8: repeated 404s stop the retrying across runs, not only within
-// one. Each run here is a new watcher that sees one 404 and stops.
+// one. Each run here is a new watcher that sees one 404 and stops; the runs
+// span LostWindow (issue 19.1).
 func TestNotFoundCountsAcrossRuns(t *testing.T) {
 	svc := newService()
 	c, store, clk := setup(t, svc)
@@ -425,7 +426,7 @@ func TestNotFoundCountsAcrossRuns(t *testing.T) {
 		if w.Watching() != 2 {
 			t.Fatalf("run %d follows %d task(s), want 2", runNo, w.Watching())
 		}
-		clk.Advance(time.Minute)
+		clk.Advance(LostWindow / 2)
 		w.Step(context.Background()) // one read of each, then the run ends
 		lost := false
 		for _, e := range drain(w) {

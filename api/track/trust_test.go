@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -94,5 +95,79 @@ func TestRetryAfterOfADayIsCappedAndShown(t *testing.T) {
 	if svc.reads[ids[0]] < 3 || svc.reads[ids[1]] < 3 {
 		t.Errorf("in ten minutes the throttled task was read %d times, the other %d; the pause must end in minutes",
 			svc.reads[ids[0]], svc.reads[ids[1]])
+	}
+}
+
+// blip wraps the scripted service: until the clock passes end, every read
+// answers what a gateway in trouble sends, a 404 page in HTML.
+type blip struct {
+	svc *service
+	clk interface{ Now() time.Time }
+	end time.Time
+}
+
+func (b blip) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && b.clk.Now().Before(b.end) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(404)
+		io.WriteString(w, "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>")
+		return
+	}
+	b.svc.ServeHTTP(w, r)
+}
+
+// Issue 19.1: a 15-second gateway blip of HTML 404 pages loses no task:
+// only the service's own TaskNotFound counts toward lost, and all tasks
+// are followed to success afterwards.
+func TestGatewayBlipLosesNoTask(t *testing.T) {
+	svc := newService()
+	_, store, clk := setup(t, svc)
+	srv := httptest.NewServer(blip{svc: svc, clk: clk, end: t0.Add(15 * time.Second)})
+	t.Cleanup(srv.Close)
+	c, _ := api.NewClient(srv.URL, "tok", api.WithSleep(func(context.Context, time.Duration) error { return nil }))
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 3)
+	for _, id := range ids {
+		svc.states[id] = []string{"processing", "success"}
+	}
+	events := run(t, w, clk, t0.Add(time.Hour))
+	for _, e := range events {
+		if e.Kind == EventLost {
+			t.Errorf("task %s lost in a gateway blip", e.TaskID)
+		}
+	}
+	for _, id := range ids {
+		if task, _ := store.TaskByID(context.Background(), id); task.State != api.StateSuccess {
+			t.Errorf("task %s ends %s after the blip, want success", id, task.State)
+		}
+	}
+	if lost, _ := store.LostTasks(context.Background()); len(lost) != 0 {
+		t.Errorf("history lists lost tasks: %+v", lost)
+	}
+}
+
+// Issue 19.1: the service's own TaskNotFound makes a task lost only once
+// it has said so for LostWindow, not after three quick reads.
+func TestTaskNotFoundLosesOnlyAfterTheWindow(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	var lostAt time.Time
+	for clk.Now().Before(t0.Add(time.Hour)) && lostAt.IsZero() {
+		next := w.Step(context.Background())
+		for _, e := range drain(w) {
+			if e.Kind == EventLost && e.TaskID == ids[0] {
+				lostAt = e.At
+			}
+		}
+		if next.IsZero() {
+			break
+		}
+		clk.Set(next)
+	}
+	if lostAt.IsZero() {
+		t.Fatal("a task the service keeps saying it does not know is followed for an hour")
+	}
+	if d := lostAt.Sub(t0); d < LostWindow {
+		t.Errorf("lost %v after creation, before the window of %v", d, LostWindow)
 	}
 }

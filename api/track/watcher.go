@@ -25,10 +25,11 @@ const (
 	EventPollFailed
 	// EventDownload: a result download progressed, finished or failed.
 	EventDownload
-	// EventLost: the service answered three reads in a row, in this run or
-	// over several, that it does not know the task (another account, a reset
-	// sandbox, a wrong id). History marks it lost and keeps its state; no run
-	// follows it again (history.Store.LostTasks lists it).
+	// EventLost: the service answered reads in a row for LostWindow, in
+	// this run or over several, that it does not know the task (another
+	// account, a reset sandbox, a wrong id). History marks it lost and keeps
+	// its state; no run follows it again unless the user asks
+	// (history.Store.LostTasks lists it).
 	EventLost
 	// EventPaused: the service asked to wait (a 429 with Retry-After);
 	// every read waits until Until, at most MaxPause from At.
@@ -116,7 +117,9 @@ type watched struct {
 	running    time.Time // when first seen processing; zero before
 	next       time.Time
 	failures   int
-	notFound   int // 404 answers in a row in this run
+	notFound   int // TaskNotFound answers in a row in this run
+	// notFoundSince is when this run's answers began.
+	notFoundSince time.Time
 	// notFoundRun: history may hold a run of 404s for the task (from this
 	// run or an earlier one); the next answer ends it.
 	notFoundRun bool
@@ -126,8 +129,14 @@ type watched struct {
 	index int // in the heap; -1 when not queued
 }
 
-// lostAfter is how many 404 answers in a row make a task lost.
+// lostAfter is how many TaskNotFound answers in a row make a task lost,
+// once they have gone on for LostWindow: a service that lost its records
+// for a moment, or a replica not yet aware of a new task, says so too.
 const lostAfter = 3
+
+// LostWindow is how long, over any number of runs, the service must keep
+// saying it does not know a task before the task is given up.
+const LostWindow = 10 * time.Minute
 
 // NewWatcher returns a watcher; call Load to pick up tasks left in flight
 // by an earlier run, then Run (or Step, under a fake clock).
@@ -398,7 +407,7 @@ func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
 		}
 	}
 	if err != nil {
-		if e, ok := api.AsError(err); ok && e.Status == 404 && w.lost(ctx, t, e, now) {
+		if e, ok := api.AsError(err); ok && e.TaskUnknown() && w.lost(ctx, t, e, now) {
 			return
 		}
 		w.failed(ctx, t, err)
@@ -410,15 +419,19 @@ func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
 	}
 }
 
-// lost records a 404 answer in history and reports whether it made the task
-// lost, in which case the task is no longer followed. Without a record (a
-// task history does not hold, a failing write) this run's count decides.
+// lost records a TaskNotFound answer in history and reports whether it made
+// the task lost, in which case the task is no longer followed. Without a
+// record (a task history does not hold, a failing write) this run's answers
+// decide, by the same rule.
 func (w *Watcher) lost(ctx context.Context, t *watched, e *api.Error, now time.Time) bool {
 	w.mu.Lock()
-	lost := t.notFound+1 >= lostAfter
+	if t.notFound == 0 {
+		t.notFoundSince = now
+	}
+	lost := t.notFound+1 >= lostAfter && now.Sub(t.notFoundSince) >= LostWindow
 	t.notFoundRun = true
 	w.mu.Unlock()
-	if n, err := w.store.RecordNotFound(ctx, t.id, now, e.Reason, lostAfter); err == nil {
+	if n, err := w.store.RecordNotFound(ctx, t.id, now, e.Reason, lostAfter, LostWindow); err == nil {
 		lost = n.Lost()
 	}
 	if lost {
@@ -623,7 +636,7 @@ func (w *Watcher) backOff(t *watched, err error, now time.Time) (paused time.Tim
 				w.pausedUntil, paused = until, until
 			}
 		}
-		if e.Status == 404 {
+		if e.TaskUnknown() {
 			t.notFound++
 		}
 	}
