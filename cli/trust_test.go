@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
 )
 
 // Issue 19.13: a task id holding a newline would forge a row of output;
@@ -127,5 +133,56 @@ func TestModelsWorksWithBrokenSettings(t *testing.T) {
 	r = runCLI(t, nil, "", "history")
 	if r.code != 2 || !strings.Contains(r.err, path) {
 		t.Errorf("history: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+}
+
+// Issue 19.1: a task given up as lost is followed again with clapper follow
+// once the service knows it, and its results are downloaded; the next watch
+// no longer lists it as lost.
+func TestFollowTakesALostTaskBack(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/text2video": {`{"task_id":"a1","state":"created"}`}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/a1.mp4" {
+			io.WriteString(w, "video bytes")
+			return
+		}
+		svc.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	data, dl := t.TempDir(), t.TempDir()
+	exec := func(args ...string) run {
+		return execute("", append(args, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)...)
+	}
+	if r := exec("create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p"); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	dbs, _ := filepath.Glob(filepath.Join(data, "live-*.db"))
+	store, err := history.Open(dbs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i >= 0; i-- {
+		store.RecordNotFound(context.Background(), "a1", time.Now().Add(-time.Duration(i)*track.LostWindow), api.ReasonTaskNotFound, 3, track.LostWindow)
+	}
+	store.Close()
+	if r := exec("watch"); !strings.Contains(r.err, "task a1") || !strings.Contains(r.out, "No task is in flight.") {
+		t.Fatalf("the task is not lost: %+v", r)
+	}
+	svc.mu.Lock()
+	svc.answers["GET /ent/v2/tasks/a1/creations"] = []string{`{"id":"a1","state":"processing"}`,
+		`{"id":"a1","state":"success","creations":[{"id":"c","url":"` + srv.URL + `/files/a1.mp4"}]}`}
+	svc.mu.Unlock()
+	r := exec("follow", "a1", "--download-dir", dl)
+	if r.code != 0 || !strings.Contains(r.err, "followed again") || !strings.Contains(r.out, "success") {
+		t.Errorf("follow: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dl, "*a1*")); len(files) != 1 {
+		t.Errorf("downloads: %v", files)
+	}
+	if r := exec("watch"); strings.Contains(r.err, "not followed") {
+		t.Errorf("still listed as lost: %s", r.err)
+	}
+	if r := exec("follow", "zz9"); r.code == 0 || !strings.Contains(r.err, "not in this backend's history") {
+		t.Errorf("follow of an id history lacks: exit %d %s", r.code, r.err)
 	}
 }

@@ -73,6 +73,31 @@ func (s *Store) ClearNotFound(ctx context.Context, taskID string) error {
 	})
 }
 
+// Refollow ends a task's run of answers that the service does not know it
+// and reports whether the run had made the task lost: the user asks to
+// follow it again, and a read showed the service knows it. InFlight then
+// lists the task again. A task id history does not hold is ErrNotFound.
+func (s *Store) Refollow(ctx context.Context, taskID string) (wasLost bool, err error) {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+		}
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		var lost sql.NullInt64
+		err = tx.QueryRowContext(ctx, `DELETE FROM not_found WHERE task = ? RETURNING lost_at`, id).Scan(&lost)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("history: %w", err)
+		}
+		wasLost = lost.Valid
+		return nil
+	})
+	return wasLost, err
+}
+
 // LostTasks are the tasks no longer followed because the service kept
 // answering that it does not know them, most recently lost first.
 func (s *Store) LostTasks(ctx context.Context) ([]NotFound, error) {

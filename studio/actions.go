@@ -10,12 +10,44 @@ import (
 	"clapper/history"
 )
 
-// Reread reads a task from the service now and records the answer.
+// Reread reads a task from the service now and records the answer (the
+// TUI's r). The answer shows the service knows the task, so one given up as
+// lost is followed again, and its results are downloaded when it succeeded
+// meanwhile and auto-download is on.
 func (s *Studio) Reread(ctx context.Context, t history.Task) error {
-	if t.TaskID == "" {
-		return fmt.Errorf("request #%d has no task id to read", t.LocalID)
+	now, wasLost, err := s.Refollow(ctx, t)
+	if err == nil && wasLost && now.State == api.StateSuccess && s.Config.AutoDownload {
+		err = s.Download(ctx, now)
 	}
-	return track.Reread(ctx, s.Client, s.Store, s.opts.Watcher.Clock, t.Operation, t.TaskID)
+	return err
+}
+
+// Refollow reads a task from the service now, records the answer and, as
+// the answer shows the service knows the task, ends a run of answers that
+// it did not (wasLost says whether that run had made the task lost). A task
+// still running is followed by this studio's watcher unless it only sends.
+// It returns the task as history now holds it.
+func (s *Studio) Refollow(ctx context.Context, t history.Task) (now history.Task, wasLost bool, err error) {
+	if t.TaskID == "" {
+		return t, false, fmt.Errorf("request #%d has no task id to read", t.LocalID)
+	}
+	if err := track.Reread(ctx, s.Client, s.Store, s.opts.Watcher.Clock, t.Operation, t.TaskID); err != nil {
+		return t, false, err
+	}
+	if wasLost, err = s.Store.Refollow(ctx, t.TaskID); err != nil {
+		return t, false, err
+	}
+	if now, err = s.Store.TaskByID(ctx, t.TaskID); err != nil {
+		return t, wasLost, err
+	}
+	if !api.IsTerminal(now.State) && !s.opts.SendOnly {
+		created := now.ServiceCreatedAt
+		if created.IsZero() {
+			created = now.CreatedAt
+		}
+		s.Watcher.Watch(now.TaskID, now.Operation, now.Model, now.State, created)
+	}
+	return now, wasLost, nil
 }
 
 // Cancel asks the service to cancel a task (queued or held for off-peak),

@@ -220,13 +220,7 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return done("downloading the results of task "+api.CleanLine(t.TaskID), changedTasks)
 		}
 	case key.Matches(msg, k.Reread):
-		t := *d.task
-		return func() tea.Msg {
-			if err := s.Reread(ctx, t); err != nil {
-				return statusMsg{text: "re-reading task " + api.CleanLine(t.TaskID) + ": " + api.CleanLine(err.Error()), bad: true}
-			}
-			return done("task "+api.CleanLine(t.TaskID)+" re-read from the service", changedTasks)
-		}
+		return rereadTask(d.env, *d.task)
 	case key.Matches(msg, k.Cancel):
 		t := *d.task
 		return func() tea.Msg {
@@ -480,4 +474,17 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// rereadTask reads a task from the service now (r on the Tasks page and in
+// the detail view): a task given up as lost is followed again, and its
+// results downloaded if it succeeded meanwhile.
+func rereadTask(e *env, t history.Task) tea.Cmd {
+	ctx, s := e.ctx, e.studio
+	return func() tea.Msg {
+		if err := s.Reread(ctx, t); err != nil {
+			return statusMsg{text: "re-reading task " + api.CleanLine(t.TaskID) + ": " + api.CleanLine(err.Error()), bad: true}
+		}
+		return done("task "+api.CleanLine(t.TaskID)+" re-read from the service", changedTasks)
+	}
 }

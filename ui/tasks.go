@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 type tasksKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Open, Filter, ClearFilter, State, Op    key.Binding
-	Sort, Attach, Abandon                   key.Binding
+	Sort, Attach, Abandon, Reread           key.Binding
 }
 
 func newTasksKeys() tasksKeys {
@@ -40,6 +39,7 @@ func newTasksKeys() tasksKeys {
 		Sort:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort age/state")),
 		Attach:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach task id")),
 		Abandon:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "abandon request")),
+		Reread:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read task")),
 	}
 }
 
@@ -51,7 +51,7 @@ func (k tasksKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Sort},
-		{k.Attach, k.Abandon},
+		{k.Attach, k.Abandon, k.Reread},
 	}
 }
 
@@ -169,8 +169,9 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	k.Attach.SetEnabled(onPinned)
 	k.Abandon.SetEnabled(onPinned)
 	k.ClearFilter.SetEnabled(p.filtered())
-	_, hasRow := p.win.selected()
+	row, hasRow := p.win.selected()
 	k.Open.SetEnabled(onPinned || hasRow)
+	k.Reread.SetEnabled(!onPinned && hasRow && row.TaskID != "")
 	if p.filtering {
 		k.Filter.SetHelp("enter", "keep filter")
 	}
@@ -345,6 +346,9 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Sort):
 		p.byState = !p.byState
 		return p.win.setSegments(p.segments())
+	case key.Matches(msg, k.Reread):
+		t, _ := p.win.selected()
+		return rereadTask(p.env, t)
 	case key.Matches(msg, k.Attach):
 		return p.attachDialog(unknown[p.pinned])
 	case key.Matches(msg, k.Abandon):
@@ -360,8 +364,6 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-var taskIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-
 func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
 	d := newInputDialog(p.env.theme,
 		fmt.Sprintf("Attach a task id to request #%d", t.LocalID),
@@ -369,8 +371,8 @@ func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
 			") and paste its id. clapper checks it with the service before attaching.",
 		"task id, e.g. 812345678901234567",
 		func(v string) error {
-			if !taskIDPattern.MatchString(v) {
-				return fmt.Errorf("a task id is 1-128 letters, digits, '-' or '_'")
+			if err := api.CheckID(v); err != nil {
+				return err
 			}
 			return nil
 		},

@@ -1,12 +1,20 @@
 package ui
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"image/color"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"clapper/api"
 	"clapper/api/track"
 	"clapper/studio"
 )
@@ -93,5 +101,46 @@ func TestPauseIsShown(t *testing.T) {
 	send(m, studioEventMsg{track.Event{Kind: track.EventPaused, TaskID: "t1", At: testNow, Until: testNow.Add(2 * time.Minute)}})
 	if got := screen(m); !strings.Contains(got, "the service asked to wait; retrying in 2m0s") {
 		t.Errorf("no word of the pause:\n%s", got)
+	}
+}
+
+// Issue 19.1: r on the Tasks page re-reads the task under the cursor; a
+// task given up as lost, which the service knows after all, is followed
+// again.
+func TestRereadFollowsALostTaskAgain(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ctx := context.Background()
+	sub, err := s.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a lost fox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sub.Task.Identifier()
+	for i := 2; i >= 0; i-- {
+		if _, err := s.Store.RecordNotFound(ctx, id, testNow.Add(-time.Duration(i)*track.LostWindow), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if lost, _ := s.Store.LostTasks(ctx); len(lost) != 1 {
+		t.Fatalf("lost %+v", lost)
+	}
+	m := New(s, func() time.Time { return testNow }, nil)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("a lost fox"))
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(press("r"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("re-read from the service"))
+	}, teatest.WithDuration(5*time.Second))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	if lost, _ := s.Store.LostTasks(ctx); len(lost) != 0 {
+		t.Errorf("still lost after r: %+v", lost)
+	}
+	if s.Watcher.Watching() != 1 {
+		t.Errorf("the task is not followed again (%d followed)", s.Watcher.Watching())
 	}
 }
