@@ -69,6 +69,19 @@
 // until their Date leaves the window, at most MaxNonces of them; a full cache
 // answers 503 rather than forget a nonce that could still be replayed.
 //
-// The package depends on history for its record types: the Store interface
-// lists exactly what it needs, which *history.Store satisfies and tests fake.
+// # Downloads
+//
+// The Downloader is the one way clapper fetches a result: task results
+// (queued in history, claimed by exactly one process, resumed), the videos
+// of multi-scene versions and preview pictures (Save). All of them obey
+// one policy (policy.go): file names and extensions from an allow-list per
+// kind of result, else sniffed, else .bin; no decompression; a size cap per
+// kind; no credentials.
+//
+// # Storage
+//
+// track builds on history: it owns no storage and uses history's record
+// types (Task, Download, Job…). It reaches the store through the Store
+// interface, which lists exactly what it needs; *history.Store satisfies it
+// and tests fake it.
 package track
