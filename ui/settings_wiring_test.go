@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/studio"
+)
+
+// Each row of the Settings page, changed by keys and saved with s, is
+// written to the settings file under its own name and runs the program on
+// the new value at once.
+func TestSettingsRowsAreSavedAndApplied(t *testing.T) {
+	folder := filepath.Join(t.TempDir(), "saved here")
+	for _, c := range []struct {
+		name    string
+		row     int      // downs from the top
+		keys    []string // after reaching the row; "=text" types text into the emptied input
+		field   string
+		want    any
+		applied func(studio.Config) bool
+	}{
+		{"download folder", 2, []string{"enter", "=" + folder, "enter"}, "download_dir", folder,
+			func(c studio.Config) bool { return c.DownloadDir == folder }},
+		{"auto-download", 3, []string{"space"}, "auto_download", false,
+			func(c studio.Config) bool { return !c.AutoDownload }},
+		{"request budget", 4, []string{"enter", "=2.5", "enter"}, "request_budget", 2.5,
+			func(c studio.Config) bool { return c.RequestBudget == 2.5 }},
+		{"sandbox speed", 5, []string{"enter", "=60", "enter"}, "sandbox_speed", 60.0,
+			func(c studio.Config) bool { return c.SandboxSpeed == 60 }},
+		{"theme", 6, []string{"space"}, "theme", "light", // dark → light
+			func(c studio.Config) bool { return c.Theme == "light" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(studio.EnvConfigDir, t.TempDir())
+			m, s := newTestModel(t, 100, 30)
+			s.Config.AutoDownload = true
+			m.pages[pageSettings].(*settingsPage).reopen()
+			send(m, press("6"))
+			for range c.row {
+				send(m, press("down"))
+			}
+			for _, k := range c.keys {
+				if len(k) > 1 && k[0] == '=' {
+					m.Update(ctrl('u'))
+					m.Update(tea.PasteMsg{Content: k[1:]})
+					continue
+				}
+				m.Update(press(k))
+			}
+			_, cmd := m.Update(press("s"))
+			if cmd == nil {
+				t.Fatalf("s saved nothing:\n%s", screen(m))
+			}
+			if !runUntil(m, cmd, func() bool { return c.applied(m.env.studio.Config) }, 10*time.Second) {
+				t.Errorf("the program does not run on the new %s: %+v", c.name, m.env.studio.Config)
+			}
+			path, _ := studio.SettingsPath()
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var saved map[string]any
+			if err := json.Unmarshal(b, &saved); err != nil {
+				t.Fatal(err)
+			}
+			if saved[c.field] != c.want {
+				t.Errorf("settings.json holds %s = %v, want %v:\n%s", c.field, saved[c.field], c.want, b)
+			}
+			if c.name == "theme" && m.env.theme.Dark {
+				t.Error("the light theme was saved but the screen stays dark")
+			}
+		})
+	}
+}
