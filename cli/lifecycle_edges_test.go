@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/studio"
+)
+
+// swappable serves through whichever sandbox is current, so that a test
+// can restart the service with other settings on the same address (the
+// same address is the same history).
+type swappable struct{ cur atomic.Pointer[sandbox.Server] }
+
+func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.cur.Load().ServeHTTP(w, r) }
+
+func (s *swappable) start(t *testing.T, cfg sandbox.Config) {
+	t.Helper()
+	srv, err := sandbox.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old := s.cur.Swap(srv); old != nil {
+		old.Close()
+	}
+	t.Cleanup(func() { srv.Close() })
+}
+
+// jobWatcher is fastWatcher that also expects multi-scene jobs to take a
+// millisecond, so their --wait reads at once.
+var jobWatcher = track.WatcherOptions{RequestsPerSecond: 1000, Burst: 100, Schedule: &track.Schedule{
+	FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: time.Millisecond,
+	QueueCheckMin: time.Millisecond, QueueCheckMax: time.Millisecond, Slots: 5,
+	Priors: map[api.Operation]time.Duration{api.OpGeneralOneClick: time.Millisecond},
+}}
+
+// cliOn runs commands against a service at url with one data dir, each
+// under a bound that only a wait that never ends would reach.
+func cliOn(url, data string) func(args ...string) run {
+	return func(args ...string) run {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var out, errb bytes.Buffer
+		root := NewRoot(&App{Out: &out, Err: &errb, In: strings.NewReader(""), watcher: jobWatcher})
+		root.SetArgs(append(args, "--base-url", url, "--api-key", "k-123456789", "--data-dir", data))
+		code := 0
+		if err := root.ExecuteContext(ctx); err != nil {
+			code = ExitCode(err)
+			errb.WriteString(err.Error())
+		}
+		return run{out.String(), errb.String(), code}
+	}
+}
+
+// A multi-scene job whose scenes fail ends `create --wait` with a failure,
+// not with a wait that never ends.
+func TestMultiSceneWaitEndsOnFailure(t *testing.T) {
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, FailRate: 1, Seed: 5})
+	ts := httptest.NewServer(sb)
+	defer ts.Close()
+	r := cliOn(ts.URL, t.TempDir())("create", "general_one_click", "--set", "images=https://example.com/a.png",
+		"--set", "prompt=a day at the sea", "--set", "duration=25", "--wait", "--no-download")
+	if r.code == 0 || r.code == exitInterrupted || !strings.Contains(r.err, "failed") {
+		t.Errorf("create --wait of a failing job: exit %d\n%s\n%s", r.code, r.out, r.err)
+	}
+}
+
+// A scene edit that fails under --wait ends with a failure naming it, and
+// the failed version is shown as failed, never chosen.
+func TestFailingSceneVersionUnderWait(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "sandbox.json")
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 5, StatePath: state})
+	ts := httptest.NewServer(sb)
+	defer ts.Close()
+	data := t.TempDir()
+	cli := cliOn(ts.URL, data)
+	job := succeededJob(t, cli)
+
+	// The same service, now failing every task.
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 5, StatePath: state, FailRate: 1})
+	var rec jobJSON
+	r := cli("scenes", job, "--json")
+	json.Unmarshal([]byte(r.out), &rec)
+	scene := rec.JobRecords[0].Jobs[0].ID
+	r = cli("scenes", "edit", job, "--scene-job", scene, "--prompt", "a storm rolls in", "--wait")
+	if r.code == 0 || r.code == exitInterrupted || !strings.Contains(r.out+r.err, "failed") {
+		t.Fatalf("edit --wait of a failing version: exit %d\n%s\n%s", r.code, r.out, r.err)
+	}
+	r = cli("scenes", job)
+	if !strings.Contains(r.out, "* v1 "+scene) || !strings.Contains(r.out, "failed") {
+		t.Errorf("after a failed edit the first version stays chosen and the new one reads failed:\n%s", r.out)
+	}
+	if strings.Contains(r.out, "chosen by you") {
+		t.Errorf("nothing was chosen by the user:\n%s", r.out)
+	}
+}
+
+// succeededJob creates a three-scene job and waits for it to succeed.
+func succeededJob(t *testing.T, cli func(args ...string) run) string {
+	t.Helper()
+	r := cli("create", "general_one_click", "--set", "images=https://example.com/a.png",
+		"--set", "prompt=a day at the sea", "--set", "duration=25", "--wait", "--no-download", "--json")
+	if r.code != 0 {
+		t.Fatalf("create: exit %d: %s", r.code, r.err)
+	}
+	var created struct{ ID string }
+	json.Unmarshal([]byte(r.out), &created)
+	if created.ID == "" {
+		t.Fatalf("no job id in %s", r.out)
+	}
+	return created.ID
+}
+
+// "(* chosen by you)" follows the user's choice: it is shown under the
+// scene whose version the user chose, and under no other.
+func TestScenesShowSaysWhichChoiceIsTheUsers(t *testing.T) {
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 5})
+	ts := httptest.NewServer(sb)
+	defer ts.Close()
+	data := t.TempDir()
+	cli := cliOn(ts.URL, data)
+	job := succeededJob(t, cli)
+	var rec jobJSON
+	json.Unmarshal([]byte(cli("scenes", job, "--json").out), &rec)
+	second := rec.JobRecords[1].Jobs[0].ID
+	r := cli("scenes", "edit", job, "--scene-job", second, "--prompt", "a storm rolls in", "--wait")
+	if r.code != 0 {
+		t.Fatalf("edit: exit %d: %s", r.code, r.err)
+	}
+	if r := cli("scenes", job); strings.Contains(r.out, "chosen by you") {
+		t.Fatalf("before any choice:\n%s", r.out)
+	}
+	// The user picks the first version of scene 2 (the Scenes page does this).
+	cfg := studio.Config{DataDir: data, APIKey: "k-123456789", BaseURL: ts.URL}
+	store, err := history.Open(cfg.HistoryPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.ChooseVersion(context.Background(), job, 1, second); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	r = cli("scenes", job)
+	if strings.Count(r.out, "(* chosen by you)") != 1 {
+		t.Fatalf("the user's choice is not told once:\n%s", r.out)
+	}
+	scene2 := r.out[strings.Index(r.out, "\nscene 2"):]
+	if !strings.Contains(scene2[:strings.Index(scene2, "\nscene 3")], "(* chosen by you)") || !strings.Contains(scene2, "* v1 "+second) {
+		t.Errorf("the choice is not shown under scene 2:\n%s", r.out)
+	}
+}
