@@ -22,7 +22,9 @@ import (
 // swappable serves through whichever sandbox is current, so that a test
 // can restart the service with other settings on the same address (the
 // same address is the same history).
-type swappable struct{ cur atomic.Pointer[sandbox.Server] }
+type swappable struct {
+	cur atomic.Pointer[sandbox.Server]
+}
 
 func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.cur.Load().ServeHTTP(w, r) }
 
