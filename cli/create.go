@@ -116,10 +116,19 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		fmt.Fprintf(app.Err, "clapper: warning: %v\n", sub.Warning)
 	}
 	if !o.wait {
+		write := func() error { return writeCreated(app.Out, op, sub.Task) }
 		if o.json {
-			return writeRaw(app.Out, sub.Task.Raw)
+			write = func() error { return writeRaw(app.Out, sub.Task.Raw) }
 		}
-		return writeCreated(app.Out, op, sub.Task)
+		if err := write(); err != nil {
+			return err
+		}
+		// A synchronous operation (a clone, a speech) may answer failed at
+		// once: that is a failed task, exit 1, as with --wait.
+		if sub.Task.State == api.StateFailed {
+			return fmt.Errorf("task %s failed", api.CleanText(sub.Task.Identifier()))
+		}
+		return nil
 	}
 	model, _ := body["model"].(string)
 	return app.wait(ctx, s, op, model, sub.Task, o)

@@ -166,3 +166,52 @@ func TestScenesShowSaysWhichChoiceIsTheUsers(t *testing.T) {
 		t.Errorf("the choice is not shown under scene 2:\n%s", r.out)
 	}
 }
+
+// A clone that fails registers no voice, and a speech that fails (here
+// with a voice the service does not know) keeps none alive: the command
+// fails, and clapper voices lists only what the service holds.
+func TestFailedCloneAndSpeechThroughTheCLI(t *testing.T) {
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 9, FailRate: 1})
+	ts := httptest.NewServer(sb)
+	defer ts.Close()
+	data := t.TempDir()
+	cli := cliOn(ts.URL, data)
+	// Exit 1, "a failed task", with and without --wait (the answer is final).
+	for _, wait := range []string{"--json", "--wait"} {
+		r := cli("create", "audio-clone", "--set", "audio_url=https://example.com/me.mp3", "--set", "voice_id=narrator_01", wait)
+		if r.code != 1 || !strings.Contains(r.out+r.err, "failed") {
+			t.Errorf("a failing clone (%s): exit %d\n%s\n%s", wait, r.code, r.out, r.err)
+		}
+	}
+	if r := cli("voices", "--json"); strings.Contains(r.out, "narrator_01") {
+		t.Errorf("a failed clone is listed as a voice:\n%s", r.out)
+	}
+	r := cli("create", "audio-tts", "--set", "text=Hello there.", "--set", "voice_setting_voice_id=nobody_knows_me")
+	if r.code != 1 || !strings.Contains(r.out+r.err, "failed") {
+		t.Errorf("a failing speech: exit %d\n%s\n%s", r.code, r.out, r.err)
+	}
+}
+
+// A voice the user forgot (deleted) is not listed, expiring or not.
+func TestForgottenVoicesAreNotListed(t *testing.T) {
+	data := t.TempDir()
+	seedVoices(t, data, map[string]time.Duration{"kept_here": time.Hour, "forgot_me": 150 * time.Hour})
+	s, err := history.Open(filepath.Join(data, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteVoice(context.Background(), "forgot_me"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, args := range [][]string{{"voices", "--json"}, {"voices"}, {"voices", "--expiring", "--within", "48h"}} {
+		r := runCLIData(t, data, args...)
+		if strings.Contains(r.out, "forgot_me") {
+			t.Errorf("%v lists a forgotten voice:\n%s", args, r.out)
+		}
+	}
+	if r := runCLIData(t, data, "voices", "--json"); !strings.Contains(r.out, "kept_here") {
+		t.Errorf("the voice still held is not listed:\n%s", r.out)
+	}
+}
