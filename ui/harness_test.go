@@ -107,9 +107,11 @@ func seed(t testing.TB, s *studio.Studio, clk *clock, tasks []task) []int64 {
 	var ids []int64
 	// History keeps its list order by recording time, so record in order.
 	slices.SortStableFunc(tasks, func(a, b task) int { return a.at.Compare(b.at) })
-	for _, k := range tasks {
+	// Every front end sends tasks: the list shows each origin.
+	origins := []history.Origin{history.OriginTUI, history.OriginCLI, history.OriginMCP}
+	for i, k := range tasks {
 		clk.t = k.at
-		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body)})
+		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body), Origin: origins[i%len(origins)]})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,18 +14,18 @@ import (
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // columns is the task list's layout for one width: narrower terminals drop
-// the model, then the expiry.
+// the model and the origin, then the expiry.
 type columns struct {
-	op, model, prompt, state, credits, age, expiry int
+	op, model, prompt, state, credits, age, origin, expiry int
 }
 
 func layoutColumns(width int) columns {
-	c := columns{op: 17, model: 14, state: 15, credits: 6, age: 4, expiry: 8}
+	c := columns{op: 17, model: 14, state: 15, credits: 6, age: 4, origin: 3, expiry: 8}
 	if width < 100 {
 		c.op, c.model, c.state = 16, 12, 14
 	}
 	if width < 84 {
-		c.model = 0
+		c.model, c.origin = 0, 0
 	}
 	if width < 70 {
 		c.expiry = 0
@@ -34,6 +34,9 @@ func layoutColumns(width int) columns {
 	fixed := 2 + 2 + c.op + c.state + c.credits + c.age + c.expiry + 6
 	if c.model > 0 {
 		fixed += c.model + 1
+	}
+	if c.origin > 0 {
+		fixed += c.origin + 1
 	}
 	c.prompt = max(width-fixed, 8)
 	return c
@@ -50,6 +53,9 @@ func (c columns) header(th *Theme) string {
 	b.WriteString(textutil.Fit("STATE", c.state) + " ")
 	b.WriteString(textutil.FitRight("CRED", c.credits) + " ")
 	b.WriteString(textutil.FitRight("AGE", c.age))
+	if c.origin > 0 {
+		b.WriteString(" " + textutil.Fit("VIA", c.origin))
+	}
 	if c.expiry > 0 {
 		b.WriteString(" " + textutil.FitRight("URLS", c.expiry))
 	}
@@ -119,6 +125,16 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	}
 	b.WriteString(textutil.FitRight(cr, c.credits) + " ")
 	b.WriteString(th.Dim.Render(textutil.FitRight(age(now, t.CreatedAt), c.age)))
+	if c.origin > 0 {
+		// An agent's task stands out: it was not started by the person
+		// looking at the list.
+		via := textutil.Fit(string(t.Origin), c.origin)
+		if t.Origin == history.OriginMCP {
+			b.WriteString(" " + th.Warning.Render(via))
+		} else {
+			b.WriteString(" " + th.Dim.Render(via))
+		}
+	}
 	if c.expiry > 0 {
 		exp := left(now, t.URLsExpireAt)
 		cell := textutil.FitRight(exp, c.expiry)

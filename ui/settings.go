@@ -125,6 +125,22 @@ func newSettingsPage(e *env) *settingsPage {
 			get:  func(c *studio.Config) string { return c.Theme },
 			set:  func(c *studio.Config, v string) error { c.Theme = v; return nil },
 			keep: func(s *studio.Settings, c studio.Config) { s.Theme = c.Theme }},
+		{label: "Agent credit cap", help: "Credits AI agents (clapper mcp) may spend a day; off (or 0) is no cap. " + studio.EnvAgentCreditCap + " and --daily-cap win over this.",
+			get: func(c *studio.Config) string {
+				if c.AgentCreditCap == 0 {
+					return "off"
+				}
+				return strconv.FormatInt(c.AgentCreditCap, 10)
+			},
+			set: func(c *studio.Config, v string) error {
+				n, err := studio.ParseCreditCap(v)
+				if err != nil {
+					return fmt.Errorf("agent credit cap: %v", err)
+				}
+				c.AgentCreditCap = n
+				return nil
+			},
+			keep: func(s *studio.Settings, c studio.Config) { s.AgentCreditCap = c.AgentCreditCap }},
 	}
 	return p
 }

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"clapper/studio"
+)
+
+// The agent credit cap is typed on the Settings page (enter, the number,
+// enter, s) and saved for clapper mcp; a value that is no cap is named.
+func TestSettingsSavesTheAgentCreditCap(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	path, _ := studio.SettingsPath()
+	os.Remove(path)
+	t.Cleanup(func() { os.Remove(path) })
+	send(m, press("6"))
+	p := m.pages[pageSettings].(*settingsPage)
+	for range len(p.rows) - 1 {
+		send(m, press("down"))
+	}
+	if !strings.Contains(screen(m), "Credits AI agents (clapper mcp) may spend a day") {
+		t.Fatalf("the cap's row is not selected:\n%s", screen(m))
+	}
+	send(m, press("enter"))
+	p.input.SetValue("lots")
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "agent credit cap: give a whole number of credits per day") {
+		t.Errorf("a bad cap is not named:\n%s", screen(m))
+	}
+	send(m, press("enter"))
+	p.input.SetValue("500")
+	send(m, press("enter"))
+	cmd := p.Update(press("s"))
+	if cmd == nil {
+		t.Fatalf("nothing saved: %s", p.problem)
+	}
+	msg, ok := cmd().(settingsSavedMsg)
+	if !ok || msg.cfg.AgentCreditCap != 500 {
+		t.Fatalf("saved %#v", msg)
+	}
+	b, _ := os.ReadFile(path)
+	var saved map[string]any
+	if json.Unmarshal(b, &saved); saved["agent_credit_cap"] != float64(500) {
+		t.Errorf("settings.json:\n%s", b)
+	}
+}
