@@ -131,14 +131,21 @@ func (m *Model) refreshShown() tea.Cmd {
 }
 
 // onTaskEvent turns an event of the watcher or the downloader into marks:
-// the task's row is read once and put in place, the header recounts a state
-// change, and the detail showing the task re-reads it.
+// a change of the task's row is read once and put in place, the header
+// recounts a state change, and the detail showing the task re-reads it.
+// A download's progress shows only in the detail; a failed or paused read
+// shows nowhere.
 func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
-	var what changes
+	var cmds []tea.Cmd
 	stateChanged := ev.Kind == track.EventState
-	if stateChanged {
-		m.headerStale = true
+	switch ev.Kind {
+	case track.EventState, track.EventJobUpdated, track.EventLost:
+		cmds = append(cmds, readTask(m.env, ev.TaskID, stateChanged))
+	case track.EventDownload:
+	default:
+		return nil
 	}
+	var what changes
 	switch ev.Operation {
 	case api.OpGeneralOneClick:
 		what |= changedJobs
@@ -148,12 +155,14 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 			what |= changedVoices
 		}
 	}
-	if d := m.detail; d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
-		m.detailStale = true
-	}
-	cmds := []tea.Cmd{readTask(m.env, ev.TaskID, stateChanged)}
 	if what != 0 {
 		cmds = append(cmds, m.mark(what))
+	}
+	if stateChanged {
+		m.headerStale = true
+	}
+	if d := m.detail; d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
+		m.detailStale = true
 	}
 	if m.headerStale || m.detailStale {
 		cmds = append(cmds, m.scheduleFlush())

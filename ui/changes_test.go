@@ -186,3 +186,31 @@ func TestDataMessagesReachTheirPageOnly(t *testing.T) {
 		}
 	}
 }
+
+// A download's progress re-reads only the detail that shows it; a failed
+// read re-reads nothing.
+func TestDownloadEventsReadOnlyTheDetailShowingThem(t *testing.T) {
+	m := countedModel(t)
+	progress := studioEventMsg{track.Event{Kind: track.EventDownload, TaskID: "811000000000000002", Operation: api.OpReference2Image}}
+	before := statements.Load()
+	send(m, progress)
+	send(m, studioEventMsg{track.Event{Kind: track.EventPollFailed, TaskID: "811000000000000006"}})
+	if got := statements.Load() - before; got != 0 {
+		t.Errorf("with no detail open, a download's progress and a failed read cost %d statements", got)
+	}
+	tp := m.pages[pageTasks].(*tasksPage)
+	for i, r := range tp.win.rows {
+		if r.TaskID == "811000000000000002" {
+			tp.win.cursor = i
+		}
+	}
+	send(m, press("enter"))
+	if m.detail == nil {
+		t.Fatal("no detail")
+	}
+	before = statements.Load()
+	send(m, progress)
+	if statements.Load() == before {
+		t.Error("the detail showing the task did not re-read its download")
+	}
+}
