@@ -136,6 +136,10 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 
 // submitError explains a failed submission and what history kept of it.
 func submitError(err error) error {
+	var unknown *studio.UnknownSubjectError
+	if errors.As(err, &unknown) {
+		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
+	}
 	var se *track.SubmitError
 	n := "#"
 	if errors.As(err, &se) {

@@ -33,10 +33,15 @@ var UploadModes = []string{UploadAuto, UploadAlways, UploadNever}
 const uploadReuse = 6 * 24 * time.Hour
 
 // Send records a request and sends it, uploading its images first as the
-// uploads setting says. When the service refuses an upload sent earlier
+// uploads setting says. A reference2video subject naming a stored subject
+// (server_id) that neither the library nor the service knows is refused
+// first, nothing sent. When the service refuses an upload sent earlier
 // for the same bytes, the images are uploaded afresh and the request sent
 // once more (history keeps the refused attempt).
 func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any) (*track.Submission, error) {
+	if err := s.checkServerIDs(ctx, op, body); err != nil {
+		return nil, err
+	}
 	prepared, reused, err := s.uploadImages(ctx, op, body, false)
 	if err != nil {
 		return nil, err

@@ -20,10 +20,10 @@ var extContentTypes = map[string]string{
 	".mp3": "audio/mpeg", ".wav": "audio/wav", ".m4a": "audio/m4a", ".aac": "audio/aac",
 }
 
-// IsLocalPath reports whether a media value names a file rather than a URL
-// or a data URI.
+// IsLocalPath reports whether a media value names a file rather than a URL,
+// a data URI or an upload URI.
 func IsLocalPath(v string) bool {
-	if v == "" || IsDataURI(v) || strings.Contains(v, "://") {
+	if v == "" || IsDataURI(v) || isUploadURI(v) || strings.Contains(v, "://") {
 		return false
 	}
 	return true
