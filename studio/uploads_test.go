@@ -19,7 +19,9 @@ import (
 
 // swappable serves whichever sandbox is current: replacing it stands for a
 // service that no longer knows the uploads it issued.
-type swappable struct{ cur atomic.Pointer[sandbox.Server] }
+type swappable struct {
+	cur atomic.Pointer[sandbox.Server]
+}
 
 func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.cur.Load().ServeHTTP(w, r) }
 
