@@ -97,3 +97,10 @@ func TestUploadsSettingIsChecked(t *testing.T) {
 		t.Errorf("a bad uploads setting: %+v", r)
 	}
 }
+
+func TestVoicesSystemListsTheServiceVoices(t *testing.T) {
+	r := runIn(t, t.TempDir(), "voices", "--system")
+	if r.code != 0 || !strings.Contains(r.out, "professional_host") || !strings.Contains(r.out, "Korean_SweetGirl") {
+		t.Errorf("voices --system: %+v", r)
+	}
+}

@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/history"
 )
 
 func newVoicesCmd(app *App) *cobra.Command {
 	var (
-		asJSON, expiring bool
-		within           time.Duration
+		asJSON, expiring, system bool
+		within                   time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "voices",
@@ -38,6 +39,12 @@ func newVoicesCmd(app *App) *cobra.Command {
 			}
 			if within <= 0 {
 				return usageError("--within must be a positive duration, e.g. 24h or 90m")
+			}
+			if system {
+				if expiring {
+					return usageError("--system lists the service's own voices, which never expire; leave out --expiring")
+				}
+				return writeSystemVoices(app.Out, asJSON)
 			}
 			store, err := app.openStore()
 			if err != nil {
@@ -73,7 +80,26 @@ func newVoicesCmd(app *App) *cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "Print one JSON object per line")
 	f.BoolVar(&expiring, "expiring", false, "Only voices deleted within --within unless\nused; exit 1 when there is any")
 	f.DurationVar(&within, "within", 24*time.Hour, "With --expiring: how far ahead to look")
+	f.BoolVar(&system, "system", false, "List the service's system voices, usable by\nid without cloning")
 	return cmd
+}
+
+// writeSystemVoices lists the service's own voices.
+func writeSystemVoices(w io.Writer, asJSON bool) error {
+	if asJSON {
+		for _, v := range catalog.SystemVoices {
+			if err := writeJSON(w, map[string]any{"voice_id": v.ID, "description": v.Description, "system": true}, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SYSTEM VOICE ID\tWHAT IT SOUNDS LIKE")
+	for _, v := range catalog.SystemVoices {
+		fmt.Fprintf(tw, "%s\t%s\n", v.ID, v.Description)
+	}
+	return tw.Flush()
 }
 
 // voiceLine is a voice in --json output. expires_at is absent for a kept
