@@ -87,6 +87,8 @@ type Model struct {
 	running, queued int
 	creditsToday    int64
 	statsLoaded     bool
+	// account is the live service's own count (account.go); nil until read.
+	account *api.Credits
 
 	// The change pipeline (changes.go): pages marked stale re-read when
 	// shown; the header and the detail at the next flush.
@@ -132,7 +134,7 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 }
 
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env), loadAccount(m.env)}
 	if k, ok := preview.DetectKitty(os.Getenv); ok {
 		// Only a terminal that answers gets pixels; the others keep
 		// half-blocks and never see another kitty sequence.
@@ -241,6 +243,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)
+	case accountLoadedMsg, accountDueMsg:
+		return m.onAccount(msg)
 	case studioOpenedMsg:
 		return m.onStudioOpened(msg)
 	case tea.KeyPressMsg:
@@ -526,16 +530,20 @@ func (m *Model) header() string {
 		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
 	}
 	right := ""
-	if m.statsLoaded {
-		// The longest summary that fits beside the badge: the backend
-		// must never be cut.
+	summaries := m.accountSummaries()
+	if summaries == nil && m.statsLoaded {
 		dot := th.Dim.Render(" · ")
 		run := th.Running.Render(fmt.Sprintf("%d running", m.running))
-		for _, r := range []string{
+		summaries = []string{
 			run + dot + fmt.Sprintf("%d queued", m.queued) + th.Dim.Render(" · limit 5 · ") + credits(m.creditsToday) + th.Dim.Render(" today "),
 			run + dot + fmt.Sprintf("%d queued", m.queued) + dot + fmt.Sprintf("%d cr today ", m.creditsToday),
 			run + dot + fmt.Sprintf("%d queued ", m.queued),
-		} {
+		}
+	}
+	if summaries != nil {
+		// The longest summary that fits beside the badge: the backend
+		// must never be cut.
+		for _, r := range summaries {
 			right = r
 			if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
 				break

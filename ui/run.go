@@ -112,11 +112,11 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 		m.relay(msg.s)
 	}
 	m.detail = nil
-	m.statsLoaded = false
+	m.statsLoaded, m.account = false, nil
 	clear(m.stale)
 	m.headerStale, m.detailStale = false, false
 	m.applyTheme()
-	cmds := []tea.Cmd{closeStudio(old), loadStats(m.env), status("now running on " + msg.s.Config.Backend())}
+	cmds := []tea.Cmd{closeStudio(old), loadStats(m.env), loadAccount(m.env), status("now running on " + msg.s.Config.Backend())}
 	for _, p := range m.pages {
 		if r, ok := p.(interface{ reopen() tea.Cmd }); ok {
 			cmds = append(cmds, r.reopen())

@@ -283,7 +283,15 @@ func (p *settingsPage) save() tea.Cmd {
 	if p.typed[1] {
 		cfg.BaseURLSource = studio.FromFile
 	}
+	// A new key or address is read once before anything switches to it.
+	check := cfg.Live() && (p.typed[0] || p.typed[1] || !p.env.studio.Config.Live())
+	ctx := p.env.ctx
 	return func() tea.Msg {
+		if check {
+			if _, err := studio.CheckKey(ctx, cfg); err != nil {
+				return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
+			}
+		}
 		path, err := studio.SaveSettings(s)
 		if err != nil {
 			return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
