@@ -23,6 +23,10 @@ var previewName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 // first frame), fetched once from src into the data directory's preview
 // cache by the one downloader: the picture's URL expires, the cache stays.
 func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
+	// One fetch at a time in a process: a picture asked for twice (a
+	// detail opened again while its cover loads) is fetched once.
+	s.previewMu.Lock()
+	defer s.previewMu.Unlock()
 	dir := filepath.Join(s.Config.DataDir, "previews")
 	base := previewName.ReplaceAllString(key, "")
 	if base == "" {

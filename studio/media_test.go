@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -49,6 +50,18 @@ func TestPreviewIsFetchedOnceByTheDownloader(t *testing.T) {
 	}
 	if again, err := s.Preview(ctx, "811/../x", srv.URL+"/cover.exe"); err != nil || again != p || fetches.Load() != 1 {
 		t.Errorf("second preview: %s %v after %d fetches, want the cached file after 1", again, err, fetches.Load())
+	}
+	// Asked for three times at once (a detail reopened while its cover
+	// loads): fetched once.
+	before := fetches.Load()
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Preview(ctx, "812", srv.URL+"/c.png") }()
+	}
+	wg.Wait()
+	if n := fetches.Load() - before; n != 1 {
+		t.Errorf("three previews of one picture at once fetched it %d times", n)
 	}
 	if _, err := s.Preview(ctx, "big", srv.URL+"/huge.png"); err == nil || !strings.Contains(err.Error(), "larger than clapper saves") {
 		t.Errorf("a picture over the cap: %v", err)

@@ -66,6 +66,9 @@ type Studio struct {
 	changes chan struct{}
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+
+	// previewMu makes Preview fetch a picture once (see Preview).
+	previewMu sync.Mutex
 }
 
 // connect returns a client for the configured service, or for the embedded

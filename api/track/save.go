@@ -2,7 +2,9 @@ package track
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -25,7 +27,8 @@ type File struct {
 	// Limit caps the size below the kind's cap (0: the kind's cap).
 	Limit int64
 	// Replace keeps exactly Base.ext, replacing a file of that name (a
-	// cache); otherwise an existing file is never overwritten.
+	// cache, fetched whole each time); otherwise an existing file is never
+	// overwritten, and a partial one is resumed.
 	Replace bool
 }
 
@@ -39,6 +42,11 @@ func (d *Downloader) Save(ctx context.Context, f File) (string, int64, error) {
 		return "", 0, err
 	}
 	t := transfer{dir: f.Dir, part: "." + f.Base + ".part", base: f.Base, media: f.Media, limit: f.Limit, replace: f.Replace}
+	if f.Replace {
+		// A cache entry is not worth resuming, and two processes filling it
+		// at once must not write into one partial file.
+		t.part = fmt.Sprintf(".%s.%d-%s.part", f.Base, os.Getpid(), rand.Text()[:8])
+	}
 	var (
 		path      string
 		n         int64
