@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"clapper/api"
 	"clapper/api/track"
 	"clapper/history"
+	"clapper/ui/preview"
 )
 
 // countedModel is newTestModel on a history whose statements are counted.
@@ -212,5 +214,34 @@ func TestDownloadEventsReadOnlyTheDetailShowingThem(t *testing.T) {
 	send(m, progress)
 	if statements.Load() == before {
 		t.Error("the detail showing the task did not re-read its download")
+	}
+}
+
+// Kitty image ids come from the root, one per transmitted preview, and the
+// picture is encoded in a command, not in Update.
+func TestKittyImagesAreNumberedByTheRootAndEncodedInACommand(t *testing.T) {
+	m, _ := newTestModel(t, 140, 40)
+	m.env.kitty = &preview.Kitty{}
+	cells := preview.FromImage(image.NewRGBA(image.Rect(0, 0, 8, 8)), 4, 2)
+	for want := 1; want <= 2; want++ {
+		send(m, press("esc"))
+		send(m, press("enter"))
+		d := m.detail
+		_, cmd := m.Update(previewLoadedMsg{localID: d.localID, cells: cells})
+		if d.imageID != 0 {
+			t.Fatal("the detail numbered its own image")
+		}
+		wanted := cmd()
+		if _, ok := wanted.(imageWantedMsg); !ok {
+			t.Fatalf("the detail asked for %T, want an image id", wanted)
+		}
+		_, encode := m.Update(wanted)
+		if d.imageID != want || m.nextImageID != want {
+			t.Fatalf("image id %d (root's count %d), want %d", d.imageID, m.nextImageID, want)
+		}
+		raw, ok := encode().(tea.RawMsg)
+		if !ok || !strings.Contains(fmt.Sprint(raw.Msg), "\x1b_G") {
+			t.Fatalf("the command did not carry the encoded image: %T", raw)
+		}
 	}
 }
