@@ -316,7 +316,8 @@ func (s *Studio) DownloadWithCovers(ctx context.Context, t history.Task) error {
 // recorded in history.
 func (s *Studio) Events() <-chan track.Event { return s.events }
 
-// Changes signals that the history changed, possibly by another process.
+// Changes signals that another process committed to the history (this
+// process's own writes arrive as Events instead; see history.ChangeProbe).
 func (s *Studio) Changes() <-chan struct{} { return s.changes }
 
 // Close stops the background work and releases the backend.

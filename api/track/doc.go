@@ -34,7 +34,9 @@
 // is half the time spent in that state, up to QueueCheckMax, until the
 // service names a state that ends it. Such a state is unordered: it neither
 // holds back nor is held back by the next answer, since nothing says where it
-// lies in the lifecycle.
+// lies in the lifecycle. The order is api's (api.Supersedes), the one the
+// history keeps too: a task ends once, and a different final answer after
+// the first is stale.
 //
 // # Tasks the service does not know
 //
