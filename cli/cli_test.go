@@ -285,8 +285,12 @@ func TestGetDecodesRealBodies(t *testing.T) {
 
 func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/reference2image": {`{"task_id":"w1","state":"created","credits":8}`}}}
+	var fileAuth []string // the Authorization of each result request: the key goes to the service only
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/files/1.png" {
+			svc.mu.Lock()
+			fileAuth = append(fileAuth, r.Header.Get("Authorization"))
+			svc.mu.Unlock()
 			w.Header().Set("Content-Type", "image/png")
 			io.WriteString(w, "not really a png")
 			return
@@ -314,6 +318,11 @@ func TestCreateWaitFollowsAndDownloads(t *testing.T) {
 	if len(files) != 1 {
 		t.Errorf("downloaded %v", files)
 	}
+	svc.mu.Lock()
+	if len(fileAuth) == 0 || strings.Join(fileAuth, "") != "" {
+		t.Errorf("result requests carried Authorization %q (issue 19.6: downloads never carry the key)", fileAuth)
+	}
+	svc.mu.Unlock()
 	// What the CLI created is in that service's history, with every state
 	// it went through.
 	r = execute("", "history", "--json", "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)

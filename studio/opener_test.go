@@ -1,12 +1,15 @@
 package studio
 
 import (
+	"clapper/api"
+	"clapper/history"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Issue 19.8: one opener for the whole program opens only web addresses
@@ -64,7 +67,42 @@ func TestOpenerOpensOnlyWebAddressesAndSavedMedia(t *testing.T) {
 	if strings.Join(launched, "|") != strings.Join(want, "|") {
 		t.Errorf("launched %q, want %q", launched, want)
 	}
+	// A file saved with --download-dir elsewhere is recorded as saved in
+	// history: the opener trusts it there, and nothing else beside it.
+	recorded := write(elsewhere, "2026-11-26_img2video_3_1.mp4")
+	recordSaved(t, s, recorded)
+	launched = nil
+	if err := s.OpenExternal(ctx, recorded); err != nil || len(launched) != 1 {
+		t.Errorf("a file history recorded as saved: %v (launched %q)", err, launched)
+	}
+	if err := s.OpenExternal(ctx, outside); !errors.Is(err, ErrNotOpened) {
+		t.Errorf("a file beside it that clapper did not save: %v", err)
+	}
 	if err := s.OpenExternal(ctx, "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "only http and https are opened") {
 		t.Errorf("the refusal does not say why: %v", err)
+	}
+}
+
+// recordSaved records path as the saved result of a finished task.
+func recordSaved(t *testing.T, s *Studio, path string) {
+	t.Helper()
+	ctx := context.Background()
+	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpImg2Video, Model: "svcq1", Body: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "3"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Store.ApplyResult(ctx, "3", history.Update{State: api.StateSuccess,
+		Creations: history.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/3"}}, time.Now().Add(time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := s.Store.QueueDownload(ctx, "3", 0, history.KindURL, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
 	}
 }
