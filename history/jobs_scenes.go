@@ -118,18 +118,24 @@ type JobSummary struct {
 // general_one_click task with a task id, and the jobs read by id that no
 // task of this history made.
 func (s *Store) JobSummaries(ctx context.Context, limit int) ([]JobSummary, error) {
-	const counts = `(SELECT count(*) FROM job_records r WHERE r.job = %[1]s AND r.type = 'generate_video'),
-		(SELECT count(*) FROM sub_jobs v WHERE v.job = %[1]s AND v.record_type = 'generate_video'),
-		(SELECT count(*) FROM sub_jobs v WHERE v.job = %[1]s AND v.state NOT IN ('success', 'failed')
+	// The page is picked first, from two lists each walked newest first by
+	// an index (merged, stopped at the limit); the counts are made for the
+	// rows of the page only.
+	rows, err := s.r.QueryContext(ctx, `SELECT p.local, p.job, p.prompt, p.state, p.err_code,
+		(SELECT count(*) FROM job_records r WHERE r.job = p.job AND r.type = 'generate_video'),
+		(SELECT count(*) FROM sub_jobs v WHERE v.job = p.job AND v.record_type = 'generate_video'),
+		(SELECT count(*) FROM sub_jobs v WHERE v.job = p.job AND v.state NOT IN ('success', 'failed')
 			AND v.seq = (SELECT max(w.seq) FROM sub_jobs w WHERE w.job = v.job
-				AND w.record_type = v.record_type AND w.record_idx = v.record_idx))`
-	rows, err := s.r.QueryContext(ctx, `SELECT * FROM (
-		SELECT t.id, t.task_id, t.prompt, t.state, t.err_code, `+fmt.Sprintf(counts, "t.task_id")+`, t.created_at
-		FROM tasks t WHERE t.operation = ? AND t.task_id IS NOT NULL
-		UNION ALL
-		SELECT 0, j.id, '', j.state, j.err_code, `+fmt.Sprintf(counts, "j.id")+`, coalesce(j.created_at, j.fetched_at)
-		FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.task_id = j.id)
-	) ORDER BY 9 DESC, 2 DESC LIMIT ?`, api.OpGeneralOneClick, limit)
+				AND w.record_type = v.record_type AND w.record_idx = v.record_idx)),
+		p.created
+		FROM (
+			SELECT t.id AS local, t.task_id AS job, t.prompt, t.state, t.err_code, t.created_at AS created
+			FROM tasks t WHERE t.operation = ? AND t.task_id IS NOT NULL
+			UNION ALL
+			SELECT 0, j.id, '', j.state, j.err_code, coalesce(j.created_at, j.fetched_at)
+			FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.task_id = j.id)
+			ORDER BY 6 DESC, 2 DESC LIMIT ?
+		) p ORDER BY p.created DESC, p.job DESC`, api.OpGeneralOneClick, limit)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

@@ -111,8 +111,11 @@ func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, er
 	case match != "":
 		conds = append([]string{"tasks_fts MATCH ?"}, conds...)
 		args = append([]any{match}, args...)
-		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t ON t.id = f.rowid` +
+		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
 			whereClause(conds) + ` GROUP BY t.state`
+	case f.Text == "" && len(f.Operations) == 0 && len(f.Models) == 0 && !(f.From.IsZero() && f.To.IsZero()):
+		// Dates (and states): the trigger-kept sums per day answer.
+		return s.countsByDay(ctx, f)
 	case f.Text == "" && f.From.IsZero() && f.To.IsZero():
 		// Only state, operation and model: the trigger-kept counts answer.
 		query = `SELECT t.state, sum(t.n) FROM task_counts t` + whereClause(conds) +
@@ -196,92 +199,3 @@ func (f Filter) where() (conds []string, args []any, match string) {
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// DayCredits is the spending of one calendar day.
-type DayCredits struct {
-	Day     time.Time // midnight starting the day, in from's location
-	Credits int64
-	Tasks   int // tasks the service accepted that day
-}
-
-// CreditsByDay sums credits per calendar day of from's location over the
-// tasks created in [from, to), one entry per day including idle days, oldest
-// first.
-func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error) {
-	if from.IsZero() || !to.After(from) {
-		return nil, fmt.Errorf("history: CreditsByDay needs from < to")
-	}
-	loc := from.Location()
-	// Calendar days, not 24 h steps: a day with a DST change is 23 or 25 h.
-	day := func(t time.Time) time.Time {
-		y, m, d := t.In(loc).Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, loc)
-	}
-	var out []DayCredits
-	index := map[string]int{}
-	for d := day(from); d.Before(to); d = d.AddDate(0, 0, 1) {
-		index[d.Format(time.DateOnly)] = len(out)
-		out = append(out, DayCredits{Day: d})
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT created_at, credits FROM tasks
-		WHERE created_at >= ? AND created_at < ? AND task_id IS NOT NULL`, ms(from), ms(to))
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var created, credits int64
-		if err := rows.Scan(&created, &credits); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		}
-		i := index[day(fromMS(created)).Format(time.DateOnly)]
-		out[i].Credits += credits
-		out[i].Tasks++
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	return out, nil
-}
-
-// ModelCredits is the spending on one model.
-type ModelCredits struct {
-	Model   string // the operation's name for operations without a model (lip-sync, ...)
-	Credits int64
-	Tasks   int
-}
-
-// CreditsByModel sums credits per model over the tasks the service accepted
-// in [from, to) (zero bounds are open), most credits first.
-func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error) {
-	var (
-		conds = []string{"t.task_id IS NOT NULL"}
-		args  []any
-	)
-	if !from.IsZero() {
-		conds = append(conds, "t.created_at >= ?")
-		args = append(args, ms(from))
-	}
-	if !to.IsZero() {
-		conds = append(conds, "t.created_at < ?")
-		args = append(args, ms(to))
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT CASE t.model WHEN '' THEN t.operation ELSE t.model END AS m,
-		sum(t.credits), count(*) FROM tasks t`+whereClause(conds)+` GROUP BY m ORDER BY 2 DESC, 1`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
-	var out []ModelCredits
-	for rows.Next() {
-		var m ModelCredits
-		if err := rows.Scan(&m.Model, &m.Credits, &m.Tasks); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	return out, nil
-}

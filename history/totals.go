@@ -1,0 +1,230 @@
+package history
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Totals over spans of dates read the tables of migration 0010 (sums per
+// UTC day, and per hour for credits) for the whole units of a span, and the
+// tasks themselves only for the partial units at its two ends: a year costs
+// a few thousand summary rows and two partial days of tasks, not 100,000
+// task rows.
+
+const (
+	dayMS  = int64(24 * time.Hour / time.Millisecond)
+	hourMS = int64(time.Hour / time.Millisecond)
+)
+
+// span splits [from, to) (unix ms; open ends are math.MinInt64 and
+// math.MaxInt64) into the whole units of unit ms it covers, [lo, hi) in
+// units, and the partial ends, [from, lo*unit) and [hi*unit, to) in ms
+// (empty when from == lo*unit or hi*unit == to). A span inside one unit has
+// no whole unit: its head is all of it.
+type span struct {
+	lo, hi           int64 // whole units
+	headFrom, headTo int64 // ms
+	tailFrom, tailTo int64 // ms
+	hasWhole         bool
+}
+
+func splitSpan(from, to, unit int64) span {
+	floor := func(v int64) int64 { return int64(math.Floor(float64(v) / float64(unit))) }
+	ceil := func(v int64) int64 { return int64(math.Ceil(float64(v) / float64(unit))) }
+	var sp span
+	sp.lo, sp.hi = math.MinInt64/unit, math.MaxInt64/unit
+	if from != math.MinInt64 {
+		sp.lo = ceil(from)
+	}
+	if to != math.MaxInt64 {
+		sp.hi = floor(to)
+	}
+	if sp.lo >= sp.hi {
+		// No whole unit: the span is all edge.
+		return span{headFrom: from, headTo: to}
+	}
+	sp.hasWhole = true
+	sp.headFrom, sp.headTo = from, from
+	if from != math.MinInt64 {
+		sp.headTo = sp.lo * unit
+	}
+	sp.tailFrom, sp.tailTo = to, to
+	if to != math.MaxInt64 {
+		sp.tailFrom = sp.hi * unit
+	}
+	return sp
+}
+
+// edgeCond is the condition on tasks t for the partial ends of the span,
+// with its arguments.
+func (sp span) edgeCond() (string, []any) {
+	return "((t.created_at >= ? AND t.created_at < ?) OR (t.created_at >= ? AND t.created_at < ?))",
+		[]any{sp.headFrom, sp.headTo, sp.tailFrom, sp.tailTo}
+}
+
+func bound(t time.Time, open int64) int64 {
+	if t.IsZero() {
+		return open
+	}
+	return ms(t)
+}
+
+// countsByDay answers CountsByState for a filter on dates and states only.
+func (s *Store) countsByDay(ctx context.Context, f Filter) (map[string]int, error) {
+	sp := splitSpan(bound(f.From, math.MinInt64), bound(f.To, math.MaxInt64), dayMS)
+	states, stateArgs := "", []any{}
+	if len(f.States) > 0 {
+		states = " AND state IN (?" + strings.Repeat(", ?", len(f.States)-1) + ")"
+		for _, st := range f.States {
+			stateArgs = append(stateArgs, st)
+		}
+	}
+	edge, args := sp.edgeCond()
+	args = append(args, stateArgs...)
+	query := `SELECT state, count(*) FROM tasks t WHERE ` + edge + states + ` GROUP BY state`
+	if sp.hasWhole {
+		query = `SELECT state, sum(n) FROM (
+			SELECT state, n FROM state_days WHERE day >= ? AND day < ?` + states + `
+			UNION ALL
+			SELECT state, 1 FROM tasks t WHERE ` + edge + states + `
+		) GROUP BY state`
+		args = append(append([]any{sp.lo, sp.hi}, stateArgs...), args...)
+	}
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var (
+			state string
+			n     int
+		)
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		if n > 0 {
+			out[state] = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+// DayCredits is the spending of one calendar day.
+type DayCredits struct {
+	Day     time.Time // midnight starting the day, in from's location
+	Credits int64
+	Tasks   int // tasks the service accepted that day
+}
+
+// CreditsByDay sums credits per calendar day of from's location over the
+// tasks created in [from, to), one entry per day including idle days, oldest
+// first.
+func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error) {
+	if from.IsZero() || !to.After(from) {
+		return nil, fmt.Errorf("history: CreditsByDay needs from < to")
+	}
+	loc := from.Location()
+	// Calendar days, not 24 h steps: a day with a DST change is 23 or 25 h.
+	var (
+		out    []DayCredits
+		starts []int64 // each day's first ms
+	)
+	y, m, d := from.In(loc).Date()
+	aligned := true
+	for day := time.Date(y, m, d, 0, 0, 0, 0, loc); day.Before(to); day = day.AddDate(0, 0, 1) {
+		out = append(out, DayCredits{Day: day})
+		starts = append(starts, ms(day))
+		aligned = aligned && ms(day)%hourMS == 0
+	}
+	add := func(at, credits int64, tasks int) {
+		i, found := slices.BinarySearch(starts, at)
+		if !found {
+			i--
+		}
+		out[max(i, 0)].Credits += credits
+		out[max(i, 0)].Tasks += tasks
+	}
+	sp := splitSpan(ms(from), ms(to), hourMS)
+	if !aligned {
+		// Days that start inside an hour (a zone at a half-hour offset):
+		// the hourly sums cannot be cut there, so every task is read.
+		sp = span{headFrom: ms(from), headTo: ms(to)}
+	}
+	edge, args := sp.edgeCond()
+	query := `SELECT t.created_at, t.credits, 1 FROM tasks t WHERE t.task_id IS NOT NULL AND ` + edge
+	if sp.hasWhole {
+		query = `SELECT hour * ` + fmt.Sprint(hourMS) + `, credits, tasks FROM credit_hours WHERE hour >= ? AND hour < ?
+			UNION ALL ` + query
+		args = append([]any{sp.lo, sp.hi}, args...)
+	}
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			at, credits int64
+			tasks       int
+		)
+		if err := rows.Scan(&at, &credits, &tasks); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		add(at, credits, tasks)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+// ModelCredits is the spending on one model.
+type ModelCredits struct {
+	Model   string // the operation's name for operations without a model (lip-sync, ...)
+	Credits int64
+	Tasks   int
+}
+
+// CreditsByModel sums credits per model over the tasks the service accepted
+// in [from, to) (zero bounds are open), most credits first.
+func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error) {
+	sp := splitSpan(bound(from, math.MinInt64), bound(to, math.MaxInt64), dayMS)
+	edge, args := sp.edgeCond()
+	query := `SELECT CASE t.model WHEN '' THEN t.operation ELSE t.model END AS m, t.credits AS c, 1 AS n
+		FROM tasks t WHERE t.task_id IS NOT NULL AND ` + edge
+	if sp.hasWhole {
+		query = `SELECT model AS m, credits AS c, tasks AS n FROM model_days WHERE day >= ? AND day < ?
+			UNION ALL ` + query
+		args = append([]any{sp.lo, sp.hi}, args...)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT m, sum(c), sum(n) FROM (`+query+`) GROUP BY m HAVING sum(n) > 0`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []ModelCredits
+	for rows.Next() {
+		var m ModelCredits
+		if err := rows.Scan(&m.Model, &m.Credits, &m.Tasks); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	slices.SortFunc(out, func(a, b ModelCredits) int {
+		return cmp.Or(cmp.Compare(b.Credits, a.Credits), strings.Compare(a.Model, b.Model))
+	})
+	return out, nil
+}
