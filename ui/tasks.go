@@ -81,6 +81,10 @@ type tasksPage struct {
 	pinned     int // cursor in unknown(); -1 when in the list
 	filter     textinput.Model
 	filtering  bool
+	// typed counts the filter's edits and searched is the edit the list
+	// shows: the list is searched once typing pauses (filterSettledMsg of
+	// the last edit) or on enter, not on every key.
+	typed, searched int
 	state, op  int // quick filters: index into stateChoices, 0 or 1+operation
 	byState    bool
 	empty      bool // the history holds no task at all
@@ -226,9 +230,15 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		p.filtering = false
 		p.filter.Blur()
 		p.filter.SetValue("")
+		p.searched = p.typed // a search still pending is this one
 		p.state, p.op, p.pinned = 0, 0, -1
 		p.win.segments = p.segments()
 		return p.win.load(loadReplace, msg.localID)
+	case filterSettledMsg:
+		if msg.typed == p.typed {
+			return p.search()
+		}
+		return nil
 	case tea.KeyPressMsg:
 		if p.filtering {
 			return p.updateFilter(msg)
@@ -238,10 +248,33 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		if p.filtering {
 			var cmd tea.Cmd
 			p.filter, cmd = p.filter.Update(msg)
-			return tea.Batch(cmd, p.win.setSegments(p.segments()))
+			return tea.Batch(cmd, p.filterEdited())
 		}
 	}
 	return nil
+}
+
+// filterDelay is the pause in typing after which the list is searched: at
+// 100,000 tasks a search with its counts costs tens of milliseconds, too
+// much for every key of a word.
+const filterDelay = 150 * time.Millisecond
+
+// filterSettledMsg: typing paused after the filter's edit number typed.
+type filterSettledMsg struct{ typed int }
+
+// search shows the list for the filter as typed, unless it already does.
+func (p *tasksPage) search() tea.Cmd {
+	if p.searched == p.typed {
+		return nil
+	}
+	p.searched = p.typed
+	return p.win.setSegments(p.segments())
+}
+
+// filterEdited schedules the search for when typing pauses.
+func (p *tasksPage) filterEdited() tea.Cmd {
+	p.typed++
+	return p.env.timers.after(filterDelay, filterSettledMsg{p.typed})
 }
 
 func (p *tasksPage) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
@@ -249,19 +282,20 @@ func (p *tasksPage) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		p.filtering = false
 		p.filter.Blur()
-		return nil
+		return p.search()
 	case "esc":
 		p.filtering = false
 		p.filter.Blur()
 		p.filter.SetValue("")
-		return p.win.setSegments(p.segments())
+		p.typed++
+		return p.search()
 	}
 	before := p.filter.Value()
 	var cmd tea.Cmd
 	p.filter, cmd = p.filter.Update(msg)
 	if p.filter.Value() != before {
 		p.pinned = -1
-		return tea.Batch(cmd, p.win.setSegments(p.segments()))
+		return tea.Batch(cmd, p.filterEdited())
 	}
 	return cmd
 }
@@ -333,6 +367,7 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		return p.filter.Focus()
 	case key.Matches(msg, k.ClearFilter):
 		p.filter.SetValue("")
+		p.searched = p.typed
 		p.state, p.op = 0, 0
 		return p.win.setSegments(p.segments())
 	case key.Matches(msg, k.State):

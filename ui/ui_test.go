@@ -157,6 +157,7 @@ func TestServerTextCannotControlTheTerminal(t *testing.T) {
 // tab and digits do not switch pages; esc leaves the field and q quits.
 func TestTypedKeysGoToTheFocusedInput(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
+	m.env.timers = realTimers{} // the filter searches when typing pauses, in a running program
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
