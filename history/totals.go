@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Totals over spans of dates read the tables of migration 0010 (sums per
+// Totals over spans of dates read the tables of migration 0012 (sums per
 // UTC day, and per hour for credits) for the whole units of a span, and the
 // tasks themselves only for the partial units at its two ends: a year costs
 // a few thousand summary rows and two partial days of tasks, not 100,000

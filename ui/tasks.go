@@ -77,18 +77,18 @@ type tasksPage struct {
 	// intents are the requests still submitting; those past the grace
 	// (unknownAfter) are pinned on top as of unknown outcome, and the
 	// pinned list follows them as they age (unknown).
-	intents    []history.Task
-	pinned     int // cursor in unknown(); -1 when in the list
-	filter     textinput.Model
-	filtering  bool
+	intents   []history.Task
+	pinned    int // cursor in unknown(); -1 when in the list
+	filter    textinput.Model
+	filtering bool
 	// typed counts the filter's edits and searched is the edit the list
 	// shows: the list is searched once typing pauses (filterSettledMsg of
 	// the last edit) or on enter, not on every key.
 	typed, searched int
-	state, op  int // quick filters: index into stateChoices, 0 or 1+operation
-	byState    bool
-	empty      bool // the history holds no task at all
-	loadedOnce bool
+	state, op       int // quick filters: index into stateChoices, 0 or 1+operation
+	byState         bool
+	empty           bool // the history holds no task at all
+	loadedOnce      bool
 
 	width, height int
 	scroll        int // first visible list row

@@ -1,4 +1,4 @@
--- 0010: totals by day and by hour, kept up to date by triggers.
+-- 0012: totals by day and by hour, kept up to date by triggers.
 --
 -- The History page's counts over a span of dates and its charts (credits by
 -- day, by model) summed 100,000 task rows for a year. These tables hold the
