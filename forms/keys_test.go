@@ -240,3 +240,16 @@ func TestWidgetFollowsTheModelsFieldKind(t *testing.T) {
 		t.Fatalf("back on svcq2-pro: %T %v", f.editors["aspect_ratio"], f.Values()["aspect_ratio"])
 	}
 }
+
+// The label column does not move when the model changes.
+func TestLabelColumnStaysAcrossModels(t *testing.T) {
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	col := strings.Index(lineOf(f, "duration "), "default")
+	focus(t, f, "model")
+	for _, m := range []string{"right", "right", "right"} {
+		press(f, m)
+		if got := strings.Index(lineOf(f, "duration "), "default"); got != col {
+			t.Fatalf("on %s the values start at %d, on svcq3-pro at %d", f.model, got, col)
+		}
+	}
+}

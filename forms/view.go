@@ -12,12 +12,17 @@ import (
 )
 
 // labelColumn is where values start when a field fits on one line: after
-// the longest label of the form, within bounds.
+// the longest label the operation may show, within bounds.
 func (f *Form) labelColumn() int {
+	// Sized by every field the operation has under any model, so switching
+	// models never moves the values sideways.
 	n := 12
+	for _, name := range catalog.FieldNames(f.op) {
+		n = max(n, len(name)+3)
+	}
 	for _, r := range f.rows {
 		if r.kind == rowField {
-			n = max(n, len(r.name)+3)
+			n = max(n, len(r.name)+3) // a field no table knows
 		}
 	}
 	return min(n, 27)
@@ -288,7 +293,7 @@ func joinEnds(left, right string, w int) string {
 // wrapStyled wraps a message to width, every line styled, continuation
 // lines indented under the text.
 func wrapStyled(st lipgloss.Style, text string, w int) string {
-	lines := strings.Split(lipgloss.Wrap(text, max(w-2, 10), " "), "\n")
+	lines := strings.Split(textutil.ReleaseHyphens(lipgloss.Wrap(textutil.HoldHyphens(text), max(w-2, 10), " ")), "\n")
 	for i, l := range lines {
 		if i > 0 {
 			l = "  " + l

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"clapper/internal/textutil"
 )
 
 // dialog is a small window over everything; while one is open it takes
@@ -104,5 +106,6 @@ func (d *inputDialog) View(th *Theme, width int) string {
 
 // wrap folds text to w cells on word boundaries.
 func wrap(s string, w int) string {
-	return lipgloss.NewStyle().Width(max(w, 10)).Render(s)
+	// Wrapped at spaces only: a model name (svcq3-turbo) is never split.
+	return textutil.ReleaseHyphens(lipgloss.NewStyle().Width(max(w, 10)).Render(textutil.HoldHyphens(s)))
 }

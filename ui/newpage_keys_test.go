@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,25 @@ func TestModelSwitchChangesTheWidgetOnScreen(t *testing.T) {
 	}
 	if !strings.Contains(row, "[16:9]") || !strings.Contains(row, "3:4") {
 		t.Fatalf("svcq4-preview's aspect_ratio row: %q", row)
+	}
+}
+
+var brokenName = regexp.MustCompile(`svcq\d-$`)
+
+// A model name is never split across lines, at any width, in a form's
+// messages.
+func TestModelNamesNeverBreakAcrossLines(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpReference2Video, "svcq3-drama")
+	run(m, p.form.Apply(map[string]any{"videos": []any{"https://example.com/a.mp4"}, "resolution": "540p"}))
+	typeAndSettle(t, m, p)
+	for w := 44; w <= 110; w++ {
+		send(m, tea.WindowSizeMsg{Width: w, Height: 40})
+		for _, line := range strings.Split(screen(m), "\n") {
+			line = strings.TrimRight(line, " │┃")
+			if brokenName.MatchString(line) {
+				t.Fatalf("at %d columns a model name breaks: %q\n%s", w, line, screen(m))
+			}
+		}
 	}
 }

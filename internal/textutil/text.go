@@ -89,3 +89,17 @@ func FitRight(s string, w int) string {
 
 // Width is how many cells text takes, escape sequences aside.
 func Width(s string) int { return ansi.StringWidth(s) }
+
+// nbHyphen stands in for a hyphen while text is wrapped: wrappers break
+// after any hyphen, and a model name (svcq3-turbo) must never be split.
+const nbHyphen = "\u2011"
+
+// HoldHyphens makes every hyphen of s unbreakable for a wrapper;
+// ReleaseHyphens gives them back after wrapping.
+func HoldHyphens(s string) string    { return strings.ReplaceAll(s, "-", nbHyphen) }
+func ReleaseHyphens(s string) string { return strings.ReplaceAll(s, nbHyphen, "-") }
+
+// Wrap wraps s to w cells at spaces only, so hyphenated names stay whole.
+func Wrap(s string, w int) string {
+	return ReleaseHyphens(ansi.Wrap(HoldHyphens(s), max(w, 1), " "))
+}

@@ -1,6 +1,7 @@
 package textutil
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -52,5 +53,15 @@ func TestCellWidth(t *testing.T) {
 	styled := "\x1b[1mbold text\x1b[0m"
 	if w := ansi.StringWidth(Fit(styled, 6)); w != 6 {
 		t.Errorf("Fit of styled text is %d cells, want 6", w)
+	}
+}
+
+func TestWrapNeverSplitsAHyphenatedName(t *testing.T) {
+	for w := 8; w < 40; w++ {
+		for _, line := range strings.Split(Wrap("duration: svcq3-turbo accepts 4-12 seconds", w), "\n") {
+			if strings.HasSuffix(strings.TrimSpace(line), "svcq3-") || strings.HasPrefix(strings.TrimSpace(line), "turbo") {
+				t.Fatalf("width %d split the model name: %q", w, line)
+			}
+		}
 	}
 }
