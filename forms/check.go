@@ -54,10 +54,23 @@ type Check struct {
 type MediaNote struct {
 	Text string
 	Bad  bool
+	// Absent: no file has this path (a list does not add it).
+	Absent bool
 }
 
 // Check is the latest check of the form's values (nil before the first).
 func (f *Form) Check() *Check { return f.check }
+
+// absent are the local paths no file answers to.
+func (c *Check) absent() map[string]bool {
+	out := map[string]bool{}
+	for v, n := range c.Media {
+		if n.Absent {
+			out[v] = true
+		}
+	}
+	return out
+}
 
 // Checked reports whether the latest check saw the values as they are.
 func (f *Form) Checked() bool { return f.check != nil && f.checkedRev == f.rev }
@@ -201,7 +214,7 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 		case catalog.IsLocalPath(s):
 			ent := cache.read(dir, s, m)
 			if ent.err != "" {
-				c.Media[s] = MediaNote{Text: ent.err, Bad: true}
+				c.Media[s] = MediaNote{Text: ent.err, Bad: true, Absent: ent.absent}
 				c.Errors[name] = append(c.Errors[name], name+": "+ent.err)
 				c.Broken = append(c.Broken, name+": "+ent.err)
 				return s
@@ -343,6 +356,7 @@ type fileEntry struct {
 // fileUse is a file as one field takes it: its data URI, or why not.
 type fileUse struct {
 	path, uri, sha, note, err string
+	absent                    bool
 }
 
 func (ctx *Context) cache() *fileCache {
@@ -364,7 +378,7 @@ func (fc *fileCache) read(dir, typed string, m catalog.Media) fileUse {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return fileUse{err: typed + ": no such file"}
+		return fileUse{err: typed + ": no such file", absent: true}
 	}
 	k := fileKey{path: path, size: st.Size(), mod: st.ModTime().UnixNano()}
 	fc.mu.Lock()

@@ -338,6 +338,11 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		}
 		f.checking = false
 		f.check, f.checkedRev = msg.check, msg.rev
+		for _, e := range f.editors {
+			if l, ok := e.(*listEditor); ok {
+				l.absent = msg.check.absent()
+			}
+		}
 		if f.rev != msg.rev {
 			return f.checkCmd()
 		}

@@ -48,13 +48,14 @@ func (f *Form) OfferRecall(ok bool) { f.recall = ok }
 // explainIdle says why a key that writes or removes did nothing where the
 // cursor is, with the keys that work there: no keystroke is lost silently.
 func (f *Form) explainIdle(k tea.KeyPressMsg) {
-	if k.Text == "" && k.String() != "ctrl+d" {
-		return // a move at an edge, a key with no use: nothing was lost
-	}
+	// An editor may know better why (a list refusing a missing file).
 	if x, ok := f.focused().(interface{ idle(tea.KeyPressMsg) string }); ok {
 		if f.hint = x.idle(k); f.hint != "" {
 			return
 		}
+	}
+	if k.Text == "" && k.String() != "ctrl+d" {
+		return // a move at an edge, a key with no use: nothing was lost
 	}
 	name := strings.ReplaceAll(f.focusedName(), "_", " ")
 	what := "this row"

@@ -253,3 +253,30 @@ func TestLabelColumnStaysAcrossModels(t *testing.T) {
 		}
 	}
 }
+
+// A path no file answers to is not added to a list: it stays in the line
+// to be corrected, and enter says why.
+func TestMissingFileIsNotAddedToAList(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Image, "svcq2")
+	focus(t, f, "images")
+	typeText(f, "nosuch.png")
+	press(f, "enter")
+	list := f.editors["images"].(*listEditor)
+	if len(list.items) != 0 || list.line.val != "nosuch.png" {
+		t.Fatalf("a missing file was added: items %v, line %q", list.items, list.line.val)
+	}
+	if !strings.Contains(f.View(), "not added: no such file nosuch.png") {
+		t.Fatalf("enter must say why nothing was added:\n%s", f.View())
+	}
+	press(f, "tab")
+	if len(list.items) != 0 {
+		t.Fatalf("leaving the field added the missing file: %v", list.items)
+	}
+	writePNG(t, f.ctx.Dir, "nosuch.png", 512, 512)
+	focus(t, f, "images")
+	typeText(f, " ")
+	press(f, "backspace", "enter")
+	if len(list.items) != 1 {
+		t.Fatalf("the file, once there, must be added: %v (line %q)", list.items, list.line.val)
+	}
+}

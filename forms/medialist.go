@@ -29,6 +29,9 @@ type listEditor struct {
 	line  *lineEditor
 	// cursor is an item, or len(items) for the input line.
 	cursor int
+	// absent are the paths the last check found no file at: they stay in
+	// the line, to be corrected, rather than join the list.
+	absent map[string]bool
 }
 
 func newListEditor(ctx *Context, f catalog.Field) *listEditor {
@@ -53,7 +56,7 @@ func (e *listEditor) Focus() tea.Cmd {
 // field must not drop it.
 func (e *listEditor) Blur() {
 	e.line.Blur()
-	if v := strings.TrimSpace(e.line.val); v != "" {
+	if v := strings.TrimSpace(e.line.val); v != "" && !e.absent[v] {
 		e.Add(v)
 		e.line.set("")
 	}
@@ -103,7 +106,7 @@ func (e *listEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 			}
 			return nil, false
 		case "enter":
-			if v := strings.TrimSpace(e.line.val); v != "" && e.cursor == len(e.items) {
+			if v := strings.TrimSpace(e.line.val); v != "" && e.cursor == len(e.items) && !e.absent[v] {
 				e.Add(v)
 				e.line.set("")
 				return nil, true
@@ -138,6 +141,9 @@ func (e *listEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 
 // idle says why ctrl+d did nothing on the line: it removes items only.
 func (e *listEditor) idle(k tea.KeyPressMsg) string {
+	if v := strings.TrimSpace(e.line.val); k.String() == "enter" && e.absent[v] {
+		return "not added: no such file " + v + " · correct the path (tab completes) or ctrl+o to pick one"
+	}
 	if k.String() != "ctrl+d" || e.cursor < len(e.items) {
 		return ""
 	}

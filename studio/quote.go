@@ -8,6 +8,7 @@ import (
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/api/sandbox"
+	"clapper/internal/textutil"
 )
 
 // priceFields are the request fields a price depends on besides the
@@ -31,7 +32,7 @@ func (s *Studio) Quote(op api.Operation, body map[string]any) string { return s.
 func (s *Studio) Price(op api.Operation, body map[string]any) Price {
 	if s.Sandbox() {
 		n := sandbox.Quote(op, body)
-		return Price{Credits: int64(n), Known: true, Text: fmt.Sprintf("%d credits (sandbox price table)", n)}
+		return Price{Credits: int64(n), Known: true, Text: textutil.Plural(n, "credit") + " (sandbox price table)"}
 	}
 	full := catalog.WithDefaults(op, body)
 	want := map[string]string{}
@@ -67,6 +68,6 @@ func (s *Studio) Price(op api.Operation, body map[string]any) Price {
 	case !ok:
 		return Price{Text: "unknown: no earlier " + like + " in history (the service publishes no price table)"}
 	}
-	return Price{Credits: pc.Credits, Known: true, Text: fmt.Sprintf("%d credits last time (%s, task %s on %s); the service may charge differently",
-		pc.Credits, like, pc.TaskID, pc.CreatedAt.Local().Format("Jan 2"))}
+	return Price{Credits: pc.Credits, Known: true, Text: fmt.Sprintf("%s last time (%s, task %s on %s); the service may charge differently",
+		textutil.Plural(int(pc.Credits), "credit"), like, pc.TaskID, pc.CreatedAt.Local().Format("Jan 2"))}
 }

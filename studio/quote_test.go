@@ -48,3 +48,24 @@ func TestLiveQuoteIsLastTimeOrUnknown(t *testing.T) {
 		t.Fatalf("default duration: quote %q, want 40 credits", q)
 	}
 }
+
+// One credit reads "1 credit".
+func TestQuoteOfOneCreditIsSingular(t *testing.T) {
+	ctx := context.Background()
+	store, err := history.Open(t.TempDir() + "/h.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, Store: store}
+	id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hi","voice_setting_voice_id":"v"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "t1", State: api.StateSuccess, Credits: 1, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if q := s.Quote(api.OpAudioTTS, map[string]any{"text": "hello", "voice_setting_voice_id": "v"}); !strings.HasPrefix(q, "1 credit last time") {
+		t.Fatalf("quote %q, want 1 credit", q)
+	}
+}

@@ -217,3 +217,19 @@ func TestModelNamesNeverBreakAcrossLines(t *testing.T) {
 		}
 	}
 }
+
+// On the New page a missing file typed into a list is not added: the
+// counter stays, and the status line says why.
+func TestMissingFileNotAddedOnTheNewPage(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpReference2Image, "svcq2")
+	for p.form.FocusedField() != "images" {
+		send(m, press("tab"))
+	}
+	missing := filepath.Join(t.TempDir(), "gone.png")
+	typeAndSettle(t, m, p, missing)
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "not added: no such file") || !strings.Contains(screen(m), "0 of at most 7") {
+		t.Fatalf("the missing file must not be added, and enter must say why:\n%s", screen(m))
+	}
+}
