@@ -23,7 +23,6 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
@@ -263,44 +262,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return m.route(msg)
 }
 
-// route hands a data message to the screen it is for. What the root does
-// not know (the forms' and huh's own messages) goes to every page, each
-// ignoring what is not its own, and to the detail when open.
-func (m *Model) route(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case windowLoadedMsg:
-		for _, i := range []int{pageTasks, pageHistory} {
-			if m.pages[i].(interface{ window() *taskWindow }).window() == msg.win {
-				return m.pages[i].Update(msg)
-			}
-		}
-		return nil // a list replaced since it asked
-	case unknownLoadedMsg, selectTaskMsg:
-		return m.pages[pageTasks].Update(msg)
-	case historyStatsMsg:
-		return m.pages[pageHistory].Update(msg)
-	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, sceneSentMsg, composedSavedMsg:
-		return m.pages[pageScenes].Update(msg)
-	case voicesLoadedMsg, voiceReminderMsg:
-		return m.pages[pageVoices].Update(msg)
-	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
-		return m.pages[pageNew].Update(msg)
-	case detailLoadedMsg, previewLoadedMsg:
-		if m.detail == nil {
-			return nil
-		}
-		return m.detail.Update(msg)
-	}
-	var cmds []tea.Cmd
-	for _, p := range m.pages {
-		cmds = append(cmds, p.Update(msg))
-	}
-	if m.detail != nil {
-		cmds = append(cmds, m.detail.Update(msg))
-	}
-	return tea.Batch(cmds...)
-}
-
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil {
 		cmd, done := m.dialog.Update(msg)
@@ -385,37 +346,6 @@ func (m *Model) quit() tea.Cmd {
 	m.quitting = true
 	m.env.cancel()
 	return tea.Quit
-}
-
-func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
-	ev := msg.ev
-	cmds := []tea.Cmd{m.onTaskEvent(ev)}
-	switch ev.Kind {
-	case track.EventState:
-		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
-			why := ""
-			if ev.Result != nil && ev.Result.ErrCode != "" {
-				why = ": " + api.CleanLine(ev.Result.ErrCode)
-			}
-			cmds = append(cmds, statusErrText("task "+api.CleanLine(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
-		}
-	case track.EventDownload:
-		if ev.Err != nil {
-			cmds = append(cmds, statusErrText("download of task "+api.CleanLine(ev.TaskID)+": "+api.CleanLine(ev.Err.Error())))
-		}
-	case track.EventLost:
-		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
-	case track.EventPollFailed:
-		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
-			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
-		}
-	case track.EventPaused:
-		cmds = append(cmds, statusErrText(track.PauseNotice(ev, m.env.now())))
-	}
-	if ev.Operation == api.OpGeneralOneClick {
-		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))
-	}
-	return tea.Batch(cmds...)
 }
 
 func statusErrText(s string) tea.Cmd {

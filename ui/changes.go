@@ -130,6 +130,39 @@ func (m *Model) refreshShown() tea.Cmd {
 	return m.pages[m.active].(refresher).refresh()
 }
 
+// onStudioEvent takes an event of the watcher or the downloader: marks for
+// what it changed, and a status line for what went wrong.
+func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
+	ev := msg.ev
+	cmds := []tea.Cmd{m.onTaskEvent(ev)}
+	switch ev.Kind {
+	case track.EventState:
+		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
+			why := ""
+			if ev.Result != nil && ev.Result.ErrCode != "" {
+				why = ": " + api.CleanLine(ev.Result.ErrCode)
+			}
+			cmds = append(cmds, statusErrText("task "+api.CleanLine(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
+		}
+	case track.EventDownload:
+		if ev.Err != nil {
+			cmds = append(cmds, statusErrText("download of task "+api.CleanLine(ev.TaskID)+": "+api.CleanLine(ev.Err.Error())))
+		}
+	case track.EventLost:
+		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
+	case track.EventPollFailed:
+		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
+			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
+		}
+	case track.EventPaused:
+		cmds = append(cmds, statusErrText(track.PauseNotice(ev, m.env.now())))
+	}
+	if ev.Operation == api.OpGeneralOneClick {
+		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))
+	}
+	return tea.Batch(cmds...)
+}
+
 // onTaskEvent turns an event of the watcher or the downloader into marks:
 // a change of the task's row is read once and put in place, the header
 // recounts a state change, and the detail showing the task re-reads it.

@@ -1,0 +1,43 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// route hands a data message to the screen it is for. What the root does
+// not know (the forms' and huh's own messages) goes to every page, each
+// ignoring what is not its own, and to the detail when open.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case windowLoadedMsg:
+		for _, i := range []int{pageTasks, pageHistory} {
+			if m.pages[i].(interface{ window() *taskWindow }).window() == msg.win {
+				return m.pages[i].Update(msg)
+			}
+		}
+		return nil // a list replaced since it asked
+	case unknownLoadedMsg, selectTaskMsg:
+		return m.pages[pageTasks].Update(msg)
+	case historyStatsMsg:
+		return m.pages[pageHistory].Update(msg)
+	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, sceneSentMsg, composedSavedMsg:
+		return m.pages[pageScenes].Update(msg)
+	case voicesLoadedMsg, voiceReminderMsg:
+		return m.pages[pageVoices].Update(msg)
+	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
+		return m.pages[pageNew].Update(msg)
+	case detailLoadedMsg, previewLoadedMsg:
+		if m.detail == nil {
+			return nil
+		}
+		return m.detail.Update(msg)
+	}
+	var cmds []tea.Cmd
+	for _, p := range m.pages {
+		cmds = append(cmds, p.Update(msg))
+	}
+	if m.detail != nil {
+		cmds = append(cmds, m.detail.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
