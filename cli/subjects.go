@@ -21,8 +21,8 @@ func newSubjectsCmd(app *App) *cobra.Command {
 		Long: "Stored subjects are kept by the service and named in reference2video as\n" +
 			"{\"name\": ..., \"server_id\": ID}. clapper keeps a library of those it created or read;\n" +
 			"--refresh reads the account's subjects from the service first.",
-		Example: "  clapper subjects\n" +
-			"  clapper subjects create mia --image mia.png --image https://example.com/mia2.jpg --voice English_Graceful_Lady\n" +
+		Example: "  clapper subjects --refresh\n" +
+			"  clapper subjects create mia --image mia.png --voice lovely_girl\n" +
 			"  clapper subjects edit sbs123 --style watercolour --json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -74,11 +74,11 @@ func newSubjectSaveCmd(app *App, edit bool) *cobra.Command {
 	var f subjectFlags
 	cmd := &cobra.Command{
 		Use:   "create NAME",
-		Short: "Store a subject made from 1-3 images and an optional voice",
+		Short: "Store a subject: 1-3 images, a voice",
 		Args:  exactArgs(1, "the subject's name"),
 	}
 	if edit {
-		cmd.Use, cmd.Short, cmd.Args = "edit ID", "Change a stored subject (images given replace the old ones)", exactArgs(1, "the subject's id")
+		cmd.Use, cmd.Short, cmd.Args = "edit ID", "Change a stored subject's fields", exactArgs(1, "the subject's id")
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		body, err := f.body(cmd, edit)
@@ -118,7 +118,7 @@ func newSubjectSaveCmd(app *App, edit bool) *cobra.Command {
 	}
 	fl.StringArrayVar(&f.images, "image", nil, "An image: a local file, an http(s) URL or an\nssupload: URI (repeat, at most 3)")
 	fl.StringArrayVar(&f.videos, "video", nil, "A 5 s video (only svcq2-pro uses video subjects)")
-	fl.StringVar(&f.voice, "voice", "", "Voice id: a cloned or system voice (clapper voices --system)")
+	fl.StringVar(&f.voice, "voice", "", "A cloned or system voice id\n(clapper voices --system lists these)")
 	fl.StringVar(&f.style, "style", "", "Style (at most 100 characters)")
 	fl.StringVar(&f.description, "description", "", "Description (at most 2000 characters)")
 	fl.BoolVar(&f.asJSON, "json", false, "Print the stored subject as JSON")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"image/color"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
+	"clapper/api/sandbox"
 	"clapper/api/track"
 	"clapper/studio"
 )
@@ -81,15 +83,34 @@ func TestSettingsSaveWritesATypedKey(t *testing.T) {
 	p.Update(press("enter"))
 	p.cursor = 1
 	p.Update(press("enter"))
+	// The key is read once before it is saved: first at an address that
+	// does not answer, then at a service that takes it.
 	p.input.SetValue("http://127.0.0.1:9")
 	p.Update(press("enter"))
 	cmd := p.Update(press("s"))
 	if cmd == nil {
 		t.Fatalf("nothing saved: %s", p.problem)
 	}
-	cmd()
+	if msg, ok := cmd().(statusMsg); !ok || !msg.bad || !strings.Contains(msg.text, "settings not saved: could not reach http://127.0.0.1:9") {
+		t.Errorf("an address that does not answer: %#v", msg)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("settings were saved although the key could not be checked")
+	}
+	srv, err := sandbox.New(sandbox.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	p.cursor = 1
+	p.Update(press("enter"))
+	p.input.SetValue(ts.URL)
+	p.Update(press("enter"))
+	p.Update(press("s"))()
 	b, _ := os.ReadFile(path)
-	if !strings.Contains(string(b), "typed-key-0123456789") || !strings.Contains(string(b), "127.0.0.1:9") {
+	if !strings.Contains(string(b), "typed-key-0123456789") || !strings.Contains(string(b), ts.URL) {
 		t.Errorf("typed key and address not saved:\n%s", b)
 	}
 }
