@@ -173,7 +173,7 @@ func (f *Form) reviewView() string {
 		foot = s.Error.Render("✗ the catalog refuses it") + s.Dim.Render(" · esc fix it · ctrl+f send anyway…")
 	}
 	if end < len(lines) {
-		foot = joinEnds(foot, s.Dim.Render("↓ more"), w)
+		foot = textutil.JoinEnds(foot, s.Dim.Render("↓ more"), w)
 	}
 	b.WriteString("\n" + foot)
 	return b.String()

@@ -84,7 +84,7 @@ func (f *Form) View() string {
 		more += "↓"
 	}
 	if more != "" {
-		status = joinEnds(status, s.Dim.Render(more+" more"), w)
+		status = textutil.JoinEnds(status, s.Dim.Render(more+" more"), w)
 	}
 	b.WriteString("\n" + status)
 	return b.String()
@@ -222,7 +222,7 @@ func (f *Form) rowView(i, w int) string {
 	} else {
 		label := nameStyle.Render(name)
 		if counter != "" {
-			label = joinEnds(label, counterStyle.Render(counter), inner)
+			label = textutil.JoinEnds(label, counterStyle.Render(counter), inner)
 		}
 		b.WriteString(bar + label)
 		var v string
@@ -279,15 +279,6 @@ func (f *Form) mediaNote(v string) (string, bool) {
 		return "", false
 	}
 	return n.Text, n.Bad
-}
-
-// joinEnds puts left and right on one line of width w.
-func joinEnds(left, right string, w int) string {
-	gap := w - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return textutil.Truncate(left+" "+right, w)
-	}
-	return left + strings.Repeat(" ", gap) + right
 }
 
 // wrapStyled wraps a message to width, every line styled, continuation

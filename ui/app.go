@@ -480,7 +480,7 @@ func (m *Model) header() string {
 			}
 		}
 	}
-	line1 := joinEnds(left, right, m.width)
+	line1 := textutil.JoinEnds(left, right, m.width)
 	var tabs []string
 	for i, p := range m.pages {
 		label := string(rune('1'+i)) + " " + p.Title()
@@ -512,7 +512,7 @@ func (m *Model) footer() string {
 	}
 	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
 	local := m.help.ShortHelpView(m.screenKeys().ShortHelp())
-	return status + "\n" + joinEnds(" "+local, global+" ", m.width)
+	return status + "\n" + textutil.JoinEnds(" "+local, global+" ", m.width)
 }
 
 // typingHelpKey and typingQuitKey are the global keys that work while keys

@@ -101,17 +101,6 @@ func credits(n int64) string {
 	return fmt.Sprintf("%d credits", n)
 }
 
-// joinEnds puts left and right on one line of width w, right-aligned,
-// cutting left when both do not fit.
-func joinEnds(left, right string, w int) string {
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if lw+rw+1 > w {
-		left = ansi.Truncate(left, max(w-rw-1, 0), "…")
-		lw = ansi.StringWidth(left)
-	}
-	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
-}
-
 // clampBlock makes text exactly h lines of at most w cells: longer lines
 // are cut, missing lines added. It is the cheap frame of every page (a
 // lipgloss Height/MaxWidth style re-wraps the whole text on each frame).

@@ -520,7 +520,7 @@ func (p *tasksPage) filterLine() string {
 	} else if v := p.filter.Value(); v != "" {
 		in = th.Dim.Render("/ ") + api.CleanLine(v)
 	}
-	return joinEnds(in, right, p.width)
+	return textutil.JoinEnds(in, right, p.width)
 }
 
 func (p *tasksPage) emptyView() string {

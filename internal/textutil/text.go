@@ -103,3 +103,15 @@ func ReleaseHyphens(s string) string { return strings.ReplaceAll(s, nbHyphen, "-
 func Wrap(s string, w int) string {
 	return ReleaseHyphens(ansi.Wrap(HoldHyphens(s), max(w, 1), " "))
 }
+
+// JoinEnds puts left and right on one line of w cells, right aligned. When
+// both do not fit, left is cut (with an ellipsis) so the right end, a
+// count or a hint, stays whole; a right end wider than the line is cut.
+func JoinEnds(left, right string, w int) string {
+	rw := ansi.StringWidth(right)
+	if rw+1 >= w {
+		return Truncate(right, w)
+	}
+	left = Truncate(left, w-rw-1)
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
+}

@@ -65,3 +65,19 @@ func TestWrapNeverSplitsAHyphenatedName(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinEnds(t *testing.T) {
+	for _, c := range []struct {
+		left, right string
+		w           int
+		want        string
+	}{
+		{"left", "right", 12, "left   right"},
+		{"a long left side", "right", 12, "a lon… right"},
+		{"left", "a right end too wide", 8, "a right…"},
+	} {
+		if got := JoinEnds(c.left, c.right, c.w); got != c.want {
+			t.Errorf("JoinEnds(%q, %q, %d) = %q, want %q", c.left, c.right, c.w, got, c.want)
+		}
+	}
+}
