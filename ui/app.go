@@ -175,6 +175,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case flushMsg:
 		return m.flush()
+	case quitConfirmedMsg:
+		return m.leave()
 	case statusMsg:
 		m.statusSeq++
 		m.statusText, m.statusBad = msg.text, msg.bad
@@ -339,10 +341,15 @@ func (m *Model) quit() tea.Cmd {
 		m.dialog = &confirmDialog{
 			title: "Quit while a request is being sent?",
 			body:  "Its answer has not come back yet. History keeps it either way: if the answer is lost it shows as of unknown outcome, for you to resolve.",
-			onYes: func() tea.Msg { return tea.QuitMsg{} },
+			onYes: func() tea.Msg { return quitConfirmedMsg{} },
 		}
 		return nil
 	}
+	return m.leave()
+}
+
+// leave ends the program, cancelling whatever still runs for the backend.
+func (m *Model) leave() tea.Cmd {
 	m.quitting = true
 	m.env.cancel()
 	return tea.Quit

@@ -66,6 +66,9 @@ type (
 	submitStartedMsg struct{ send tea.Cmd }
 	// submitEndedMsg carries the answer of a request the root counted.
 	submitEndedMsg struct{ answer tea.Msg }
+	// quitConfirmedMsg: the user chose to quit while a request was
+	// unanswered.
+	quitConfirmedMsg struct{}
 	// imageWantedMsg: the detail of localID has a preview to transmit as a
 	// kitty image and asks the root for an image id.
 	imageWantedMsg struct{ localID int64 }

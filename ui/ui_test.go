@@ -211,6 +211,11 @@ func TestGlobalKeys(t *testing.T) {
 	if !strings.Contains(screen(m), "Quit while a request is being sent?") {
 		t.Fatalf("no question:\n%s", screen(m))
 	}
+	ctx := m.env.ctx
+	send(m, press("y"))
+	if !m.quitting || ctx.Err() == nil {
+		t.Fatalf("yes did not quit cancelling the backend's work (quitting %v, context %v)", m.quitting, ctx.Err())
+	}
 }
 
 // Help lists only keys that work where the user is.
