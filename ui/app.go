@@ -477,14 +477,12 @@ func (m *Model) header() string {
 			run + dot + fmt.Sprintf("%d queued ", m.queued),
 		}
 	}
-	if summaries != nil {
-		// The longest summary that fits beside the badge: the backend
-		// must never be cut.
-		for _, r := range summaries {
-			right = r
-			if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
-				break
-			}
+	// The longest summary that fits beside the badge: the backend must
+	// never be cut.
+	for _, r := range summaries {
+		right = r
+		if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
+			break
 		}
 	}
 	line1 := textutil.JoinEnds(left, right, m.width)

@@ -31,20 +31,19 @@ type modelPatch struct {
 
 // fieldPatch holds the keys one field entry sets; nil means "keep".
 type fieldPatch struct {
-	name                       string
-	remove                     bool
-	kind                       *Kind
-	media                      *Media
-	required, anyRatio         *bool
-	def                        any
-	hasDef                     bool
-	options                    []string
-	min, max                   *float64
-	minItems, maxItems         *int
-	minChars, maxChars         *int
-	minSeconds, maxSeconds     *float64
-	unit, help                 *string
-	touchesRange, touchesItems bool
+	name                   string
+	remove                 bool
+	kind                   *Kind
+	media                  *Media
+	required, anyRatio     *bool
+	def                    any
+	hasDef                 bool
+	options                []string
+	min, max               *float64
+	minItems, maxItems     *int
+	minChars, maxChars     *int
+	minSeconds, maxSeconds *float64
+	unit, help             *string
 }
 
 // apply changes the spec as the entry says, marking what it touched with
@@ -229,15 +228,6 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 		}
 	}
 	return o, nil
-}
-
-// models lists the models this layer names for an operation so far.
-func (o *overlay) models(op api.Operation) []string {
-	var out []string
-	for _, mp := range o.ops[op] {
-		out = append(out, mp.model)
-	}
-	return out
 }
 
 func parseFieldPatch(raw map[string]json.RawMessage) (fieldPatch, error) {
