@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/textutil"
 	"clapper/studio"
@@ -56,6 +57,9 @@ func newHistoryCmd(app *App) *cobra.Command {
 
 // unknownState is how an intent of unknown outcome reads to users and scripts.
 const unknownState = "unknown"
+
+// sendingState is how a request another live clapper is still sending reads.
+const sendingState = "sending"
 
 func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 	f, err := o.filter()
@@ -134,9 +138,15 @@ func parseWhen(s string) (time.Time, error) {
 	return t, nil
 }
 
+// displayState is how a row reads: a request still submitting is of
+// unknown outcome once nobody sends it (track.OutcomeUnknown, the rule
+// every front end shares), else it is being sent.
 func displayState(t history.Task) string {
-	if t.State == history.StateSubmitting {
+	switch {
+	case track.OutcomeUnknown(t, time.Now()):
 		return unknownState
+	case t.State == history.StateSubmitting:
+		return sendingState
 	}
 	return t.State
 }
@@ -302,6 +312,9 @@ func newAbandonCmd(app *App) *cobra.Command {
 		Long:  "Gives up on a refused request or one of unknown outcome; it stays listed, as abandoned.",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
+			if t, err := store.Task(ctx, localID); err == nil && t.State == history.StateSubmitting && !track.OutcomeUnknown(t, time.Now()) {
+				return fmt.Errorf("request %d is being sent by another clapper (%s), which waits for its answer; it cannot be abandoned now", localID, api.CleanText(t.Sender))
+			}
 			if err := store.Abandon(ctx, localID); err != nil {
 				return explainConflict(ctx, store, localID, err, "abandoned", "refused requests and requests of unknown outcome")
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -184,5 +185,43 @@ func TestFollowTakesALostTaskBack(t *testing.T) {
 	}
 	if r := exec("follow", "zz9"); r.code == 0 || !strings.Contains(r.err, "not in this backend's history") {
 		t.Errorf("follow of an id history lacks: exit %d %s", r.code, r.err)
+	}
+}
+
+// Issue 19.2: a request another live clapper is still sending is shown as
+// being sent, not of unknown outcome, by history and watch, and cannot be
+// abandoned; once its sender is gone, it is of unknown outcome.
+func TestRequestBeingSentIsNotUnknown(t *testing.T) {
+	data := t.TempDir()
+	exec := func(args ...string) run { return runCLIData(t, data, args...) }
+	if r := exec("history"); r.code != 0 {
+		t.Fatal(r.err)
+	}
+	store, err := history.Open(filepath.Join(data, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sent by this (live) process, a minute ago, still beating.
+	id, err := store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"slow"}`), Sender: track.Sender()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	r := exec("history")
+	if strings.Contains(r.out, "unknown") || !strings.Contains(r.out, "sending") {
+		t.Errorf("history calls a request being sent unknown:\n%s", r.out)
+	}
+	if r := exec("watch", "--no-download"); strings.Contains(r.err, "unknown outcome") || !strings.Contains(r.err, "being sent") {
+		t.Errorf("watch: %s", r.err)
+	}
+	if r := exec("history", "abandon", fmt.Sprint(id)); r.code == 0 || !strings.Contains(r.err, "being sent") {
+		t.Errorf("abandon of a request being sent: exit %d %s", r.code, r.err)
+	}
+	// Nobody sends the next one (an older clapper, or one killed).
+	store, _ = history.Open(filepath.Join(data, "history.db"))
+	store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"orphan"}`)})
+	store.Close()
+	if r := exec("history"); !strings.Contains(r.out, "1 request(s) of unknown outcome") {
+		t.Errorf("the orphan is not of unknown outcome:\n%s", r.out)
 	}
 }

@@ -44,6 +44,11 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 		return err
 	}
 	for _, t := range unknown {
+		if !track.OutcomeUnknown(t, time.Now()) {
+			fmt.Fprintf(app.Err, "request #%d (%s %s) is being sent by another clapper; its answer will be recorded there\n",
+				t.LocalID, t.Operation, orDash(t.Model))
+			continue
+		}
 		fmt.Fprintf(app.Err, "request #%d (%s %s, %s) has an unknown outcome: resolve it with clapper history resolve %d TASK_ID, or abandon it\n",
 			t.LocalID, t.Operation, orDash(t.Model), t.CreatedAt.Local().Format("2006-01-02 15:04"), t.LocalID)
 	}

@@ -19,6 +19,9 @@ type Intent struct {
 	Model     string // empty takes the body's "model"
 	Body      []byte // the exact JSON to be sent, data URIs included
 	Origin    Origin // the front end sending it
+	// Sender names the process sending it (host/pid/token): while it beats
+	// (BeatIntent), the request is being sent, not of unknown outcome.
+	Sender string
 }
 
 // SubmittedEcho is the service's answer to a creation request.
@@ -85,6 +88,9 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 			localID, in.Body); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
+		if err := setSender(ctx, tx, localID, in.Sender, now); err != nil {
+			return err
+		}
 		for _, r := range refs {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO media_refs (task, path, content_type, sha256, bytes)
 				VALUES (?, ?, ?, ?, ?)`, localID, r.Path, r.ContentType, r.SHA256, r.Bytes); err != nil {
@@ -105,7 +111,10 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEch
 	}
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+		// An abandoned request whose answer arrives after all made a task
+		// (billed): it is reattached and followed, never refused.
+		from, err := lockState(ctx, tx, localID, StateSubmitting, StateAbandoned)
+		if err != nil {
 			return err
 		}
 		if err := checkTaskIDFree(ctx, tx, e.TaskID); err != nil {
@@ -131,7 +140,7 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEch
 		if err := dropPending(ctx, tx, localID); err != nil {
 			return err
 		}
-		return insertEvent(ctx, tx, localID, StateSubmitting, state, now, e.Raw)
+		return insertEvent(ctx, tx, localID, from, state, now, e.Raw)
 	})
 }
 
@@ -156,6 +165,9 @@ func (s *Store) MarkRejected(ctx context.Context, localID int64, r Rejection) er
 			WHERE id = ?`, StateRejected, r.Status, r.Reason, r.Message, r.TraceID,
 			nullText(fields), r.Retryable, ms(now), localID); err != nil {
 			return fmt.Errorf("history: %w", err)
+		}
+		if err := dropSender(ctx, tx, localID); err != nil {
+			return err
 		}
 		return insertEvent(ctx, tx, localID, StateSubmitting, StateRejected, now, nil)
 	})
@@ -218,7 +230,9 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 	}
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+		// An abandoned request may be attached too: its task turned up.
+		from, err := lockState(ctx, tx, localID, StateSubmitting, StateAbandoned)
+		if err != nil {
 			return err
 		}
 		if err := checkTaskIDFree(ctx, tx, taskID); err != nil {
@@ -231,7 +245,7 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 		if err := dropPending(ctx, tx, localID); err != nil {
 			return err
 		}
-		return insertEvent(ctx, tx, localID, StateSubmitting, api.StateCreated, now, nil)
+		return insertEvent(ctx, tx, localID, from, api.StateCreated, now, nil)
 	})
 }
 
@@ -328,7 +342,49 @@ func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM pending_bodies WHERE task = ?`, localID); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	return dropSender(ctx, tx, localID)
+}
+
+// setSender records who sends a request now; an empty sender (a caller
+// that does not say) leaves the request without one.
+func setSender(ctx context.Context, tx *sql.Tx, localID int64, sender string, at time.Time) error {
+	if sender == "" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO intent_senders (task, sender, beat_at) VALUES (?, ?, ?)
+		ON CONFLICT (task) DO UPDATE SET sender = excluded.sender, beat_at = excluded.beat_at`,
+		localID, sender, ms(at)); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
 	return nil
+}
+
+// dropSender ends the sending of a request: it was answered or given up.
+func dropSender(ctx context.Context, tx *sql.Tx, localID int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM intent_senders WHERE task = ?`, localID); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// StopSending records that nobody sends request localID any more: its
+// POST ended without an answer (a cut connection, a 5xx), so it is of
+// unknown outcome from now on, for every process.
+func (s *Store) StopSending(ctx context.Context, localID int64) error {
+	return s.write(ctx, func(tx *sql.Tx) error { return dropSender(ctx, tx, localID) })
+}
+
+// BeatIntent says that sender is still sending request localID (its POST
+// has not answered yet). ErrConflict when the request is no longer being
+// sent (answered, refused or given up meanwhile).
+func (s *Store) BeatIntent(ctx context.Context, localID int64, sender string) error {
+	now := s.now()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+			return err
+		}
+		return setSender(ctx, tx, localID, sender, now)
+	})
 }
 
 // followed reports whether a task in state st is one the watcher follows:

@@ -57,6 +57,12 @@ type Task struct {
 	// after a successful resubmission, as history.
 	Rejection *Rejection
 
+	// Sender names the process sending a request still submitting, and
+	// SenderBeat when it last said it still is (track.OutcomeUnknown reads
+	// them); empty when nobody says so.
+	Sender     string
+	SenderBeat time.Time
+
 	Request   []byte     // detail: the request with data URIs stripped
 	Media     []MediaRef // detail: what the stripped data URIs were
 	Payload   string     // detail: the request's pass-through payload
@@ -110,7 +116,9 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 	t.credits, t.progress, t.off_peak, t.off_peak_deadline, t.created_at, t.updated_at,
 	t.service_created_at, t.reject_status, t.reject_reason, t.reject_message,
 	t.reject_trace_id, t.reject_fields, t.reject_retryable, t.origin,
-	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != '')`
+	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != ''),
+	(SELECT i.sender FROM intent_senders i WHERE i.task = t.id),
+	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id)`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -124,11 +132,13 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 		rReason, rMessage, rTrace, rFields  sql.NullString
 		rRetry                              sql.NullBool
 		urlsExpire                          sql.NullInt64
+		sender                              sql.NullString
+		beat                                sql.NullInt64
 	)
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire}
+		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return Task{}, err
 	}
@@ -141,6 +151,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	t.UpdatedAt = fromNullMS(updated)
 	t.ServiceCreatedAt = fromNullMS(service)
 	t.URLsExpireAt = fromNullMS(urlsExpire)
+	t.Sender, t.SenderBeat = sender.String, fromNullMS(beat)
 	if rStatus.Valid {
 		t.Rejection = &Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,

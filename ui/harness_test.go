@@ -23,6 +23,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/studio"
 )
@@ -111,7 +112,8 @@ func seed(t testing.TB, s *studio.Studio, clk *clock, tasks []task) []int64 {
 	origins := []history.Origin{history.OriginTUI, history.OriginCLI, history.OriginMCP}
 	for i, k := range tasks {
 		clk.t = k.at
-		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body), Origin: origins[i%len(origins)]})
+		// Sent by this process, which beat last when it recorded the row.
+		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body), Origin: origins[i%len(origins)], Sender: track.Sender()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/textutil"
 )
@@ -149,15 +150,11 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	return b.String()
 }
 
-// unknownAfter is how long a request may wait for its answer before it
-// counts as of unknown outcome: past the client's timeout, with a margin
-// for a `clapper create` still running in another terminal.
-const unknownAfter = 2 * time.Minute
-
-// displayState is the state a row shows: a request still submitting long
-// after it was sent is of unknown outcome.
+// displayState is the state a row shows: a request still submitting that
+// nobody is sending any more is of unknown outcome (track.OutcomeUnknown,
+// the rule every front end shares).
 func displayState(t history.Task, now time.Time) string {
-	if t.State == history.StateSubmitting && now.Sub(t.CreatedAt) > unknownAfter {
+	if track.OutcomeUnknown(t, now) {
 		return unknownOutcome
 	}
 	return t.State

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/textutil"
 )
@@ -74,8 +75,8 @@ type tasksPage struct {
 	keys tasksKeys
 	win  *taskWindow
 
-	// intents are the requests still submitting; those past the grace
-	// (unknownAfter) are pinned on top as of unknown outcome, and the
+	// intents are the requests still submitting; those nobody sends any
+	// more (track.OutcomeUnknown) are pinned on top as of unknown outcome, and the
 	// pinned list follows them as they age (unknown).
 	intents   []history.Task
 	pinned    int // cursor in unknown(); -1 when in the list
@@ -427,8 +428,8 @@ func (p *tasksPage) tickEvery() time.Duration {
 		}
 	}
 	for _, t := range p.intents {
-		if grace := t.CreatedAt.Add(unknownAfter).Sub(now); grace >= 0 {
-			shorter(grace + time.Millisecond) // just past it: displayState is strict
+		if at := track.UnknownAt(t); !at.IsZero() && !at.Before(now) {
+			shorter(at.Sub(now) + time.Millisecond) // just past it: displayState is strict
 		}
 	}
 	for _, t := range append(p.visible(), p.unknown()...) {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/track"
 	"clapper/studio"
 )
 
@@ -66,7 +67,7 @@ func TestPinnedListFollowsAgeingRequests(t *testing.T) {
 		t.Run("filter="+filter, func(t *testing.T) {
 			m, _, clk := clockModel(t, []task{
 				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-3 * time.Hour), 1},
-				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-unknownAfter + 10*time.Second), 0},
+				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-track.IntentStale + 10*time.Second), 0},
 			})
 			typeText(m, filter)
 			tp := m.pages[pageTasks].(*tasksPage)

@@ -14,6 +14,8 @@ type Store interface {
 	MarkSubmitted(ctx context.Context, localID int64, e history.SubmittedEcho) error
 	MarkRejected(ctx context.Context, localID int64, r history.Rejection) error
 	Resubmit(ctx context.Context, localID int64) ([]byte, error)
+	BeatIntent(ctx context.Context, localID int64, sender string) error
+	StopSending(ctx context.Context, localID int64) error
 	InFlight(ctx context.Context) ([]history.Task, error)
 	ApplyResult(ctx context.Context, taskID string, u history.Update) (bool, error)
 	RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (history.NotFound, error)

@@ -28,6 +28,8 @@ type Tracker struct {
 	// as a crash would.
 	AfterIntent func(localID int64) error
 	AfterPost   func(localID int64, t *api.Task) error
+	// beatEvery paces the heartbeat while a POST waits (intentBeat when 0).
+	beatEvery time.Duration
 }
 
 // Submission is a request the service accepted.
@@ -68,7 +70,7 @@ func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]
 	if err != nil {
 		return nil, err
 	}
-	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin})
+	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender()})
 	if err != nil {
 		return nil, fmt.Errorf("record the request before sending it: %w", err)
 	}
@@ -90,7 +92,15 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 			return nil, err
 		}
 	}
+	// This process sends it (a resubmission names it anew), and says so
+	// until the answer comes: the request is not of unknown outcome while
+	// anyone waits for it.
+	if err := t.Store.BeatIntent(ctx, localID, Sender()); err != nil {
+		return nil, &SubmitError{LocalID: localID, Err: fmt.Errorf("record the request before sending it: %w", err)}
+	}
+	stop := t.beat(localID)
 	task, err := t.Client.Create(ctx, op, json.RawMessage(raw))
+	stop()
 	if err != nil {
 		return nil, &SubmitError{LocalID: localID, Err: t.recordFailure(localID, err)}
 	}
@@ -175,6 +185,11 @@ func (t *Tracker) recordFailure(localID int64, err error) error {
 			return fmt.Errorf("%w (and recording it failed: %v)", err, merr)
 		}
 		return err
+	}
+	// Nobody waits for this answer any more: the request is of unknown
+	// outcome now, for this process and every other.
+	if merr := t.Store.StopSending(ctx, localID); merr != nil {
+		return fmt.Errorf("%w: %v (and recording it failed: %v)", ErrOutcomeUnknown, err, merr)
 	}
 	return fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 }
