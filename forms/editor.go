@@ -40,6 +40,9 @@ type editor interface {
 // model; and what a check needs from outside: the price of a request.
 type Context struct {
 	Voices []string
+	// Subjects is the library of stored subjects the reference2video
+	// subjects editor picks from by name.
+	Subjects []StoredSubject
 	Dir    string
 	Op     api.Operation
 	Model  string

@@ -331,3 +331,25 @@ func BenchmarkSubjectsEditor7(b *testing.B) {
 		_ = e.View(st, 76, true)
 	}
 }
+
+// The server id part picks the library's stored subjects by name: a
+// subject without a name takes the stored one's, then "none" again.
+func TestSubjectsPickStoredByName(t *testing.T) {
+	ctx := &Context{Subjects: []StoredSubject{{Name: "mia", ID: "sbs1"}, {Name: "bob", ID: "sbs2"}}}
+	e := newSubjectsEditor(ctx, subjectsField)
+	e.Set([]any{map[string]any{}})
+	e.Focus()
+	driveEditor(t, e, "down", "down", "down") // name, image slot, voice, server id
+	var got []string
+	for range 3 {
+		driveEditor(t, e, "ctrl+l")
+		got = append(got, e.subjects[0].name+"="+e.subjects[0].server)
+	}
+	if want := []string{"mia=sbs1", "bob=sbs2", "bob="}; !reflect.DeepEqual(got, want) {
+		t.Errorf("picks = %q, want %q", got, want)
+	}
+	driveEditor(t, e, "ctrl+l")
+	if v := e.Value(); !strings.Contains(fmt.Sprint(v), "server_id:sbs1") {
+		t.Errorf("value %v: want the stored subject's server_id", v)
+	}
+}

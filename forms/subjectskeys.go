@@ -10,7 +10,7 @@ import (
 )
 
 type subjectKeyMap struct {
-	Up, Down, PrevSubject, NextSubject, Enter, Add, Remove, Undo, Voice, Drop key.Binding
+	Up, Down, PrevSubject, NextSubject, Enter, Add, Remove, Undo, Voice, Stored, Drop key.Binding
 }
 
 var subjectKeys = subjectKeyMap{
@@ -22,7 +22,8 @@ var subjectKeys = subjectKeyMap{
 	Add:         key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add subject")),
 	Remove:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "remove subject")),
 	Undo:        key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "undo remove")),
-	Voice:       key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next cloned voice")),
+	Voice:       key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next voice")),
+	Stored:      key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next stored subject")),
 	Drop:        key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("backspace", "remove this")),
 }
 
@@ -52,6 +53,8 @@ func (e *subjectsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, e.restore()
 	case key.Matches(k, subjectKeys.Voice) && e.onPart(partVoice):
 		return nil, e.cycleVoice()
+	case key.Matches(k, subjectKeys.Stored) && e.onPart(partServer) && len(e.ctx.Subjects) > 0:
+		return nil, e.cycleStored()
 	case !e.editable() && !onAdd && key.Matches(k, subjectKeys.Drop):
 		return nil, e.drop()
 	default:
@@ -275,6 +278,30 @@ func (e *subjectsEditor) cycleVoice() bool {
 	return true
 }
 
+// cycleStored steps the server id through the library's stored subjects by
+// name, then "none" (a temporary subject). A subject with no name yet
+// takes the stored one's, which the prompt then calls [@name].
+func (e *subjectsEditor) cycleStored() bool {
+	s, _, _ := e.current()
+	lib := e.ctx.Subjects
+	i := slices.IndexFunc(lib, func(sb StoredSubject) bool { return sb.ID == s.server })
+	switch {
+	case i < 0:
+		s.server = lib[0].ID
+	case i+1 < len(lib):
+		s.server = lib[i+1].ID
+	default:
+		s.server = ""
+	}
+	delete(s.extra, "server_id")
+	if s.server != "" && (s.name == "" || slices.ContainsFunc(lib, func(sb StoredSubject) bool { return sb.Name == s.name })) {
+		s.name = lib[slices.IndexFunc(lib, func(sb StoredSubject) bool { return sb.ID == s.server })].Name
+		delete(s.extra, "name")
+	}
+	e.bind()
+	return true
+}
+
 // OwnsKey claims up and down while they move inside the list, enter, and
 // nothing of the form's own (tab, shift+tab, ctrl+s, esc).
 func (e *subjectsEditor) OwnsKey(k tea.KeyPressMsg) bool {
@@ -317,6 +344,9 @@ func (e *subjectsEditor) Keys() []key.Binding {
 	}
 	if len(e.undo) > 0 {
 		ks = append(ks, subjectKeys.Undo)
+	}
+	if e.onPart(partServer) && len(e.ctx.Subjects) > 0 {
+		ks = append(ks, subjectKeys.Stored)
 	}
 	if e.onPart(partVoice) {
 		ks = append(ks, subjectKeys.Voice)

@@ -270,6 +270,13 @@ func (e *subjectsEditor) partNote(st *Styles, s *subject, p part, text string, d
 		if text != "" {
 			return st.Dim.Render("a service voice")
 		}
+	case partServer:
+		if note := e.ctx.storedNote(text); note != "" {
+			return st.Dim.Render(note)
+		}
+		if text != "" && len(e.ctx.Subjects) > 0 {
+			return st.Warning.Render("not in your library: checked with the service when sent")
+		}
 	case partImage, partVideo:
 		if p.kind == partImage && p.i >= subjectImages {
 			return st.Error.Render(fmt.Sprintf("a subject takes %d images", subjectImages))
@@ -318,6 +325,9 @@ func (e *subjectsEditor) placeholder(p part) string {
 	case partVoice:
 		return "none · ctrl+l picks a cloned or system voice, or type one"
 	case partServer:
+		if len(e.ctx.Subjects) > 0 {
+			return "none: a temporary subject · ctrl+l picks a stored one"
+		}
 		return "none: a temporary subject"
 	}
 	return ""

@@ -32,3 +32,17 @@ func (c *Context) voiceNote(id string) string {
 	}
 	return ""
 }
+
+// StoredSubject is a subject of the library: its name and the id
+// reference2video names it by (server_id).
+type StoredSubject struct{ Name, ID string }
+
+// storedNote names the library subject a server_id is, "" for none.
+func (c *Context) storedNote(id string) string {
+	for _, sb := range c.Subjects {
+		if sb.ID == id {
+			return "stored subject " + sb.Name
+		}
+	}
+	return ""
+}

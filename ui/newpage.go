@@ -115,7 +115,10 @@ type (
 		ok   bool
 	}
 	// voicesForFormMsg refreshes the voice library the form offers.
-	voicesForFormMsg struct{ voices []string }
+	voicesForFormMsg struct {
+		voices   []string
+		subjects []forms.StoredSubject
+	}
 	// discardDraftMsg: the user confirmed throwing a draft away.
 	discardDraftMsg struct{ op api.Operation }
 	// draftSavedMsg reports a draft write that failed (nil error is not sent).
@@ -263,7 +266,15 @@ func (p *newPage) loadVoices() tea.Cmd {
 				ids = append(ids, v.VoiceID)
 			}
 		}
-		return voicesForFormMsg{ids}
+		subs, err := store.Subjects(ctx)
+		if err != nil {
+			return nil
+		}
+		var lib []forms.StoredSubject
+		for _, sb := range subs {
+			lib = append(lib, forms.StoredSubject{Name: sb.Name, ID: sb.ID})
+		}
+		return voicesForFormMsg{ids, lib}
 	}
 }
 
@@ -324,7 +335,7 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 	case draftsFoundMsg:
 		return p.onDraftsFound(msg)
 	case voicesForFormMsg:
-		p.ctx.Voices = msg.voices
+		p.ctx.Voices, p.ctx.Subjects = msg.voices, msg.subjects
 		return nil
 	case draftSavedMsg:
 		if msg.err != nil {

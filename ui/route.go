@@ -22,7 +22,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.pages[pageHistory].Update(msg)
 	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, sceneSentMsg, composedSavedMsg:
 		return m.pages[pageScenes].Update(msg)
-	case voicesLoadedMsg, voiceReminderMsg:
+	case voicesLoadedMsg, voiceReminderMsg, subjectsLoadedMsg:
 		return m.pages[pageVoices].Update(msg)
 	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
 		return m.pages[pageNew].Update(msg)

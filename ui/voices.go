@@ -29,6 +29,7 @@ type voicesPage struct {
 	scroll        int
 	width, height int
 	rem           reminders
+	subjects      subjectsPanel
 }
 
 type voicesLoadedMsg struct {
@@ -38,20 +39,23 @@ type voicesLoadedMsg struct {
 
 type voicesKeys struct {
 	Up, Down, Top, Bottom, Play, Speak, LipSync, Subject, Clone, Forget key.Binding
+	// Subjects are the stored-subject library's keys (subjects.go).
+	Subjects subjectsKeys
 }
 
 func newVoicesKeys() voicesKeys {
 	return voicesKeys{
-		Up:      key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:    key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		Top:     key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:  key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
-		Play:    key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", "play")),
-		Speak:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "speak")),
-		LipSync: key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lip-sync")),
-		Subject: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "subject")),
-		Clone:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clone")),
-		Forget:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "forget")),
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		Play:     key.NewBinding(key.WithKeys("p", "enter"), key.WithHelp("p", "play")),
+		Speak:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "speak")),
+		LipSync:  key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lip-sync")),
+		Subject:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "subject")),
+		Clone:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clone")),
+		Forget:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "forget")),
+		Subjects: newSubjectsKeys(),
 	}
 }
 
@@ -60,11 +64,12 @@ func (k voicesKeys) ShortHelp() []key.Binding {
 }
 
 func (k voicesKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Play, k.Speak, k.LipSync, k.Subject}, {k.Clone, k.Forget}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Play, k.Speak, k.LipSync, k.Subject}, {k.Clone, k.Forget},
+		{k.Subjects.Prev, k.Subjects.Next, k.Subjects.New, k.Subjects.Edit, k.Subjects.Sync}}
 }
 
 func newVoicesPage(e *env) *voicesPage {
-	return &voicesPage{env: e, keys: newVoicesKeys(), rem: newReminders()}
+	return &voicesPage{env: e, keys: newVoicesKeys(), rem: newReminders(), subjects: subjectsPanel{env: e}}
 }
 
 // Title carries the badge: how many voices the service deletes within 24 h
@@ -96,6 +101,7 @@ func (p *voicesPage) Help() help.KeyMap {
 	k.LipSync.SetEnabled(usable)
 	k.Subject.SetEnabled(usable)
 	k.Forget.SetEnabled(ok)
+	p.subjects.enable(&k.Subjects)
 	return k
 }
 
@@ -103,10 +109,10 @@ func (p *voicesPage) shows() changes { return changedVoices }
 
 func (p *voicesPage) refresh() tea.Cmd {
 	ctx, store := p.env.ctx, p.env.store()
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		vs, err := store.Voices(ctx)
 		return voicesLoadedMsg{vs, err}
-	}
+	}, p.subjects.load())
 }
 
 func (p *voicesPage) selected() (history.Voice, bool) {
@@ -120,6 +126,9 @@ func (p *voicesPage) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case voicesLoadedMsg:
 		return p.onLoaded(msg)
+	case subjectsLoadedMsg:
+		p.subjects.onLoaded(msg)
+		return nil
 	case voiceReminderMsg:
 		if msg.gen != p.rem.gen {
 			return nil // a tick an earlier schedule left behind
@@ -195,6 +204,9 @@ func (p *voicesPage) expiringSoon() int {
 
 func (p *voicesPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.Help().(voicesKeys)
+	if cmd, ok := p.subjects.onKey(msg, k.Subjects); ok {
+		return cmd
+	}
 	v, _ := p.selected()
 	switch {
 	case key.Matches(msg, k.Up):
@@ -336,7 +348,7 @@ func (p *voicesPage) View() string {
 	case !p.loaded:
 		return b.String()
 	case len(p.voices) == 0:
-		return b.String() + p.emptyView(w)
+		return b.String() + p.emptyView(w) + "\n" + p.subjects.View(w, 3)
 	}
 	now := p.env.now()
 	const dateW, statusW = 12, 16
@@ -380,12 +392,16 @@ func (p *voicesPage) View() string {
 	if v, ok := p.selected(); ok {
 		b.WriteString("\n" + indent(wrap(p.explain(v, now), w-1), 1) + "\n")
 	}
+	b.WriteString("\n" + p.subjects.View(w, subjectRows))
 	return b.String()
 }
 
-// visibleRows leaves room for the title, the header and the explanation of
-// the selected voice (three lines at 80 columns).
-func (p *voicesPage) visibleRows() int { return max(p.height-8, 1) }
+// subjectRows is how many stored subjects the page shows at once.
+const subjectRows = 3
+
+// visibleRows leaves room for the title, the header, the explanation of
+// the selected voice (three lines at 80 columns) and the stored subjects.
+func (p *voicesPage) visibleRows() int { return max(p.height-8-2-subjectRows, 1) }
 
 // explain says what the selected voice's state means and what to do.
 func (p *voicesPage) explain(v history.Voice, now time.Time) string {
