@@ -43,9 +43,9 @@ type Context struct {
 	// Subjects is the library of stored subjects the reference2video
 	// subjects editor picks from by name.
 	Subjects []StoredSubject
-	Dir    string
-	Op     api.Operation
-	Model  string
+	Dir      string
+	Op       api.Operation
+	Model    string
 	// Quote prices a request as it would be sent, saying where the figure
 	// comes from; it runs in the background and may read history.
 	Quote func(op api.Operation, body map[string]any) string
