@@ -163,7 +163,16 @@ func BenchmarkStartToFirstFrame(b *testing.B) {
 // 20 ms an event (every page re-read twice: once for the event, once more
 // when the change watcher saw the process's own write).
 func BenchmarkStateEventStatements(b *testing.B) {
-	dir := benchDataDir(b, 100_000)
+	// The events are recorded for real: on a copy, so the shared fixture
+	// keeps its tasks in flight for the other benchmarks.
+	dir := b.TempDir()
+	fixture, err := os.ReadFile(filepath.Join(benchDataDir(b, 100_000), "history.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "history.db"), fixture, 0o600); err != nil {
+		b.Fatal(err)
+	}
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
 	s, err := studio.Open(context.Background(), cfg, studio.Options{
 		Sandbox: &sandbox.Config{StatePath: filepath.Join(b.TempDir(), "sb.json"), Seed: 1},
