@@ -85,7 +85,7 @@ var ErrNotOpened = errors.New("not opened")
 func (s *Studio) OpenExternal(ctx context.Context, target string) error {
 	if u, err := url.Parse(target); err == nil && u.Scheme != "" && !isWindowsDrive(u.Scheme) {
 		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: %s is not a web address (only http and https are opened)", ErrNotOpened, api.CleanLine(target))
+			return fmt.Errorf("%w (only http and https addresses are opened): %s", ErrNotOpened, api.CleanLine(target))
 		}
 		return launch(u.String())
 	}
@@ -108,25 +108,26 @@ func (s *Studio) OpenFolderOf(ctx context.Context, file string) error {
 
 // savedFile checks a file for the opener and returns its real path.
 func (s *Studio) savedFile(ctx context.Context, file string) (string, error) {
+	// The reason first: a status line may cut the path.
 	refuse := func(why string) error {
-		return fmt.Errorf("%w: %s %s", ErrNotOpened, api.CleanLine(file), why)
+		return fmt.Errorf("%w (%s): %s", ErrNotOpened, why, api.CleanLine(file))
 	}
 	if file == "" {
 		return "", fmt.Errorf("%w: no file was saved yet (d downloads it)", ErrNotOpened)
 	}
 	if !filepath.IsAbs(file) || strings.HasPrefix(file, `\\`) {
-		return "", refuse("is not a saved file")
+		return "", refuse("not a saved file")
 	}
 	real, err := filepath.EvalSymlinks(file)
 	if err != nil {
-		return "", refuse("is not there (moved or deleted?)")
+		return "", refuse("not there any more: moved or deleted?")
 	}
 	st, err := os.Stat(real)
 	if err != nil || !st.Mode().IsRegular() {
-		return "", refuse("is not a regular file")
+		return "", refuse("not a regular file")
 	}
 	if !track.AllowedToOpen(real) {
-		return "", refuse("does not have the extension of a video, picture or sound; clapper opens only those")
+		return "", refuse("not a video, picture or sound")
 	}
 	if s.inDownloadFolder(real) {
 		return real, nil
@@ -136,7 +137,7 @@ func (s *Studio) savedFile(ctx context.Context, file string) (string, error) {
 	} else if saved {
 		return real, nil
 	}
-	return "", refuse("is neither in a download folder nor a file clapper saved")
+	return "", refuse("neither in a download folder nor saved by clapper")
 }
 
 // inDownloadFolder reports a path inside a folder this backend saves

@@ -78,7 +78,7 @@ func TestOpenerOpensOnlyWebAddressesAndSavedMedia(t *testing.T) {
 	if err := s.OpenExternal(ctx, outside); !errors.Is(err, ErrNotOpened) {
 		t.Errorf("a file beside it that clapper did not save: %v", err)
 	}
-	if err := s.OpenExternal(ctx, "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "only http and https are opened") {
+	if err := s.OpenExternal(ctx, "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "not opened (only http and https addresses are opened): file:///etc/passwd") {
 		t.Errorf("the refusal does not say why: %v", err)
 	}
 }

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"errors"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/studio"
 )
 
 // loadPreview decodes and scales the task's picture in the background: a
@@ -73,8 +75,11 @@ func openFolderOf(e *env, file string) tea.Cmd {
 }
 
 func openedMsg(target string, err error) tea.Msg {
+	if errors.Is(err, studio.ErrNotOpened) {
+		return statusMsg{text: api.CleanLine(err.Error()), bad: true} // it says why
+	}
 	if err != nil {
-		return statusMsg{text: "could not open: " + api.CleanLine(err.Error()), bad: true}
+		return statusMsg{text: "could not open " + api.CleanLine(target) + ": " + api.CleanLine(err.Error()), bad: true}
 	}
 	return statusMsg{text: "opened " + api.CleanLine(target)}
 }
