@@ -220,10 +220,10 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 	}
 }
 
-// progressMessage is a running task's state in words, with its percent
-// when the service reported one.
+// progressMessage is a running task's state, with its percent when the
+// service reported one.
 func progressMessage(t history.Task) string {
-	msg := t.State + ": " + api.DescribeState(t.State)
+	msg := api.DescribeState(t.State)
 	if t.Progress != nil {
 		msg += fmt.Sprintf(" (%d%%)", *t.Progress)
 	}

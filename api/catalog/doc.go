@@ -88,4 +88,8 @@
 //   - voice ids used by TTS, lip-sync and img2video need not follow the clone
 //     syntax (system voices), but cannot contain spaces or control characters.
 //   - Two subjects with one name are refused: [@name] would be ambiguous.
+//
+// Every front end accepts local file paths for media fields: InlineFiles
+// (localfile.go) reads them into data URIs declared by their bytes, and
+// Describe gives the rules as data (clapper models --json, the MCP server).
 package catalog
