@@ -249,12 +249,17 @@
 //     403 Forbidden; every read of a task signs afresh.
 //
 // Persistence, determinism and faults:
-//   - With Config.StatePath the whole state is a JSON file (mode 0600),
-//     rewritten atomically after each change under an exclusive flock on
-//     FILE.lock and reloaded whenever another process changed it, so the TUI
-//     and CLI commands share tasks. A task's plan is absolute in time, so it
-//     goes on progressing while no process runs. A file that cannot be read
-//     is moved to FILE.corrupt-<unix time> and the sandbox starts afresh.
+//   - With Config.StatePath the state is a JSON snapshot (mode 0600) and a
+//     journal beside it (FILE.journal): each change appends, and syncs, one
+//     line with the units it touched, under an exclusive flock on FILE.lock,
+//     so a change costs the same with 100 tasks held as with 20,000; when
+//     the journal outgrows the snapshot, a new snapshot (written atomically)
+//     takes it in. Another process's changes are read from the journal
+//     before each request, so the TUI and CLI commands share tasks. A task's
+//     plan is absolute in time, so it goes on progressing while no process
+//     runs. A line cut short by a crash is dropped; a file that cannot be
+//     read is moved to FILE.corrupt-<unix time> and the sandbox starts
+//     afresh.
 //   - At most 20,000 units are remembered: past that the oldest finished
 //     tasks are forgotten (reading one answers TaskNotFound), so a long load
 //     test grows neither memory nor the state file without end.

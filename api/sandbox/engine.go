@@ -193,7 +193,8 @@ func (st *state) fail(u *unit, t time.Time, code, msg string) {
 // set records a state change and queues its callback.
 func (st *state) set(u *unit, s string, t time.Time) {
 	u.State, u.UpdatedAt = s, t
-	st.dirty, st.nextKnown = true, false
+	st.touch(u)
+	st.nextKnown = false
 	if u.Parent != "" && st.touched != nil {
 		st.touched[u.Parent] = true
 	}
@@ -232,7 +233,7 @@ func (st *state) settleJob(j *unit, t time.Time) {
 	}
 	j.ErrCode, j.ErrMsg = code, msg
 	j.Refunded = s == api.StateFailed && st.latestSuccess(j.Composes) == nil
-	st.set(j, s, t)
+	st.set(j, s, t) // touches j
 }
 
 func (st *state) children(j *unit) []string {

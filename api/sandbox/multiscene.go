@@ -69,6 +69,7 @@ func (s *Server) newSubJob(st *state, kind string, j *unit, c *creation, p map[s
 		u.ProcDur = scaleDur(u.ProcDur, 0.3+0.7*d.cut)
 	}
 	st.add(u)
+	st.touch(j) // its list of versions grows
 	return u
 }
 

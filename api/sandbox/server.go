@@ -162,7 +162,7 @@ func (s *Server) open(store *fileStore) error {
 		return fmt.Errorf("sandbox state: lock: %w", err)
 	}
 	defer func() { _ = store.unlock() }()
-	st, err := store.load()
+	st, err := store.load(nil)
 	if errors.Is(err, errUnreadable) {
 		s.logf("%v", err)
 	} else if err != nil {
@@ -222,7 +222,7 @@ func (s *Server) withState(fn func(st *state, now time.Time) error) error {
 			return fmt.Errorf("sandbox state: lock: %w", err)
 		}
 		defer func() { _ = s.store.unlock() }()
-		st, err := s.store.load()
+		st, err := s.store.load(s.st)
 		switch {
 		case errors.Is(err, errUnreadable):
 			s.logf("%v", err)
@@ -243,6 +243,9 @@ func (s *Server) withState(fn func(st *state, now time.Time) error) error {
 		if serr := s.store.save(s.st); serr != nil {
 			return errors.Join(err, serr)
 		}
+	}
+	if s.store == nil {
+		s.st.changed, s.st.dropped = nil, nil // nothing to save them to
 	}
 	s.st.dirty = false
 	return err

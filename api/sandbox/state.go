@@ -117,6 +117,9 @@ type state struct {
 	Uploads  map[string]*upload `json:"uploads,omitempty"`
 	Subjects []*subject         `json:"subjects,omitempty"`
 	AuxSeq   int64              `json:"aux_seq,omitempty"`
+	// Journal is the number of the last journal record this state holds
+	// (see fileStore): replaying skips the records up to it.
+	Journal int64 `json:"journal,omitempty"`
 
 	byID   map[string]*unit
 	active []*unit // units that are not terminal and not jobs, by Seq
@@ -126,6 +129,19 @@ type state struct {
 	nextKnown bool
 	touched   map[string]bool // jobs whose children changed in this step
 	dirty     bool
+	// changed and dropped are the units written and forgotten since the
+	// last save: the journal records them, not every unit.
+	changed map[string]*unit
+	dropped []string
+}
+
+// touch records that u changed, to be saved.
+func (st *state) touch(u *unit) {
+	if st.changed == nil {
+		st.changed = map[string]*unit{}
+	}
+	st.changed[u.ID] = u
+	st.dirty = true
 }
 
 func newState(seed int64, secret []byte) *state {
@@ -181,7 +197,7 @@ func (st *state) add(u *unit) {
 		st.active = append(st.active, u)
 	}
 	st.nextKnown = false
-	st.dirty = true
+	st.touch(u)
 	st.trim()
 }
 
@@ -200,6 +216,8 @@ func (st *state) trim() {
 	for _, u := range st.Units {
 		if drop > 0 && u.Kind == kindTask && u.terminal() {
 			delete(st.byID, u.ID)
+			delete(st.changed, u.ID)
+			st.dropped = append(st.dropped, u.ID)
 			drop--
 			continue
 		}
