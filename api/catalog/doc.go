@@ -62,11 +62,11 @@
 //   - svcq3-drama sounds: count not bounded (svcq4-preview: 0-3).
 //   - "svcq2 | same, any ratio or auto" and svcq2-pro "same": both take the
 //     listed ratios or any W:H within 1:4..4:1.
-//   - text2video svcq1 duration and resolution, and start-end2video duration,
-//     resolution and audio of svcq1/svcq2 models: no default, no range beyond
-//     "a positive whole number" and the known resolution names; the service
-//     decides. text2video svcq1 takes movement_amplitude because the service
-//     echoes it for that model.
+//   - text2video svcq1 duration and resolution, and start-end2video duration
+//     and resolution of the svcq1/svcq2 models: the service layer gives them
+//     (below); start-end2video audio of those models stays the service's
+//     default. text2video svcq1 takes movement_amplitude because the
+//     service echoes it for that model.
 //   - Prompt limit of the svcq3 family in img2video ("see Limits"): 5000, the
 //     video limit.
 //   - Fields a model does not take are refused (FieldUnwanted) naming the
@@ -92,4 +92,21 @@
 // Every front end accepts local file paths for media fields: InlineFiles
 // (localfile.go) reads them into data URIs declared by their bytes, and
 // Describe gives the rules as data (clapper models --json, the MCP server).
+//
+// # Layers
+//
+// The tables above are the spec layer. The service layer (service.json,
+// embedded) adds what the service notes document beyond them, in the form
+// a user's catalog file takes: models (text2video svcq2, img2video
+// svcq2-pro, -turbo, -pro-fast), the durations and resolutions the spec
+// leaves "not shown" (text2video svcq1: 5 s at 1080p; start-end2video: 1-8
+// s for svcq2 models, 5 s at 1080p for svcq1 models), audio_type, is_rec on
+// start-end2video, lip-sync ranges and the pronunciation form. Choices
+// there: img2video svcq2 models default audio to false, as every svcq2
+// model of the spec does; text2video svcq1 keeps the spec's five aspect
+// ratios where the notes list three. The user layer is catalog.json
+// (LoadUserFile), checked whole on load. A model a layer adds starts from
+// the model it is "like" (the operation's first spec model otherwise),
+// with that model's cross-field rules; every field and model carries the
+// layer it comes from (Source).
 package catalog
