@@ -41,6 +41,9 @@ type Check struct {
 	// Media is what was measured of each local file or data URI, by value
 	// as typed: "png 1024×768 · 212 KB".
 	Media map[string]MediaNote
+	// Inert are the values the service ignores for this model and these
+	// settings, by field, with why (sent all the same).
+	Inert map[string]string
 	// Defaults are the values the service applies to fields left unset.
 	Defaults []string
 	// Cost is the price, labelled with where it comes from.
@@ -166,6 +169,7 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		c.Broken = append(c.Broken, e.Message)
 	}
 	c.Body = catalog.Normalize(op, body)
+	c.Inert = catalog.Inert(op, spec.Model, c.Body)
 	if b, err := json.Marshal(c.Body); err == nil {
 		c.Size = len(b)
 	} else {

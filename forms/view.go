@@ -248,6 +248,9 @@ func (f *Form) rowView(i, w int) string {
 			b.WriteString("\n" + bar + l)
 		}
 	}
+	if f.check != nil && f.check.Inert[r.name] != "" && e.Value() != nil {
+		b.WriteString("\n" + bar + s.Warning.Render(textutil.Truncate("○ "+r.name+": "+f.check.Inert[r.name], inner)))
+	}
 	if focused && field.Help != "" {
 		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(field.Help, inner)))
 	}

@@ -233,3 +233,35 @@ func TestMissingFileNotAddedOnTheNewPage(t *testing.T) {
 		t.Fatalf("the missing file must not be added, and enter must say why:\n%s", screen(m))
 	}
 }
+
+// A setting with no effect for the model or mode is marked on its field:
+// a prompt with is_rec on, bgm on svcq3.
+func TestInertSettingsAreMarked(t *testing.T) {
+	m, _ := newTestModel(t, 80, 40)
+	p := showForm(t, m, api.OpImg2Video, "svcq1")
+	for p.form.FocusedField() != "prompt" {
+		send(m, press("tab"))
+	}
+	typeAndSettle(t, m, p, "a slow zoom")
+	if strings.Contains(screen(m), "○ prompt") {
+		t.Fatalf("a prompt with is_rec off is not ignored:\n%s", screen(m))
+	}
+	for p.form.FocusedField() != "is_rec" {
+		send(m, press("tab"))
+	}
+	send(m, press("y")) // yes
+	typeAndSettle(t, m, p)
+	if !strings.Contains(screen(m), "○ prompt: ignored: with is_rec on, the service writes the prompt") {
+		t.Fatalf("the prompt must be marked as ignored with is_rec on:\n%s", screen(m))
+	}
+
+	p = showForm(t, m, api.OpReference2Video, "svcq3")
+	for p.form.FocusedField() != "bgm" {
+		send(m, press("tab"))
+	}
+	send(m, press("y"))
+	typeAndSettle(t, m, p)
+	if !strings.Contains(screen(m), "○ bgm: no effect for the svcq3 family") {
+		t.Fatalf("bgm on svcq3 must be marked:\n%s", screen(m))
+	}
+}

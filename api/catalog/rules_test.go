@@ -344,3 +344,29 @@ func TestWithDefaultsKeepsGivenValues(t *testing.T) {
 		t.Errorf("svcq1 text2video wm_position default = %v, want 1 (bottom-right in its numbering)", d)
 	}
 }
+
+// The spec's "no effect" notes, each once, for the form to mark.
+func TestInertValues(t *testing.T) {
+	cases := []struct {
+		op    api.Operation
+		model string
+		body  map[string]any
+		want  string // the field marked, "" for none
+	}{
+		{api.OpImg2Video, "svcq1", map[string]any{"prompt": "a fox", "is_rec": true}, "prompt"},
+		{api.OpImg2Video, "svcq1", map[string]any{"prompt": "a fox", "is_rec": false}, ""},
+		{api.OpImg2Video, "svcq1", map[string]any{"voice_id": "v1", "audio": false}, "voice_id"},
+		{api.OpImg2Video, "svcq1", map[string]any{"voice_id": "v1", "audio": true}, ""},
+		{api.OpReference2Video, "svcq3", map[string]any{"bgm": true}, "bgm"},
+		{api.OpReference2Video, "svcq1", map[string]any{"bgm": true}, ""},
+		{api.OpReference2Video, "svcq2", map[string]any{"bgm": true, "duration": 10}, "bgm"},
+		{api.OpStartEnd2Video, "svcq3", map[string]any{"movement_amplitude": "large"}, "movement_amplitude"},
+		{api.OpStartEnd2Video, "svcq1", map[string]any{"movement_amplitude": "large"}, ""},
+	}
+	for _, c := range cases {
+		got := Inert(c.op, c.model, c.body)
+		if c.want == "" && len(got) != 0 || c.want != "" && got[c.want] == "" {
+			t.Errorf("%s %s %v: marked %v, want %q", c.op, c.model, c.body, got, c.want)
+		}
+	}
+}
