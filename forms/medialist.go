@@ -219,8 +219,18 @@ func (e *listEditor) View(s *Styles, width int, focused bool) string {
 	return e.view(s, width, focused, nil)
 }
 
+// itemNames are what the items of a list stand for, where their place
+// means something: start-end2video's images are its first and last frame.
+func (e *listEditor) itemNames() []string {
+	if e.ctx.Op == api.OpStartEnd2Video && e.f.Name == "images" {
+		return []string{"first frame", "last frame"}
+	}
+	return nil
+}
+
 func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) (string, bool)) string {
 	var b strings.Builder
+	names := e.itemNames()
 	for i, it := range e.items {
 		mark := "  "
 		st := s.Value
@@ -228,7 +238,11 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 			mark, st = "› ", s.Selected
 		}
 		// Numbered from 0, as messages name them: images[1].
-		line := mark + fmt.Sprintf("[%d] ", i) + st.Render(shortMedia(it))
+		line := mark + fmt.Sprintf("[%d] ", i)
+		if i < len(names) {
+			line += s.Dim.Render(names[i] + " ")
+		}
+		line += st.Render(shortMedia(it))
 		if info != nil {
 			if text, bad := info(it); text != "" {
 				if bad {
@@ -241,6 +255,10 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 		b.WriteString(textutil.Truncate(line, width) + "\n")
 	}
 	if focused || len(e.items) == 0 {
+		if n := len(e.items); n < len(names) {
+			// The line says which frame it adds.
+			b.WriteString(s.Dim.Render(fmt.Sprintf("  [%d] %s:", n, names[n])) + "\n")
+		}
 		b.WriteString(e.line.View(s, width, focused && e.cursor == len(e.items)))
 	}
 	return strings.TrimSuffix(b.String(), "\n")

@@ -265,3 +265,19 @@ func TestInertSettingsAreMarked(t *testing.T) {
 		t.Fatalf("bgm on svcq3 must be marked:\n%s", screen(m))
 	}
 }
+
+// start-end2video's images read as its first and last frame.
+func TestStartEndImagesReadAsFrames(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpStartEnd2Video, "svcq2-pro")
+	for p.form.FocusedField() != "images" {
+		send(m, press("tab"))
+	}
+	if !strings.Contains(screen(m), "[0] first frame:") {
+		t.Fatalf("the line must say it adds the first frame:\n%s", screen(m))
+	}
+	typeAndSettle(t, m, p, "https://example.com/start.png", "enter")
+	if !strings.Contains(screen(m), "[0] first frame https://example.com/start.png") || !strings.Contains(screen(m), "[1] last frame:") {
+		t.Fatalf("the frames must be named:\n%s", screen(m))
+	}
+}
