@@ -28,6 +28,21 @@ func (f *Form) labelColumn() int {
 	return min(n, 27)
 }
 
+// wordsWidth is the room for fields' people's words beside their names:
+// on wide terminals only, and only when the operation has such a field.
+func (f *Form) wordsWidth(inner int) int {
+	if inner < 110 {
+		return 0
+	}
+	n := 0
+	for _, name := range catalog.FieldNames(f.op) {
+		if w, ok := fieldWords[name]; ok {
+			n = max(n, len(w)+2)
+		}
+	}
+	return min(n, 28)
+}
+
 // View draws the form in its width and height: a heading, the rows around
 // the focused one, and a status line with the body's size and the rules
 // broken.
@@ -205,6 +220,11 @@ func (f *Form) rowView(i, w int) string {
 	}
 	if oneLine {
 		label := nameStyle.Render(textutil.Fit(name, labelWidth-1)) + " "
+		if words := f.wordsWidth(inner); words > 0 {
+			// Wide enough: the field in people's words beside its name.
+			label += s.Dim.Render(textutil.Fit(fieldWords[r.name], words))
+			labelWidth += words
+		}
 		right := ""
 		if counter != "" {
 			right = " " + counterStyle.Render(counter)
@@ -252,7 +272,12 @@ func (f *Form) rowView(i, w int) string {
 		b.WriteString("\n" + bar + s.Warning.Render(textutil.Truncate("○ "+r.name+": "+f.check.Inert[r.name], inner)))
 	}
 	if focused && field.Help != "" {
-		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(field.Help, inner)))
+		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(peopleWords(r.name, field.Help), inner)))
+	}
+	if c, ok := e.(*choiceEditor); ok && field.OptionHelp != nil {
+		if o := c.effective(); field.OptionHelp[o] != "" {
+			b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate("  "+o+": "+field.OptionHelp[o], inner)))
+		}
 	}
 	return b.String()
 }

@@ -281,3 +281,32 @@ func TestStartEndImagesReadAsFrames(t *testing.T) {
 		t.Fatalf("the frames must be named:\n%s", screen(m))
 	}
 }
+
+// The New page speaks in people's words beside the wire names, and every
+// template story says what it is.
+func TestPeoplesWordsBesideWireNames(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("2"))
+	for _, want := range []string{"mv                 Music video", "audio-tts          Speech"} {
+		if !strings.Contains(screen(m), want) {
+			t.Fatalf("the operations lack %q:\n%s", want, screen(m))
+		}
+	}
+	wide, _ := newTestModel(t, 140, 40)
+	showForm(t, wide, api.OpAudioTTS, "")
+	if !regexp.MustCompile(`voice_setting_voice_id \*\s+Voice`).MatchString(screen(wide)) {
+		t.Fatalf("voice_setting_voice_id must read Voice beside it:\n%s", screen(wide))
+	}
+	p := showForm(t, m, api.OpTemplateStory, "")
+	for _, story := range []string{"love_story", "workday_feels", "monkey_king", "pigsy", "monk_tang", "one_shot"} {
+		send(m, tea.KeyPressMsg{Code: tea.KeyRight})
+		typeAndSettle(t, m, p)
+		got := p.form.Values()["story"]
+		if got != story {
+			t.Fatalf("→ chose %v, want %s", got, story)
+		}
+		if !regexp.MustCompile(story + `: \w+`).MatchString(screen(m)) {
+			t.Fatalf("the story %s is not described:\n%s", story, screen(m))
+		}
+	}
+}

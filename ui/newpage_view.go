@@ -12,19 +12,26 @@ import (
 func (p *newPage) operationView() string {
 	th := p.env.theme
 	ops := api.Operations()
-	listW := 22
+	// Each operation by its wire name, then in people's words (Music video
+	// for mv), as far as the terminal leaves room beside the details.
+	const wireW = 19
+	peopleW := min(max(p.width-wireW-4-3-34, 0), 19)
+	listW := wireW + peopleW + 4
 	var left strings.Builder
 	for i, op := range ops {
-		name := string(op)
 		mark := "  "
 		if p.has[op] {
 			mark = th.Warning.Render(" ●")
 		}
-		line := textutil.Fit(name, listW-4)
+		line := textutil.Fit(string(op), wireW)
+		people := ""
+		if peopleW > 0 {
+			people = textutil.Fit(catalog.Info(op).Name, peopleW)
+		}
 		if i == p.cursor {
-			left.WriteString(th.Marker.Render("▌") + th.Selected.Render(" "+line) + mark + "\n")
+			left.WriteString(th.Marker.Render("▌") + th.Selected.Render(" "+line+people) + mark + "\n")
 		} else {
-			left.WriteString("  " + line + mark + "\n")
+			left.WriteString("  " + line + th.Dim.Render(people) + mark + "\n")
 		}
 	}
 	right := p.operationDetail(max(p.width-listW-3, 20))
@@ -36,16 +43,16 @@ func (p *newPage) operationDetail(w int) string {
 	op := p.selected()
 	info := catalog.Info(op)
 	var b strings.Builder
-	b.WriteString(th.Title.Render(string(op)) + "\n" + wrap(info.Title, w) + "\n\n")
+	b.WriteString(th.Title.Render(string(op)) + th.Dim.Render(" · "+info.Name) + "\n" + wrap(info.Title, w) + "\n\n")
 	if len(info.Models) > 0 {
 		b.WriteString(th.Dim.Render("models: ") + wrapIndent(strings.Join(info.Models, ", "), w-8, 8) + "\n\n")
 	}
 	if p.has[op] {
-		b.WriteString(th.Warning.Render("● a draft is kept") + th.Dim.Render(" · enter opens it · ctrl+d discards it") + "\n")
+		b.WriteString(th.Warning.Render("● a draft is kept") + "\n" + th.Dim.Render(wrap("enter opens it · ctrl+d discards it", w)) + "\n")
 	} else if len(info.Models) > 0 {
-		b.WriteString(th.Dim.Render("enter: choose a model, then fill the form") + "\n")
+		b.WriteString(th.Dim.Render(wrap("enter: choose a model, then fill the form", w)) + "\n")
 	} else {
-		b.WriteString(th.Dim.Render("enter: fill the form") + "\n")
+		b.WriteString(th.Dim.Render(wrap("enter: fill the form", w)) + "\n")
 	}
 	b.WriteString("\n" + th.Dim.Render(wrap("Every field follows the chosen model: its options, defaults and limits, checked as you type. A form you leave is kept, even across restarts.", w)))
 	return b.String()

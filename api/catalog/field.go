@@ -87,6 +87,8 @@ type Field struct {
 	// when the spec shows none. Clients do not send it.
 	Default any
 	Options []string
+	// OptionHelp says what an option means where its name does not.
+	OptionHelp map[string]string
 	// AnyRatio lets an aspect ratio be any W:H within 1:4..4:1 besides Options.
 	AnyRatio bool
 	Range    *Range

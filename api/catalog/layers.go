@@ -98,7 +98,7 @@ func layers() []*overlay {
 
 // Info describes an operation.
 func Info(op api.Operation) OperationInfo {
-	return OperationInfo{Operation: op, Title: operationTitles[op], Models: Models(op)}
+	return OperationInfo{Operation: op, Name: operationNames[op], Title: operationTitles[op], Models: Models(op)}
 }
 
 // Models lists the models of an operation: the spec's in its order, then

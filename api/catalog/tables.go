@@ -157,8 +157,27 @@ type rule func(s *Spec, b body) []FieldError
 // OperationInfo describes an operation for menus and `clapper models`.
 type OperationInfo struct {
 	Operation api.Operation
-	Title     string
-	Models    []string // nil when the operation has no model field
+	// Name is the operation in people's words, short: "Music video" for mv.
+	Name   string
+	Title  string
+	Models []string // nil when the operation has no model field
+}
+
+var operationNames = map[api.Operation]string{
+	api.OpReference2Video:   "From references",
+	api.OpImg2Video:         "Animate an image",
+	api.OpText2Video:        "Video from text",
+	api.OpStartEnd2Video:    "First to last frame",
+	api.OpReference2Image:   "Make an image",
+	api.OpAudioClone:        "Clone a voice",
+	api.OpAudioTTS:          "Speech",
+	api.OpTiming2Audio:      "Sound effects",
+	api.OpLipSync:           "Lip sync",
+	api.OpTemplateStory:     "Template story",
+	api.OpTrendingReplicate: "Copy a trend",
+	api.OpMV:                "Music video",
+	api.OpPremiumMV:         "Premium music video",
+	api.OpGeneralOneClick:   "Multi-scene video",
 }
 
 var operationTitles = map[api.Operation]string{
@@ -441,10 +460,22 @@ func buildLipSync(s *Spec) {
 	}
 }
 
+// storyHelp describes each template story. The spec names the templates
+// and no more; these are clapper's words from their names and the sandbox's
+// renderings, for a user choosing one: the service's own result decides.
+var storyHelp = map[string]string{
+	"love_story":    "a short romance told with your images",
+	"workday_feels": "a working day, from the morning rush to clocking off",
+	"monkey_king":   "your subject as the Monkey King of Journey to the West",
+	"pigsy":         "your subject as Pigsy of Journey to the West",
+	"monk_tang":     "your subject as the monk Tang Sanzang of Journey to the West",
+	"one_shot":      "one continuous shot through your images; the video takes the first image's ratio",
+}
+
 // POST /ent/v2/template-story.
 func buildTemplateStory(s *Spec) {
 	s.Fields = []Field{
-		{Name: "story", Kind: KindEnum, Required: true, Options: stories, Help: "template"},
+		{Name: "story", Kind: KindEnum, Required: true, Options: stories, OptionHelp: storyHelp, Help: "template"},
 		imagesField(1, 0, "images for the template; one_shot takes the first image's ratio"),
 		payloadField(),
 		callbackField(),
