@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"clapper/history"
 )
@@ -95,6 +96,16 @@ func TestFreshURLOfTheComposedVideo(t *testing.T) {
 	url, j, err := r.svc.FreshURL(r.t.Context(), jobID, "")
 	if err != nil || url == "" || url != j.SignedURL {
 		t.Errorf("FreshURL of the composition: %q %v (job's signed URL %q)", url, err, j.SignedURL)
+	}
+	// "signed_url: final video URL, valid under 3 minutes": history holds it
+	// for at most three minutes from the read, and so does each version's.
+	if want := r.clock.Now().Add(3 * time.Minute); j.SignedURLExpiresAt.After(want) || j.SignedURLExpiresAt.IsZero() {
+		t.Errorf("the composed video's URL is held until %v, past %v", j.SignedURLExpiresAt, want)
+	}
+	for _, v := range j.Scenes[0].Jobs {
+		if want := r.clock.Now().Add(3 * time.Minute); v.SignedURLExpiresAt.After(want) || v.SignedURLExpiresAt.IsZero() {
+			t.Errorf("version %s's URL is held until %v, past %v", v.ID, v.SignedURLExpiresAt, want)
+		}
 	}
 	if _, _, err := r.svc.FreshURL(r.t.Context(), jobID, "no-such-version"); !errors.As(err, new(*InputError)) {
 		t.Errorf("FreshURL of an unknown version: %v", err)

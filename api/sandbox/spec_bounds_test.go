@@ -374,3 +374,50 @@ func TestSpecBoundsThroughTheSandbox(t *testing.T) {
 		})
 	}
 }
+
+// Multi-scene edit: "prompt (string, required, at most 3000 characters)",
+// through ValidateEdit and the sandbox's edit path over HTTP.
+func TestEditPromptBound(t *testing.T) {
+	ok, past := strings.Repeat("a", 3000), strings.Repeat("a", 3001)
+	if errs := catalog.ValidateEdit(map[string]any{"job_id": "1", "prompt": ok}); errs != nil {
+		t.Errorf("an edit prompt of 3000: %v", errs)
+	}
+	if errs := catalog.ValidateEdit(map[string]any{"job_id": "1", "prompt": past}); errs == nil || errs[0].Field != "prompt" {
+		t.Errorf("an edit prompt of 3001: %v", errs)
+	}
+	clk := sandbox.NewFakeClock(time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC))
+	srv, err := sandbox.New(sandbox.Config{Clock: clk, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.Close(); srv.Close() })
+	c, err := api.NewClient(ts.URL, sandbox.EmbeddedToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := c.Create(t.Context(), api.OpGeneralOneClick, map[string]any{"images": []any{"https://example.com/a.png"}, "prompt": "p", "duration": 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job *api.OneClickJob
+	for i := 0; ; i++ {
+		if job, err = c.GetOneClick(t.Context(), task.Identifier()); err == nil && job.State == api.StateSuccess {
+			break
+		}
+		if i > 2000 {
+			t.Fatalf("the job never finished: %v %v", job, err)
+		}
+		clk.Advance(5 * time.Second)
+		srv.Advance()
+	}
+	scene := job.JobRecords[0].Jobs[0].ID
+	if _, err := c.EditScene(t.Context(), task.Identifier(), api.EditSceneRequest{JobID: scene, Prompt: past}); err == nil {
+		t.Error("the sandbox took an edit prompt of 3001 characters")
+	} else if e, isAPI := api.AsError(err); !isAPI || e.Status != http.StatusBadRequest {
+		t.Errorf("an edit prompt of 3001: %v", err)
+	}
+	if _, err := c.EditScene(t.Context(), task.Identifier(), api.EditSceneRequest{JobID: scene, Prompt: ok}); err != nil {
+		t.Errorf("an edit prompt of 3000: %v", err)
+	}
+}
