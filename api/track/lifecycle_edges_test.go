@@ -212,3 +212,30 @@ func TestCallbackDateWindowBothWays(t *testing.T) {
 		}
 	}
 }
+
+// "A cloned voice is temporary: it is deleted unless it is used in speech
+// synthesis within 168 hours ... Preview use does not count as use." A
+// clone with a preview is recorded unkept, expiring 168 h after cloning.
+func TestClonePreviewDoesNotKeepTheVoice(t *testing.T) {
+	svc := &scripted{creates: []string{
+		`{"task_id":"cl1","state":"success","voice_id":"narrator01","demo_audio":"https://files.example/demo.mp3","created_at":"2026-11-25T12:00:00Z"}`,
+	}}
+	c, store, clk := setup(t, svc)
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	if _, err := tr.Submit(context.Background(), api.OpAudioClone, map[string]any{"audio_url": "https://example.com/a.mp3", "voice_id": "narrator01", "text": "Hello."}); err != nil {
+		t.Fatal(err)
+	}
+	v := voiceOf(t, store, "narrator01")
+	if v.Kept || !v.LastUsedAt.IsZero() {
+		t.Errorf("the preview kept the voice: %+v", v)
+	}
+	if want := t0.Add(168 * time.Hour); !v.ExpiresAt.Equal(want) {
+		t.Errorf("the voice expires %v, want %v (cloning + 168 h)", v.ExpiresAt, want)
+	}
+	if v.Expired(t0.Add(168*time.Hour - time.Millisecond)) {
+		t.Error("expired before the 168 h were over")
+	}
+	if !v.Expired(t0.Add(168 * time.Hour)) {
+		t.Error("not expired once the 168 h were over")
+	}
+}
