@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"image/color"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api/sandbox"
 	"clapper/studio"
 )
 
@@ -76,5 +79,42 @@ func TestSettingsRowsAreSavedAndApplied(t *testing.T) {
 				t.Error("the light theme was saved but the screen stays dark")
 			}
 		})
+	}
+}
+
+// The theme comes from the settings file (or the default, auto, which
+// follows the terminal's background) when the program starts.
+func TestThemeFromTheSettingsFileAndDefault(t *testing.T) {
+	for _, c := range []struct {
+		saved    string
+		terminal color.Color
+		dark     bool
+	}{
+		{"light", color.Black, false},
+		{"dark", color.White, true},
+		{"", color.Black, true},  // auto on a dark terminal
+		{"", color.White, false}, // auto on a light one
+	} {
+		t.Setenv(studio.EnvConfigDir, t.TempDir())
+		if c.saved != "" {
+			if _, err := studio.SaveSettings(studio.Settings{Theme: c.saved}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg := studio.Config{DataDir: filepath.Join(testRoot, "theme")}
+		if err := cfg.Resolve(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := studio.Open(context.Background(), cfg, studio.Options{Sandbox: &sandbox.Config{Seed: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := New(s, func() time.Time { return testNow }, nil)
+		send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		send(m, tea.BackgroundColorMsg{Color: c.terminal})
+		if m.env.theme.Dark != c.dark {
+			t.Errorf("theme %q on a %v terminal: dark %v, want %v", c.saved, c.terminal, m.env.theme.Dark, c.dark)
+		}
+		s.Close()
 	}
 }
