@@ -102,12 +102,20 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 		return "", ErrSaving
 	}
 	saved, n, err := s.fetchVersion(ctx, jobID, id, path)
+	why := err
+	if err != nil && ctx.Err() != nil {
+		why = errStopped // its partial file stays for ResumeDownloads
+	}
 	// The outcome is recorded even when ctx ended: the claim must not hold.
-	if ferr := s.Store.FinishVersionDownload(context.WithoutCancel(ctx), id, saved, n, err); err == nil {
+	if ferr := s.Store.FinishVersionDownload(context.WithoutCancel(ctx), id, saved, n, why); err == nil {
 		err = ferr
 	}
 	return saved, err
 }
+
+// errStopped is the recorded outcome of a save stopped half way (Ctrl-C, a
+// closed TUI): the one kind of failure the next clapper watch resumes.
+var errStopped = errors.New("stopped before the video was whole; clapper watch finishes it")
 
 // fetchVersion saves the version's video with the one downloader, under
 // the name path gives (the policy settles its extension). Every attempt
@@ -131,9 +139,12 @@ func (s *Service) downloader() *track.Downloader {
 	return &track.Downloader{}
 }
 
-// ResumeDownloads saves again every version whose save was stopped, failed,
-// or left running by a run that died (after staleClaim), resuming its
+// ResumeDownloads finishes every save of a version that was stopped half
+// way or left running by a run that died (after staleClaim), from its
 // partial file, and returns where they were saved: clapper watch calls it.
+// A save that failed for a reason (the URL gone, the file over the cap) is
+// left for the user to try again, so that watch does not fail on it for
+// ever.
 func (s *Service) ResumeDownloads(ctx context.Context) ([]string, error) {
 	unfinished, err := s.Store.UnfinishedVersionDownloads(ctx, staleClaim)
 	if err != nil {
@@ -142,6 +153,9 @@ func (s *Service) ResumeDownloads(ctx context.Context) ([]string, error) {
 	var saved []string
 	var errs []error
 	for _, d := range unfinished {
+		if d.Status == history.DownloadFailed && d.Error != errStopped.Error() {
+			continue
+		}
 		path, err := s.Download(ctx, d.Job, d.SubJob, filepath.Dir(d.Path))
 		switch {
 		case errors.Is(err, ErrSaving):

@@ -3,6 +3,7 @@ package scenes
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -135,6 +136,15 @@ func TestVersionSaveTimesOutWhenIdleAndIsResumed(t *testing.T) {
 	}
 	if !files.resumed() {
 		t.Errorf("watch started the save over instead of resuming it: %q", files.ranges)
+	}
+	// A save that failed for a reason is the user's to try again: watch
+	// would only fail on it at every run.
+	third := j.Scenes[2].Jobs[0].ID
+	if ok, err := r.svc.Store.StartVersionDownload(t.Context(), jobID, third, filepath.Join(dir, "x.mp4"), time.Minute); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := r.svc.Store.FinishVersionDownload(t.Context(), third, "", 0, errors.New("the video's URL answered 410 Gone")); err != nil {
+		t.Fatal(err)
 	}
 	if again, err := r.svc.ResumeDownloads(t.Context()); err != nil || len(again) != 0 {
 		t.Errorf("a second resume saved again: %v %v", again, err)
