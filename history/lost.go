@@ -98,6 +98,17 @@ func (s *Store) Refollow(ctx context.Context, taskID string) (wasLost bool, err 
 	return wasLost, err
 }
 
+// LostTask reports whether a task is lost (RecordNotFound).
+func (s *Store) LostTask(ctx context.Context, taskID string) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM not_found n JOIN tasks t ON t.id = n.task
+		WHERE t.task_id = ? AND n.lost_at IS NOT NULL`, taskID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("history: %w", err)
+	}
+	return n > 0, nil
+}
+
 // LostTasks are the tasks no longer followed because the service kept
 // answering that it does not know them, most recently lost first.
 func (s *Store) LostTasks(ctx context.Context) ([]NotFound, error) {

@@ -33,12 +33,16 @@ var (
 // Sender names this process in history's intent rows: host, process id
 // and a random token (a pid is reused after a reboot).
 func Sender() string {
-	senderOnce.Do(func() {
-		b := make([]byte, 6)
-		rand.Read(b)
-		sender = fmt.Sprintf("%s/%d/%s", hostname(), os.Getpid(), hex.EncodeToString(b))
-	})
+	senderOnce.Do(func() { sender = newToken() })
 	return sender
+}
+
+// newToken names a part of this process in history: host/pid/random, the
+// form ownerGone reads.
+func newToken() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return fmt.Sprintf("%s/%d/%s", hostname(), os.Getpid(), hex.EncodeToString(b))
 }
 
 // OutcomeUnknown reports whether a request is of unknown outcome now: still

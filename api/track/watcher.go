@@ -104,6 +104,9 @@ type Watcher struct {
 
 	// Requests counts reads sent, for the benchmark and the status line.
 	requests int
+
+	// lease is this watcher's part in the one poller per history.
+	lease pollerLeaseState
 }
 
 // watched is one task the watcher follows.
@@ -205,6 +208,7 @@ type changeStore interface {
 // since the last call when the store numbers its writes, so a history with
 // 20,000 tasks in flight costs a few rows per change, not 20,000.
 func (w *Watcher) Load(ctx context.Context) error {
+	w.share() // it follows all in flight: one such watcher polls (poller.go)
 	w.loading.Lock()
 	defer w.loading.Unlock()
 	if c, ok := w.store.(changeStore); ok {
@@ -336,6 +340,7 @@ func (w *Watcher) poke() {
 
 // Run reads due tasks until ctx ends, sleeping on the wall clock between.
 func (w *Watcher) Run(ctx context.Context) error {
+	defer w.releasePoller()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -389,6 +394,10 @@ func (w *Watcher) Step(ctx context.Context) time.Time {
 }
 
 func (w *Watcher) poll(ctx context.Context, t *watched, now time.Time) {
+	if !w.polling(ctx, now) {
+		w.followHistory(ctx, t, now)
+		return
+	}
 	var (
 		state string
 		err   error
