@@ -305,3 +305,27 @@ func decode(t testing.TB, res *sdk.CallToolResult, out any) {
 		t.Fatal(err)
 	}
 }
+
+// A resource is a saved image within the size bound: a bigger file, or one
+// whose bytes are no image, is refused saying why.
+func TestResourcesAreBoundedImages(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	dir := t.TempDir()
+	img := filepath.Join(dir, "a.png")
+	writePNG(t, img, 64, 64)
+	if res, err := r.srv.imageContents("clapper://result/x/0", img); err != nil || res.Contents[0].MIMEType != "image/png" {
+		t.Fatalf("a small image: %v", err)
+	}
+	small := New(r.st, Options{MaxResourceBytes: 100})
+	if _, err := small.imageContents("clapper://result/x/0", img); err == nil || !strings.Contains(err.Error(), "over the") {
+		t.Errorf("an image over the bound: %v", err)
+	}
+	fake := filepath.Join(dir, "b.png")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho not an image\n"), 0o600)
+	if _, err := r.srv.imageContents("clapper://result/x/0", fake); err == nil || !strings.Contains(err.Error(), "not an image") {
+		t.Errorf("a file that is no image: %v", err)
+	}
+	if _, err := r.cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: "clapper://result/nope/0"}); err == nil {
+		t.Errorf("a resource of an unknown task was read")
+	}
+}

@@ -33,7 +33,6 @@ type taskOut struct {
 	Operation string      `json:"operation"`
 	Model     string      `json:"model,omitempty"`
 	State     string      `json:"state"`
-	Meaning   string      `json:"meaning"`
 	Progress  *int64      `json:"progress_percent,omitempty"`
 	ErrCode   string      `json:"err_code,omitempty"`
 	Credits   int64       `json:"credits,omitempty"`
@@ -134,7 +133,7 @@ func (s *Server) task(ctx context.Context, id string) (history.Task, error) {
 
 func (s *Server) taskOut(ctx context.Context, t history.Task, detail bool) taskOut {
 	out := taskOut{TaskID: api.CleanText(t.TaskID), LocalID: t.LocalID, Operation: string(t.Operation), Model: api.CleanText(t.Model),
-		State: t.State, Meaning: api.DescribeState(t.State), Progress: t.Progress, ErrCode: api.CleanText(t.ErrCode),
+		State: t.State, Progress: t.Progress, ErrCode: api.CleanText(t.ErrCode),
 		Credits: t.Credits, Origin: string(t.Origin), Prompt: api.CleanText(t.Prompt), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
 	if !detail {
 		return out
