@@ -91,7 +91,7 @@ type Model struct {
 
 	// The change pipeline (changes.go): pages marked stale re-read when
 	// shown; the header and the detail at the next flush.
-	stale                    []bool
+	stale                    []reread
 	headerStale, detailStale bool
 	flushing                 bool
 
@@ -128,7 +128,7 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 		newHistoryPage(e),
 		newSettingsPage(e),
 	}
-	m.stale = make([]bool, len(m.pages))
+	m.stale = make([]reread, len(m.pages))
 	return m
 }
 
@@ -230,7 +230,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// The Tasks page reads its list afresh to show the new task; the
 		// header and the other lists learn of it by marks.
 		cmds := []tea.Cmd{m.mark(changedTasks)}
-		m.stale[pageTasks] = false
+		m.stale[pageTasks] = rereadNone
 		cmds = append(cmds, m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID}))
 		if msg.openDetail {
 			id := msg.localID

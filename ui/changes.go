@@ -49,10 +49,26 @@ type refresher interface {
 // taskLister is a page whose list can take a changed task into its row.
 type taskLister interface {
 	// taskChanged puts t into its row when the list holds it and reports
-	// whether the page still has to re-read (its filter or order depends
-	// on what changed, or it shows figures the change moves).
-	taskChanged(t history.Task, stateChanged bool) (reread bool)
+	// what the page still has to re-read: nothing, the figures beside the
+	// list (counts, charts), or all of it (its filter or order depends on
+	// what changed).
+	taskChanged(t history.Task, stateChanged bool) reread
 }
+
+// figuresPage is a page that can re-read the figures beside its list
+// alone (rereadFigures).
+type figuresPage interface {
+	refreshFigures() tea.Cmd
+}
+
+// reread is how much of a page is stale.
+type reread uint8
+
+const (
+	rereadNone reread = iota
+	rereadFigures
+	rereadAll
+)
 
 type (
 	// flushMsg: a frame has passed since the first mark; read what is
@@ -82,7 +98,7 @@ func (realTimers) after(d time.Duration, msg tea.Msg) tea.Cmd {
 func (m *Model) mark(what changes) tea.Cmd {
 	for i, p := range m.pages {
 		if r, ok := p.(refresher); ok && r.shows()&what != 0 {
-			m.stale[i] = true
+			m.stale[i] = rereadAll
 		}
 	}
 	if what&changedTasks != 0 {
@@ -121,13 +137,20 @@ func (m *Model) flush() tea.Cmd {
 	return tea.Batch(append(cmds, m.refreshShown())...)
 }
 
-// refreshShown re-reads the page in front if it is marked.
+// refreshShown re-reads what is marked of the page in front.
 func (m *Model) refreshShown() tea.Cmd {
-	if !m.stale[m.active] {
-		return nil
+	stale := m.stale[m.active]
+	m.stale[m.active] = rereadNone
+	switch stale {
+	case rereadAll:
+		return m.pages[m.active].(refresher).refresh()
+	case rereadFigures:
+		if f, ok := m.pages[m.active].(figuresPage); ok {
+			return f.refreshFigures()
+		}
+		return m.pages[m.active].(refresher).refresh()
 	}
-	m.stale[m.active] = false
-	return m.pages[m.active].(refresher).refresh()
+	return nil
 }
 
 // onStudioEvent takes an event of the watcher or the downloader: marks for
@@ -222,9 +245,11 @@ func (m *Model) onTaskRead(msg taskReadMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	for i, p := range m.pages {
-		if l, ok := p.(taskLister); ok && l.taskChanged(msg.task, msg.stateChanged) {
-			m.stale[i] = true
-			cmds = append(cmds, m.scheduleFlush())
+		if l, ok := p.(taskLister); ok {
+			if r := l.taskChanged(msg.task, msg.stateChanged); r > m.stale[i] {
+				m.stale[i] = r
+				cmds = append(cmds, m.scheduleFlush())
+			}
 		}
 	}
 	return tea.Batch(cmds...)

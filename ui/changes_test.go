@@ -245,3 +245,20 @@ func TestKittyImagesAreNumberedByTheRootAndEncodedInACommand(t *testing.T) {
 		}
 	}
 }
+
+// On the History page a state change redraws its row in place too; only
+// the counts and charts beside the list are read again.
+func TestHistoryTakesAStateChangeInPlace(t *testing.T) {
+	m := countedModel(t)
+	send(m, press("5"))
+	ev := finish(t, m, "811000000000000006", api.StateSuccess)
+	before := statements.Load()
+	send(m, ev)
+	if !strings.Contains(lineWith(screen(m), "a whale breach"), "success") {
+		t.Errorf("the row was not updated in place:\n%s", screen(m))
+	}
+	// A re-read of the list would add its count and its page of rows.
+	if got := statements.Load() - before; got != 6 {
+		t.Errorf("the event cost %d statements, want 6 (the row, the header's two, the page's counts and two charts)", got)
+	}
+}

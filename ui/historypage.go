@@ -101,11 +101,20 @@ func (p *historyPage) window() *taskWindow { return p.win }
 func (p *historyPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row; the counts and charts beside the
-// list move with a state, so the page re-reads when the state changed.
-func (p *historyPage) taskChanged(t history.Task, stateChanged bool) bool {
+// list move with a state, and a search by state may lose or gain the task.
+func (p *historyPage) taskChanged(t history.Task, stateChanged bool) reread {
+	switch {
+	case len(p.query.States) > 0:
+		return rereadAll
+	case stateChanged:
+		p.win.update(t)
+		return rereadFigures
+	}
 	p.win.update(t)
-	return stateChanged || len(p.query.States) > 0
+	return rereadNone
 }
+
+func (p *historyPage) refreshFigures() tea.Cmd { return p.loadStats() }
 
 func (p *historyPage) refresh() tea.Cmd { return tea.Batch(p.win.load(loadRefresh, 0), p.loadStats()) }
 

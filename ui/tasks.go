@@ -189,14 +189,14 @@ func (p *tasksPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row in place, unless the list is
 // filtered or sorted by state: the task may then belong elsewhere.
-func (p *tasksPage) taskChanged(t history.Task, _ bool) bool {
+func (p *tasksPage) taskChanged(t history.Task, _ bool) reread {
 	for _, f := range p.win.segments {
 		if len(f.States) > 0 {
-			return true
+			return rereadAll
 		}
 	}
 	p.win.update(t)
-	return false
+	return rereadNone
 }
 
 // refresh re-reads what the page shows, keeping the cursor on its task.
