@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -170,8 +169,8 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 	}
 	c.Body = catalog.Normalize(op, body)
 	c.Inert = catalog.Inert(op, spec.Model, c.Body)
-	if b, err := json.Marshal(c.Body); err == nil {
-		c.Size = len(b)
+	if n, err := catalog.BodySize(c.Body); err == nil {
+		c.Size = n
 	} else {
 		c.add("request", "request: cannot be written as JSON: "+err.Error())
 	}

@@ -87,8 +87,8 @@ func wireValue(f Field, v any) any {
 var intLiteral = regexp.MustCompile(`^-?[0-9]+$`)
 
 func lowerScheme(s string) string {
-	if IsDataURI(s) {
-		return "data:" + s[5:]
+	if IsDataURI(s) && s[:5] != "data:" {
+		return "data:" + s[5:] // a copy: only when the scheme is not lower case already
 	}
 	return s
 }
