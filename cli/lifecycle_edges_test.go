@@ -215,3 +215,42 @@ func TestForgottenVoicesAreNotListed(t *testing.T) {
 		t.Errorf("the voice still held is not listed:\n%s", r.out)
 	}
 }
+
+// compose --jobs sends exactly the versions named, in scene order, over
+// the choice; without it, the chosen version of every scene.
+func TestComposeJobsFlagOverridesTheChoice(t *testing.T) {
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 5})
+	log := &composeLog{next: sb}
+	ts := httptest.NewServer(log)
+	defer ts.Close()
+	cli := cliOn(ts.URL, t.TempDir())
+	job := succeededJob(t, cli)
+	var rec jobJSON
+	json.Unmarshal([]byte(cli("scenes", job, "--json").out), &rec)
+	first := rec.JobRecords[0].Jobs[0].ID
+	r := cli("scenes", "edit", job, "--scene-job", first, "--prompt", "the boat at dusk", "--wait")
+	if r.code != 0 {
+		t.Fatalf("edit: exit %d: %s", r.code, r.err)
+	}
+	json.Unmarshal([]byte(cli("scenes", job, "--json").out), &rec)
+	newest := rec.JobRecords[0].Jobs[1].ID
+	others := []string{rec.JobRecords[1].Jobs[0].ID, rec.JobRecords[2].Jobs[0].ID}
+
+	if r := cli("scenes", "compose", job, "--wait"); r.code != 0 {
+		t.Fatalf("compose: exit %d: %s", r.code, r.err)
+	}
+	named := strings.Join(append([]string{first}, others...), ",")
+	if r := cli("scenes", "compose", job, "--jobs", named, "--wait"); r.code != 0 {
+		t.Fatalf("compose --jobs: exit %d: %s", r.code, r.err)
+	}
+	if len(log.sent) != 2 {
+		t.Fatalf("compose requests %v", log.sent)
+	}
+	if got := strings.Join(log.sent[0], ","); got != strings.Join(append([]string{newest}, others...), ",") {
+		t.Errorf("compose without --jobs sent %s, want the newest version of scene 1 (%s) and the others", got, newest)
+	}
+	if got := strings.Join(log.sent[1], ","); got != named {
+		t.Errorf("compose --jobs %s sent %s", named, got)
+	}
+}
