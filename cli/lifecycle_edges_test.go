@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -252,5 +253,50 @@ func TestComposeJobsFlagOverridesTheChoice(t *testing.T) {
 	}
 	if got := strings.Join(log.sent[1], ","); got != named {
 		t.Errorf("compose --jobs %s sent %s", named, got)
+	}
+}
+
+// Only a refusal that may pass later unchanged (429) is offered for
+// resubmission; a 400 or 401 is not, and a 5xx is of unknown outcome
+// (the task may exist), never offered for a blind resend. History keeps
+// the same verdict.
+func TestRefusalsOfferResubmitOnlyWhenTemporary(t *testing.T) {
+	for _, c := range []struct {
+		status    int
+		resubmit  bool
+		retryable bool
+	}{
+		{400, false, false}, {401, false, false}, {422, false, false}, {429, true, true}, {500, false, false},
+	} {
+		t.Run(fmt.Sprint(c.status), func(t *testing.T) {
+			svc := &fakeService{
+				answers:  map[string][]string{"POST /ent/v2/text2video": {fmt.Sprintf(`{"code":%d,"reason":"X","message":"no"}`, c.status)}},
+				statuses: map[string]int{"POST /ent/v2/text2video": c.status},
+			}
+			srv := httptest.NewServer(svc)
+			defer srv.Close()
+			data := t.TempDir()
+			common := []string{"--base-url", srv.URL, "--api-key", "k-0123456789", "--data-dir", data}
+			r := execute("", append([]string{"create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p"}, common...)...)
+			if r.code != 1 {
+				t.Errorf("exit %d: %s", r.code, r.err)
+			}
+			if got := strings.Contains(r.err, "clapper resubmit"); got != c.resubmit {
+				t.Errorf("offers resubmit: %v, want %v:\n%s", got, c.resubmit, r.err)
+			}
+			if n := len(svc.got); n != 1 {
+				t.Errorf("the creation was sent %d times", n)
+			}
+			h := execute("", append([]string{"history", "--json"}, common...)...)
+			var line struct {
+				Rejection *struct {
+					Retryable bool `json:"retryable"`
+				} `json:"rejection"`
+			}
+			json.Unmarshal([]byte(h.out), &line)
+			if c.status < 500 && (line.Rejection == nil || line.Rejection.Retryable != c.retryable) {
+				t.Errorf("history keeps %s, want retryable %v", h.out, c.retryable)
+			}
+		})
 	}
 }
