@@ -175,6 +175,15 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	}
 	var dl downloadsOut
 	r.ok(t, "download_results", map[string]any{"task_id": c.TaskID}, &dl)
+	links := 0
+	for _, c := range r.call(t, "download_results", map[string]any{"task_id": c.TaskID}).Content {
+		if l, ok := c.(*sdk.ResourceLink); ok && strings.HasPrefix(l.URI, "clapper://") && strings.HasPrefix(l.MIMEType, "image/") {
+			links++
+		}
+	}
+	if links == 0 {
+		t.Errorf("download_results links no saved image as a resource")
+	}
 	if len(dl.Files) == 0 {
 		t.Fatalf("download_results: %+v", dl)
 	}

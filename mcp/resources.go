@@ -38,12 +38,20 @@ func resourceURI(d history.Download) string {
 	return fmt.Sprintf("clapper://%s/%s/%d", kind, url.PathEscape(d.TaskID), d.Index)
 }
 
-func isImagePath(p string) bool {
+func isImagePath(p string) bool { return imageType(p) != "" }
+
+// imageType is the content type of a saved image by its name ("" for
+// anything else); serving it checks the bytes too.
+func imageType(p string) string {
 	switch strings.ToLower(filepath.Ext(p)) {
-	case ".png", ".jpg", ".jpeg", ".webp":
-		return true
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".webp":
+		return "image/webp"
 	}
-	return false
+	return ""
 }
 
 // readImage serves a saved image file, bounded in size, and only when its

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -254,7 +256,27 @@ func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in
 	if err != nil {
 		return nil, downloadsOut{}, err
 	}
-	return nil, downloadsOut{TaskID: t.TaskID, Files: filesOut(dls)}, nil
+	out := downloadsOut{TaskID: t.TaskID, Files: filesOut(dls)}
+	return downloadContent(out), out, nil
+}
+
+// downloadContent lists the saved files for people and links each saved
+// image as a resource, so a client can show it.
+func downloadContent(out downloadsOut) *sdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Files of task %s:", out.TaskID)
+	res := &sdk.CallToolResult{}
+	for _, f := range out.Files {
+		fmt.Fprintf(&b, "\n  %s %s: %s", f.Kind, f.Status, f.Path)
+		if f.Error != "" {
+			b.WriteString(" (" + f.Error + ")")
+		}
+		if f.Resource != "" {
+			res.Content = append(res.Content, &sdk.ResourceLink{URI: f.Resource, Name: filepath.Base(f.Path), MIMEType: imageType(f.Path)})
+		}
+	}
+	res.Content = append([]sdk.Content{&sdk.TextContent{Text: b.String()}}, res.Content...)
+	return res
 }
 
 type voiceOut struct {
