@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -403,5 +404,26 @@ func TestTypedNumbers(t *testing.T) {
 	typeText(f, "7.")
 	if f.check.Size == 0 || canonical(t, f.check.Body["duration"]) != "7" {
 		t.Fatalf("7. must be sent as 7: size %d, %v", f.check.Size, f.check.Body["duration"])
+	}
+}
+
+// When images past the limit will be uploaded (the uploads setting), the
+// body's size is a note, not a refusal.
+func TestBodyTotalGivesWayToUploads(t *testing.T) {
+	ctx := &Context{Dir: t.TempDir(), UploadImages: true}
+	f, err := New(ctx, testStyles(), api.OpReference2Video, "svcq3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(100, 40)
+	f.Init()
+	big := "data:image/png;base64," + strings.Repeat("A", 8<<20)
+	f.Apply(map[string]any{"prompt": "x", "images": []any{big, big, big}})
+	syncCheck(f)
+	if len(f.check.Errors["request"]) != 0 || slices.ContainsFunc(f.check.Broken, func(m string) bool { return strings.Contains(m, "20 MB") }) {
+		t.Fatalf("the size must not refuse a body whose images are uploaded: %v", f.check.Errors["request"])
+	}
+	if !slices.ContainsFunc(f.check.Warnings, func(m string) bool { return strings.Contains(m, "its 3 images will be uploaded first") }) {
+		t.Errorf("warnings %v", f.check.Warnings)
 	}
 }

@@ -92,8 +92,12 @@ func (f *Form) checkCmd() tea.Cmd {
 	raw := f.Values()
 	id, rev, op, spec := f.id, f.rev, f.op, f.spec
 	dir, quote, cache, voices := f.ctx.Dir, f.ctx.Quote, f.ctx.cache(), slices.Clone(f.ctx.Voices)
+	uploads := f.ctx.UploadImages
 	return func() tea.Msg {
 		c := runCheck(op, spec, raw, dir, quote, cache)
+		if uploads {
+			c.allowUploads(op)
+		}
 		c.libraryRules(op, raw, dir, voices)
 		return checkedMsg{form: id, rev: rev, check: c}
 	}
@@ -175,7 +179,7 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		c.add("request", "request: cannot be written as JSON: "+err.Error())
 	}
 	if c.Size > catalog.MaxBodyBytes {
-		msg := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", api.ByteSize(int64(c.Size)))
+		msg := fmt.Sprintf(bodyTooLarge+"%s; the service takes at most 20 MB", api.ByteSize(int64(c.Size)))
 		c.Errors["request"] = append(c.Errors["request"], msg)
 		c.Broken = append(c.Broken, msg)
 	}

@@ -19,6 +19,7 @@ import (
 	"clapper/forms"
 	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 type newStep int
@@ -151,6 +152,7 @@ func (p *newPage) resetBackend() {
 	s := p.env.studio
 	p.drafts = forms.Drafts{Dir: filepath.Join(s.Config.DataDir, "drafts")}
 	p.ctx.Quote = s.Quote
+	p.ctx.UploadImages = s.Config.Uploads != studio.UploadNever
 }
 
 func (p *newPage) Title() string { return "New" }

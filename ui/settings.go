@@ -34,6 +34,8 @@ type setting struct {
 	set         func(c *studio.Config, v string) error
 	// keep copies the row's value from the draft into the settings file.
 	keep func(s *studio.Settings, c studio.Config)
+	// choices are what space cycles through on a choice row.
+	choices []string
 }
 
 type settingKind int
@@ -121,10 +123,19 @@ func newSettingsPage(e *env) *settingsPage {
 				return nil
 			},
 			keep: func(s *studio.Settings, c studio.Config) { s.SandboxSpeed = c.SandboxSpeed }},
-		{label: "Theme", kind: choiceSetting, help: "auto follows the terminal's background.",
+		{label: "Theme", kind: choiceSetting, help: "auto follows the terminal's background.", choices: studio.Themes,
 			get:  func(c *studio.Config) string { return c.Theme },
 			set:  func(c *studio.Config, v string) error { c.Theme = v; return nil },
 			keep: func(s *studio.Settings, c studio.Config) { s.Theme = c.Theme }},
+		{label: "Uploads", kind: choiceSetting, help: "When local images go through the service's upload flow: auto when inlining would pass 20 MB, always, or never.", choices: studio.UploadModes,
+			get: func(c *studio.Config) string {
+				if c.Uploads == "" {
+					return studio.UploadAuto
+				}
+				return c.Uploads
+			},
+			set:  func(c *studio.Config, v string) error { c.Uploads = v; return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.Uploads = c.Uploads }},
 		{label: "Agent credit cap", help: "Credits AI agents (clapper mcp) may spend a day; off (or 0) is no cap. " + studio.EnvAgentCreditCap + " and --daily-cap win over this.",
 			get: func(c *studio.Config) string {
 				if c.AgentCreditCap == 0 {
@@ -229,8 +240,8 @@ func (p *settingsPage) toggle(row setting) {
 			row.set(&p.draft, "on")
 		}
 	case choiceSetting:
-		i := slices.Index(studio.Themes, row.get(&p.draft))
-		row.set(&p.draft, studio.Themes[(i+1)%len(studio.Themes)])
+		i := slices.Index(row.choices, row.get(&p.draft))
+		row.set(&p.draft, row.choices[(i+1)%len(row.choices)])
 	}
 	p.dirty, p.typed[p.cursor] = true, true
 }
