@@ -227,7 +227,8 @@ func (s *Studio) Start(ctx context.Context) error {
 
 // Follow runs the watcher until Close without loading what history holds
 // in flight: a command follows the tasks it names (Watcher.Watch, or
-// Watcher.Load for all of them) and reads Watcher.Events itself.
+// Watcher.Load for all of them) and reads Watcher.Events itself. A studio
+// runs Follow or Start, not both.
 func (s *Studio) Follow(ctx context.Context) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.wg.Add(1)
