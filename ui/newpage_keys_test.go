@@ -35,7 +35,9 @@ func fakeEditor(t *testing.T, text string) {
 // ctrl+e hands the text to $EDITOR, taking back what it wrote.
 func TestFormPromptNewLineAndEditorInARunningProgram(t *testing.T) {
 	fakeEditor(t, "from the editor")
-	m, _ := newTestModel(t, 100, 30)
+	// The program starts the root itself, as clapper does: Init runs once.
+	clk := &clock{t: testNow}
+	m := New(newTestStudio(t, clk), func() time.Time { return testNow }, nil)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
@@ -43,6 +45,9 @@ func TestFormPromptNewLineAndEditorInARunningProgram(t *testing.T) {
 	for _, k := range []string{"2", "down", "down", "enter", "enter"} {
 		tm.Send(press(k))
 	}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("ctrl+j new line"))
+	}, teatest.WithDuration(5*time.Second))
 	tm.Type("first line")
 	tm.Send(ctrl('j'))
 	tm.Type("second line")
