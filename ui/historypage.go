@@ -37,9 +37,14 @@ type historyPage struct {
 	search textinput.Model
 	typing bool
 	query  history.Filter
-	// problem names the search word that could not be read.
-	problem    string
-	showCharts bool
+	// problem names the search word that could not be read; note a state
+	// word no state clapper knows (searched all the same: the service may
+	// name states the spec does not show).
+	problem, note string
+	showCharts    bool
+	// typed counts the search's edits, searched the edit the list shows:
+	// the search applies as typed, once typing pauses, like the Tasks filter.
+	typed, searched int
 
 	counts  map[string]int
 	byDay   []history.DayCredits
@@ -166,11 +171,15 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 		if msg.err == nil {
 			p.counts, p.byDay, p.byModel = msg.counts, msg.byDay, msg.byModel
 		}
+	case historySettledMsg:
+		if msg.typed == p.typed && p.typing {
+			return p.apply()
+		}
 	case tea.PasteMsg:
 		if p.typing {
 			var cmd tea.Cmd
 			p.search, cmd = p.search.Update(msg)
-			return cmd
+			return tea.Batch(cmd, p.edited())
 		}
 	case tea.KeyPressMsg:
 		if p.typing {
@@ -181,27 +190,70 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// historySettledMsg: typing in the search paused after edit number typed.
+type historySettledMsg struct{ typed int }
+
+// edited schedules the search for when typing pauses.
+func (p *historyPage) edited() tea.Cmd {
+	p.typed++
+	return p.env.timers.after(filterDelay, historySettledMsg{p.typed})
+}
+
+// apply searches for what is typed, unless the list already shows it; a
+// word that cannot be read is named and the list stays as it was.
+func (p *historyPage) apply() tea.Cmd {
+	f, err := history.ParseSearch(p.search.Value())
+	if err != nil {
+		p.problem = err.Error()
+		return nil
+	}
+	p.problem, p.note = "", unknownStates(f.States)
+	if p.searched == p.typed {
+		return nil
+	}
+	p.searched, p.query, p.scroll = p.typed, f, 0
+	return tea.Batch(p.win.setSegments([]history.Filter{f}), p.loadStats())
+}
+
+// unknownStates names the state: words that are no state clapper knows.
+func unknownStates(states []string) string {
+	known := []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed,
+		history.StateSubmitting, history.StateRejected, history.StateAbandoned}
+	var odd []string
+	for _, s := range states {
+		if !slices.Contains(known, s) {
+			odd = append(odd, "state:"+s)
+		}
+	}
+	if len(odd) == 0 {
+		return ""
+	}
+	return strings.Join(odd, " ") + " is no state clapper knows (" + strings.Join(known, ", ") + "); searched as typed"
+}
+
 func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "enter":
-		f, err := history.ParseSearch(p.search.Value())
-		if err != nil {
-			p.problem = err.Error()
-			return nil
+		cmd := p.apply()
+		if p.problem == "" {
+			p.typing = false
+			p.search.Blur()
 		}
-		p.problem, p.typing, p.query = "", false, f
-		p.search.Blur()
-		p.scroll = 0
-		return tea.Batch(p.win.setSegments([]history.Filter{f}), p.loadStats())
+		return cmd
 	case "esc":
-		p.typing, p.problem = false, ""
+		p.typing, p.problem, p.note = false, "", ""
 		p.search.Blur()
 		p.search.SetValue("")
-		p.query = history.Filter{}
+		p.typed++
+		p.searched, p.query = p.typed, history.Filter{}
 		return tea.Batch(p.win.setSegments([]history.Filter{{}}), p.loadStats())
 	}
+	before := p.search.Value()
 	var cmd tea.Cmd
 	p.search, cmd = p.search.Update(msg)
+	if p.search.Value() != before {
+		return tea.Batch(cmd, p.edited())
+	}
 	return cmd
 }
 
@@ -247,9 +299,12 @@ func (p *historyPage) View() string {
 		b.WriteString(th.Dim.Render("/ search by words, state:, op:, model:, from:, to:"))
 	}
 	b.WriteString("\n")
-	if p.problem != "" {
+	switch {
+	case p.problem != "":
 		b.WriteString(th.Error.Render(textutil.Fit(p.problem, p.width)))
-	} else {
+	case p.note != "":
+		b.WriteString(th.Warning.Render(textutil.Fit(p.note, p.width)))
+	default:
 		b.WriteString(p.totals())
 	}
 	b.WriteString("\n\n")

@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// lastHistoryPause is the pause scheduled after the last key typed.
+func lastHistoryPause(t *testing.T, m *Model) historySettledMsg {
+	t.Helper()
+	var last historySettledMsg
+	for _, pt := range timersOf(m).pending {
+		if s, ok := pt.msg.(historySettledMsg); ok {
+			last = s
+		}
+	}
+	if last.typed == 0 {
+		t.Fatal("typing scheduled no search")
+	}
+	return last
+}
+
+// The History search applies as it is typed, once typing pauses, like the
+// Tasks filter; an unknown state: word is named, and searched as typed.
+func TestHistorySearchAppliesAsTyped(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	send(m, press("5"))
+	p := m.pages[pageHistory].(*historyPage)
+	all := len(p.win.rows)
+	send(m, press("/"))
+	typeText(m, "fox")
+	if len(p.win.rows) != all {
+		t.Fatalf("searched on every key: %d rows of %d", len(p.win.rows), all)
+	}
+	send(m, lastHistoryPause(t, m))
+	if len(p.win.rows) != 1 || !strings.Contains(screen(m), "red fox") {
+		t.Fatalf("after the pause %d rows, want the fox, without enter:\n%s", len(p.win.rows), screen(m))
+	}
+	if !p.typing {
+		t.Fatal("the search keeps the keys while it applies")
+	}
+	typeText(m, " state:bogus")
+	send(m, lastHistoryPause(t, m))
+	if !strings.Contains(screen(m), "state:bogus is no state clapper knows") {
+		t.Fatalf("an unknown state word must be named:\n%s", screen(m))
+	}
+	typeText(m, " from:yesterday")
+	send(m, lastHistoryPause(t, m))
+	if !strings.Contains(screen(m), "from:yesterday: give a date") {
+		t.Fatalf("a word that cannot be read is named:\n%s", screen(m))
+	}
+}
