@@ -54,4 +54,7 @@ type Context struct {
 	Quote func(op api.Operation, body map[string]any) string
 
 	files *fileCache
+	// pickedFrom is the folder the last file was picked from: the picker
+	// opens there next time, in any form.
+	pickedFrom string
 }

@@ -532,6 +532,10 @@ func (f *Form) updateReference(msg tea.Msg) tea.Cmd {
 		f.refPick = max(f.refPick-1, 0)
 	case "down":
 		f.refPick = min(f.refPick+1, len(names)-1)
+	case "g", "home":
+		f.refPick = 0
+	case "G", "end":
+		f.refPick = max(len(names)-1, 0)
 	case "esc":
 		f.mode = modeEdit
 	case "enter":

@@ -103,7 +103,7 @@ func (f *Form) FullHelp() [][]key.Binding {
 	case modeReview:
 		return [][]key.Binding{f.reviewKeys()}
 	case modePicker:
-		return [][]key.Binding{{pickerChoose, pickerUp, pickerBack}}
+		return [][]key.Binding{{pickerChoose, pickerUp, pickerFilter, pickerEnds, pickerBack}}
 	case modeReference:
 		return [][]key.Binding{{insertKey, pickerBack}}
 	}

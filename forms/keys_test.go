@@ -280,3 +280,54 @@ func TestMissingFileIsNotAddedToAList(t *testing.T) {
 		t.Fatalf("the file, once there, must be added: %v (line %q)", list.items, list.line.val)
 	}
 }
+
+// The file picker: g/G go to the ends, / filters as typed, and the next
+// picker opens in the folder the last file came from, in any form.
+func TestPickerEndsFilterAndLastFolder(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Image, "svcq2")
+	shots := filepath.Join(f.ctx.Dir, "shots")
+	os.Mkdir(shots, 0o755)
+	for _, n := range []string{"beach.png", "cat.png", "city.png", "dog.png"} {
+		writePNG(t, shots, n, 256, 256)
+	}
+	focus(t, f, "images")
+	expect(f, "ctrl+o")
+	for i := 0; i < len(f.picker.entries) && f.picker.entries[f.picker.cursor].name != "shots"; i++ {
+		press(f, "down")
+	}
+	expect(f, "enter")
+	if f.picker.dir != shots || len(f.picker.entries) != 4 {
+		t.Fatalf("the shots folder: %s %v", f.picker.dir, f.picker.entries)
+	}
+	press(f, "G")
+	if f.picker.cursor != 3 {
+		t.Fatalf("G: cursor %d", f.picker.cursor)
+	}
+	press(f, "g")
+	if f.picker.cursor != 0 {
+		t.Fatalf("g: cursor %d", f.picker.cursor)
+	}
+	press(f, "/")
+	typeText(f, "ci")
+	if got := f.picker.shown(); len(got) != 1 || got[0].name != "city.png" {
+		t.Fatalf("filter ci keeps %v", got)
+	}
+	if !strings.Contains(f.View(), "1 of 4") {
+		t.Fatalf("the filter shows what it keeps:\n%s", f.View())
+	}
+	expect(f, "enter")
+	if got := f.editors["images"].(*listEditor).items; len(got) != 1 || !strings.HasSuffix(got[0], "city.png") {
+		t.Fatalf("enter on the one entry left picks it: %v", got)
+	}
+	other := New
+	g, err := other(f.ctx, testStyles(), api.OpImg2Video, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.SetSize(100, 40)
+	focus(t, g, "images")
+	expect(g, "ctrl+o")
+	if g.picker.dir != shots {
+		t.Fatalf("another form's picker opens in %s, not the last folder used", g.picker.dir)
+	}
+}

@@ -17,8 +17,9 @@ import (
 )
 
 // picker browses directories for a file of the media a field takes; other
-// files are not listed. Names come from the disk, so they are cleaned
-// before they are drawn.
+// files are not listed. It opens in the folder the last file was picked
+// from; / filters the folder as you type, g and G go to the first and last
+// entry. Names come from the disk, so they are cleaned before they are drawn.
 type picker struct {
 	dir     string
 	exts    []string
@@ -28,6 +29,10 @@ type picker struct {
 	height  int
 	err     string
 	field   string
+	// filter keeps the entries whose name holds it; typing while
+	// filtering is on writes it.
+	filter    string
+	filtering bool
 }
 
 type pickEntry struct {
@@ -48,7 +53,23 @@ var (
 	insertKey    = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "insert at the cursor"))
 	pickerUp     = key.NewBinding(key.WithKeys("backspace", "left"), key.WithHelp("←", "parent folder"))
 	pickerBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+	pickerFilter = key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter"))
+	pickerEnds   = key.NewBinding(key.WithKeys("g", "G"), key.WithHelp("g/G", "first/last"))
 )
+
+// shown are the entries the filter keeps.
+func (p *picker) shown() []pickEntry {
+	if p.filter == "" {
+		return p.entries
+	}
+	var out []pickEntry
+	for _, en := range p.entries {
+		if strings.Contains(strings.ToLower(en.name), strings.ToLower(p.filter)) {
+			out = append(out, en)
+		}
+	}
+	return out
+}
 
 func (f *Form) openPicker() tea.Cmd {
 	var fd catalog.Field
@@ -59,8 +80,8 @@ func (f *Form) openPicker() tea.Cmd {
 		fd = e.f
 	}
 	dir := f.ctx.Dir
-	if f.picker != nil && f.picker.dir != "" {
-		dir = f.picker.dir // where the last file came from
+	if f.ctx.pickedFrom != "" {
+		dir = f.ctx.pickedFrom // where the last file came from, in any form
 	}
 	f.picker = &picker{dir: dir, exts: mediaExtensions(fd), field: f.focusedName()}
 	f.picker.setSize(f.width, f.height)
@@ -112,6 +133,7 @@ func (f *Form) picked(msg pickedMsg) tea.Cmd {
 		return nil
 	}
 	p.dir, p.entries, p.cursor, p.offset, p.err = msg.dir, msg.entries, 0, 0, ""
+	p.filter, p.filtering = "", false
 	return nil
 }
 
@@ -121,25 +143,52 @@ func (f *Form) updatePicker(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	p := f.picker
-	switch k.String() {
-	case "esc":
-		f.mode = modeEdit
-		return f.focusCmd()
-	case "up", "k":
-		p.cursor = max(p.cursor-1, 0)
-	case "down", "j":
-		p.cursor = min(p.cursor+1, max(len(p.entries)-1, 0))
-	case "pgup":
-		p.cursor = max(p.cursor-p.height, 0)
-	case "pgdown":
-		p.cursor = min(p.cursor+p.height, max(len(p.entries)-1, 0))
-	case "backspace", "left", "h":
-		return f.readDir(filepath.Dir(p.dir))
-	case "enter", "right", "l":
-		if p.cursor >= len(p.entries) {
+	if p.filtering {
+		switch {
+		case k.String() == "esc":
+			p.filter, p.filtering, p.cursor = "", false, 0
+			return nil
+		case k.String() == "enter":
+			p.filtering = false
+			if len(p.shown()) != 1 {
+				return nil
+			}
+			// One entry left: enter takes it, as it would in the list.
+		case k.String() == "backspace":
+			if p.filter != "" {
+				p.filter = string([]rune(p.filter)[:len([]rune(p.filter))-1])
+				p.cursor = 0
+			}
+			return nil
+		case k.Text != "":
+			p.filter += k.Text
+			p.cursor = 0
 			return nil
 		}
-		en := p.entries[p.cursor]
+	}
+	shown := p.shown()
+	switch k.String() {
+	case "esc":
+		if p.filter != "" {
+			p.filter, p.cursor = "", 0
+			return nil
+		}
+		f.mode = modeEdit
+		return f.focusCmd()
+	case "/":
+		p.filtering = true
+		return nil
+	case "g", "home":
+		p.cursor = 0
+	case "G", "end":
+		p.cursor = max(len(shown)-1, 0)
+	case "up", "k":	case "backspace", "left", "h":
+		return f.readDir(filepath.Dir(p.dir))
+	case "enter", "right", "l":
+		if p.cursor >= len(shown) {
+			return nil
+		}
+		en := shown[p.cursor]
 		path := filepath.Join(p.dir, en.name)
 		if en.dir {
 			return f.readDir(path)
@@ -148,6 +197,7 @@ func (f *Form) updatePicker(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		f.mode = modeEdit
+		f.ctx.pickedFrom = p.dir
 		if rel, err := filepath.Rel(f.ctx.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
 			path = rel
 		}
@@ -168,6 +218,10 @@ func (f *Form) pickerView() string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render(textutil.Truncate("Choose a file for "+p.field, w)) + "\n")
 	b.WriteString(s.Dim.Render(textutil.Truncate(api.CleanText(p.dir)+"  ("+strings.Join(p.exts, " ")+")", w)) + "\n")
+	shown := p.shown()
+	if p.filtering || p.filter != "" {
+		b.WriteString(s.Key.Render("/ ") + s.Value.Render(api.CleanText(p.filter)) + s.Dim.Render(fmt.Sprintf("  %d of %d", len(shown), len(p.entries))) + "\n")
+	}
 	if p.cursor < p.offset {
 		p.offset = p.cursor
 	}
@@ -182,9 +236,12 @@ func (f *Form) pickerView() string {
 	case len(p.entries) == 0:
 		b.WriteString(s.Dim.Render("  no folder and no "+strings.Join(p.exts, ", ")+" file here; ← goes up") + "\n")
 		lines++
+	case len(shown) == 0:
+		b.WriteString(s.Dim.Render("  no name here holds "+api.CleanText(p.filter)+"; esc clears the filter") + "\n")
+		lines++
 	}
-	for i := p.offset; i < len(p.entries) && i < p.offset+p.height; i++ {
-		en := p.entries[i]
+	for i := p.offset; i < len(shown) && i < p.offset+p.height; i++ {
+		en := shown[i]
 		name := api.CleanText(en.name)
 		size := ""
 		if en.dir {

@@ -31,7 +31,7 @@ const (
 )
 
 type newKeys struct {
-	Up, Down, Open, Back, Discard key.Binding
+	Up, Down, Top, Bottom, Open, Back, Discard key.Binding
 	// form holds the form's keys while one is shown.
 	form *forms.Form
 }
@@ -47,7 +47,7 @@ func (k newKeys) FullHelp() [][]key.Binding {
 	if k.form != nil {
 		return k.form.FullHelp()
 	}
-	return [][]key.Binding{k.ShortHelp()}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Open, k.Back, k.Discard}}
 }
 
 // newPage creates tasks: pick an operation, then a model, then fill the
@@ -130,6 +130,8 @@ func newNewPage(e *env) *newPage {
 	p := &newPage{env: e, keys: newKeys{
 		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Top:     key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:  key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Open:    key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open form")),
 		Back:    key.NewBinding(key.WithKeys("esc", "left", "h"), key.WithHelp("esc", "back")),
 		Discard: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "discard draft")),
@@ -391,6 +393,10 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.cursor = (p.cursor + len(ops) - 1) % len(ops)
 		case key.Matches(msg, p.keys.Down):
 			p.cursor = (p.cursor + 1) % len(ops)
+		case key.Matches(msg, p.keys.Top):
+			p.cursor = 0
+		case key.Matches(msg, p.keys.Bottom):
+			p.cursor = len(ops) - 1
 		case key.Matches(msg, p.keys.Open):
 			op := p.selected()
 			if p.has[op] || len(catalog.Models(op)) <= 1 {
@@ -414,6 +420,10 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			p.model = (p.model + len(models) - 1) % len(models)
 		case key.Matches(msg, p.keys.Down):
 			p.model = (p.model + 1) % len(models)
+		case key.Matches(msg, p.keys.Top):
+			p.model = 0
+		case key.Matches(msg, p.keys.Bottom):
+			p.model = len(models) - 1
 		case key.Matches(msg, p.keys.Open):
 			return p.openForm(p.selected(), models[p.model], nil)
 		case key.Matches(msg, p.keys.Back):

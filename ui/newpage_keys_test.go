@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/assets"
 )
 
@@ -313,5 +314,35 @@ func TestPeoplesWordsBesideWireNames(t *testing.T) {
 		if !regexp.MustCompile(story + `: \w+`).MatchString(screen(m)) {
 			t.Fatalf("the story %s is not described:\n%s", story, screen(m))
 		}
+	}
+}
+
+// g and G reach the ends of the New page's lists and of Settings.
+func TestListEndsOnNewAndSettings(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("2"))
+	send(m, press("G"))
+	if p := m.pages[pageNew].(*newPage); p.selected() != api.OpGeneralOneClick || !strings.Contains(screen(m), "│ general_one_click") {
+		t.Fatalf("G must select the last operation:\n%s", screen(m))
+	}
+	send(m, press("g"))
+	if !strings.Contains(screen(m), "│ reference2video") {
+		t.Fatalf("g must select the first operation:\n%s", screen(m))
+	}
+	send(m, press("enter"))
+	send(m, press("G"))
+	if p := m.pages[pageNew].(*newPage); p.model != len(catalog.Models(api.OpReference2Video))-1 {
+		t.Fatalf("G in the models: model %d", p.model)
+	}
+	send(m, press("esc"))
+	send(m, press("6"))
+	sp := m.pages[pageSettings].(*settingsPage)
+	send(m, press("G"))
+	if sp.cursor != len(sp.rows)-1 {
+		t.Fatalf("G in Settings: row %d of %d", sp.cursor, len(sp.rows))
+	}
+	send(m, press("g"))
+	if sp.cursor != 0 {
+		t.Fatalf("g in Settings: row %d", sp.cursor)
 	}
 }

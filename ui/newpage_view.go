@@ -43,7 +43,7 @@ func (p *newPage) operationDetail(w int) string {
 	op := p.selected()
 	info := catalog.Info(op)
 	var b strings.Builder
-	b.WriteString(th.Title.Render(string(op)) + th.Dim.Render(" · "+info.Name) + "\n" + wrap(info.Title, w) + "\n\n")
+	b.WriteString(th.Title.Render(string(op)) + "\n" + wrap(info.Title, w) + "\n\n")
 	if len(info.Models) > 0 {
 		b.WriteString(th.Dim.Render("models: ") + wrapIndent(strings.Join(info.Models, ", "), w-8, 8) + "\n\n")
 	}

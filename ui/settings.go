@@ -17,13 +17,13 @@ import (
 	"clapper/studio"
 )
 
-type settingsKeys struct{ Up, Down, Edit, Toggle, Save, Cancel key.Binding }
+type settingsKeys struct{ Up, Down, Top, Bottom, Edit, Toggle, Save, Cancel key.Binding }
 
 func (k settingsKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Edit, k.Toggle, k.Save, k.Cancel}
 }
 func (k settingsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down}, {k.Edit, k.Toggle, k.Save, k.Cancel}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Edit, k.Toggle, k.Save, k.Cancel}}
 }
 
 // setting is one row of the Settings page.
@@ -79,6 +79,8 @@ func newSettingsPage(e *env) *settingsPage {
 	p := &settingsPage{env: e, input: in, draft: e.studio.Config, typed: map[int]bool{}, keys: settingsKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Top:    key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom: key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
 		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "switch")),
 		Save:   key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save and apply")),
@@ -211,6 +213,10 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 			p.cursor = (p.cursor + len(p.rows) - 1) % len(p.rows)
 		case key.Matches(msg, k.Down):
 			p.cursor = (p.cursor + 1) % len(p.rows)
+		case key.Matches(msg, k.Top):
+			p.cursor = 0
+		case key.Matches(msg, k.Bottom):
+			p.cursor = len(p.rows) - 1
 		case key.Matches(msg, k.Edit):
 			p.editing, p.problem = true, ""
 			p.input.SetValue(row.get(&p.draft))
