@@ -2,8 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -261,4 +264,63 @@ func TestHistoryTakesAStateChangeInPlace(t *testing.T) {
 	if got := statements.Load() - before; got != 6 {
 		t.Errorf("the event cost %d statements, want 6 (the row, the header's two, the page's counts and two charts)", got)
 	}
+}
+
+// ctrl+d on the New page's list discards a draft after asking; its file is
+// removed in a command, not in Update.
+func TestDiscardingADraftRemovesItsFileInACommand(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	p := m.pages[pageNew].(*newPage)
+	op := api.Operations()[0]
+	path := filepath.Join(p.drafts.Dir, string(op)+".json")
+	if err := os.MkdirAll(p.drafts.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run(m, p.Init())
+	send(m, press("2"))
+	p.selectOp(op)
+	p.step = stepOperation
+	send(m, tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
+	if m.dialog == nil {
+		t.Fatalf("ctrl+d did not ask:\n%s", screen(m))
+	}
+	_, cmd := m.Update(press("y"))
+	discard, ok := find[discardDraftMsg](cmd)
+	if !ok {
+		t.Fatal("yes did not ask to discard")
+	}
+	_, cmd = m.Update(discard)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal("the file was removed inside Update")
+	}
+	run(m, cmd)
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) || p.has[op] {
+		t.Fatalf("the draft is still there (%v, listed %v)", err, p.has[op])
+	}
+	if !strings.Contains(screen(m), "discarded") {
+		t.Errorf("no word of it:\n%s", screen(m))
+	}
+}
+
+// find runs cmd (and the commands of a batch) for the first message of
+// type T.
+func find[T tea.Msg](cmd tea.Cmd) (T, bool) {
+	var zero T
+	if cmd == nil {
+		return zero, false
+	}
+	switch msg := cmd().(type) {
+	case T:
+		return msg, true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if m, ok := find[T](c); ok {
+				return m, true
+			}
+		}
+	}
+	return zero, false
 }

@@ -122,6 +122,12 @@ type (
 	}
 	// discardDraftMsg: the user confirmed throwing a draft away.
 	discardDraftMsg struct{ op api.Operation }
+	// draftDiscardedMsg: the draft's file is gone (or could not be
+	// removed: err).
+	draftDiscardedMsg struct {
+		op  api.Operation
+		err error
+	}
 	// draftSavedMsg reports a draft write that failed (nil error is not sent).
 	draftSavedMsg struct{ err error }
 )
@@ -348,6 +354,8 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case discardDraftMsg:
 		return p.discard(msg.op)
+	case draftDiscardedMsg:
+		return p.onDiscarded(msg)
 	case forms.LeaveMsg:
 		p.step = stepOperation
 		if p.unchangedSinceSent() {
@@ -433,16 +441,27 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// discard removes a draft's file in a command.
 func (p *newPage) discard(op api.Operation) tea.Cmd {
 	path := filepath.Join(p.drafts.Dir, string(op)+".json")
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return statusErr(err)
+	return func() tea.Msg {
+		err := os.Remove(path)
+		if errors.Is(err, os.ErrNotExist) {
+			err = nil
+		}
+		return draftDiscardedMsg{op: op, err: err}
 	}
-	delete(p.has, op)
-	if p.form != nil && p.form.Operation() == op {
+}
+
+func (p *newPage) onDiscarded(msg draftDiscardedMsg) tea.Cmd {
+	if msg.err != nil {
+		return statusErr(msg.err)
+	}
+	delete(p.has, msg.op)
+	if p.form != nil && p.form.Operation() == msg.op {
 		p.form = nil
 	}
-	return status("draft of " + string(op) + " discarded")
+	return status("draft of " + string(msg.op) + " discarded")
 }
 
 func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {

@@ -24,7 +24,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.pages[pageScenes].Update(msg)
 	case voicesLoadedMsg, voiceReminderMsg, subjectsLoadedMsg:
 		return m.pages[pageVoices].Update(msg)
-	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, sentMsg:
+	case draftsFoundMsg, voicesForFormMsg, draftLoadedMsg, draftSavedMsg, discardDraftMsg, draftDiscardedMsg, sentMsg:
 		return m.pages[pageNew].Update(msg)
 	case detailLoadedMsg, previewLoadedMsg:
 		if m.detail == nil {
