@@ -182,7 +182,8 @@ func (f *Form) updatePicker(msg tea.Msg) tea.Cmd {
 		p.cursor = 0
 	case "G", "end":
 		p.cursor = max(len(shown)-1, 0)
-	case "up", "k":	case "backspace", "left", "h":
+	case "up", "k":
+	case "backspace", "left", "h":
 		return f.readDir(filepath.Dir(p.dir))
 	case "enter", "right", "l":
 		if p.cursor >= len(shown) {
