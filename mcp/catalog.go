@@ -34,7 +34,7 @@ type describeIn struct {
 }
 
 func (s *Server) addCatalogTools() {
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "validate_request", Title: "Check a request",
+	addTool(s.sdk, &sdk.Tool{Name: "validate_request", Title: "Check a request",
 		Description: "Checks a creation request against every rule of its operation and model and prices it. Nothing is sent.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in validateIn) (*sdk.CallToolResult, verdict, error) {
@@ -67,7 +67,7 @@ func (s *Server) addCatalogTools() {
 			}
 			return nil, v, nil
 		})
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "describe_operation", Title: "An operation's rules",
+	addTool(s.sdk, &sdk.Tool{Name: "describe_operation", Title: "An operation's rules",
 		Description: "The rules of an operation's models, field by field (kind, required, default, options, ranges, counts, help), as `clapper models --json` gives them.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in describeIn) (*sdk.CallToolResult, catalog.OperationRules, error) {

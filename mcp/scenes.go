@@ -70,7 +70,7 @@ type startedOut struct {
 }
 
 func (s *Server) addSceneTools() {
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "get_scenes", Title: "A multi-scene job's scenes",
+	addTool(s.sdk, &sdk.Tool{Name: "get_scenes", Title: "A multi-scene job's scenes",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 		Description: "The scenes of a multi-scene job (general_one_click) with every version of each and the one chosen for the next composition, re-read from the service; without job_id, the multi-scene jobs in history."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in scenesIn) (*sdk.CallToolResult, jobOut, error) {
@@ -88,7 +88,7 @@ func (s *Server) addSceneTools() {
 			}
 			return nil, describeJob(j), nil
 		})
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "edit_scene", Title: "Make a scene again",
+	addTool(s.sdk, &sdk.Tool{Name: "edit_scene", Title: "Make a scene again",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
 		Description: "Makes one scene of a multi-scene job again from a new prompt (a new version of the scene); follow it with get_scenes."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in editIn) (*sdk.CallToolResult, startedOut, error) {
@@ -103,7 +103,7 @@ func (s *Server) addSceneTools() {
 			}
 			return nil, startedOut{JobID: in.JobID, VersionID: api.CleanText(id), Follow: "get_scenes with job_id " + in.JobID}, nil
 		})
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "compose_scenes", Title: "Compose the scenes",
+	addTool(s.sdk, &sdk.Tool{Name: "compose_scenes", Title: "Compose the scenes",
 		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
 		Description: "Composes a multi-scene job's video from one version per scene (by default the chosen one of each); follow it with get_scenes, then download_results on the job."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, startedOut, error) {

@@ -190,3 +190,17 @@ func send(ch chan track.Event, ev track.Event) {
 	default:
 	}
 }
+
+// addTool adds a typed tool without an output schema. Its answers are
+// still structured (and as JSON text), but clients compile every output
+// schema on every listing (the TypeScript SDK through AJV, tens of
+// milliseconds each), which would cost them far more than the listing.
+func addTool[In, Out any](srv *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+	sdk.AddTool(srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return res, nil, err
+		}
+		return res, out, nil
+	})
+}

@@ -72,7 +72,7 @@ type taskList struct {
 
 func (s *Server) addTaskTools() {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "get_task", Title: "Read a task", Annotations: ro,
+	addTool(s.sdk, &sdk.Tool{Name: "get_task", Title: "Read a task", Annotations: ro,
 		Description: "A task as the user's clapper history holds it (kept up to date while clapper mcp runs): state, progress, result URLs, saved files."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (*sdk.CallToolResult, taskOut, error) {
 			t, err := s.task(ctx, in.TaskID)
@@ -81,10 +81,10 @@ func (s *Server) addTaskTools() {
 			}
 			return nil, s.taskOut(ctx, t, true), nil
 		})
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "wait_task", Title: "Wait for a task", Annotations: ro,
+	addTool(s.sdk, &sdk.Tool{Name: "wait_task", Title: "Wait for a task", Annotations: ro,
 		Description: "Waits until a task succeeds or fails, at most timeout_seconds (default 50, at most 600), sending progress notifications as its state changes. On timeout it answers the task as it stands; call again to keep waiting."},
 		s.waitTask)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "list_tasks", Title: "Search the history", Annotations: ro,
+	addTool(s.sdk, &sdk.Tool{Name: "list_tasks", Title: "Search the history", Annotations: ro,
 		Description: "Tasks in the user's clapper history, newest first, searched as on the History page: " + history.SearchSyntax + "."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in listIn) (*sdk.CallToolResult, taskList, error) {
 			f, err := history.ParseSearch(in.Query)
@@ -108,11 +108,11 @@ func (s *Server) addTaskTools() {
 			}
 			return nil, out, nil
 		})
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "download_results", Title: "Save a task's results",
+	addTool(s.sdk, &sdk.Tool{Name: "download_results", Title: "Save a task's results",
 		Description: "Saves a finished task's results (and video covers) through clapper's downloader into the user's download folders, and answers the local paths. Images and covers can then be read as resources.",
 		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)}},
 		s.downloadResults)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "list_voices", Title: "Cloned voices", Annotations: ro,
+	addTool(s.sdk, &sdk.Tool{Name: "list_voices", Title: "Cloned voices", Annotations: ro,
 		Description: "The voices cloned with audio-clone and how long each has left: the service deletes a cloned voice 168 hours after cloning unless speech synthesis (audio-tts) used it by then; a voice used in time is kept for good."},
 		s.listVoices)
 }
