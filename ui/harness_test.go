@@ -32,6 +32,9 @@ import (
 var testNow = time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(firstFrameChild); mode != "" {
+		os.Exit(firstFrameChildMain(mode)) // a process the first-frame benchmark starts
+	}
 	time.Local = time.UTC
 	// Fixed paths: the Settings page shows them, and goldens must not
 	// depend on a random temp name.

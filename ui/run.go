@@ -14,6 +14,12 @@ import (
 
 // Run opens the studio for cfg and runs the TUI until the user quits.
 func Run(ctx context.Context, cfg studio.Config) error {
+	return runWith(ctx, cfg, func(m tea.Model) tea.Model { return m })
+}
+
+// runWith is Run with the root model wrapped and the program's options given:
+// the start-to-first-frame benchmark watches the frames of the real wiring.
+func runWith(ctx context.Context, cfg studio.Config, wrap func(tea.Model) tea.Model, opts ...tea.ProgramOption) error {
 	s, err := studio.Open(ctx, cfg, studio.Options{Origin: history.OriginTUI})
 	if err != nil {
 		return err
@@ -25,7 +31,7 @@ func Run(ctx context.Context, cfg studio.Config) error {
 	var p *tea.Program
 	relays := newRelays()
 	m := New(s, nil, func(s *studio.Studio) { relays.start(s, p) })
-	p = tea.NewProgram(m, tea.WithContext(ctx))
+	p = tea.NewProgram(wrap(m), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	relays.start(s, p)
 	_, err = p.Run()
 	relays.stop()
