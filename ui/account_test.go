@@ -46,3 +46,17 @@ func TestLiveHeaderShowsTheAccount(t *testing.T) {
 		}
 	}
 }
+
+// A catalog file that could not be used is said on the status line at
+// start: the warning printed before the screen took over is not lost.
+func TestStartupWarningsShow(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	s.Config.Warnings = []string{`catalog.json: text2video model "x": field duration: min 9 is above max 2; using the built-in catalog`}
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 160, Height: 30})
+	run(m, m.Init())
+	if !strings.Contains(screen(m), "min 9 is above max 2; using the built-in catalog") {
+		t.Errorf("the warning is not shown:\n%s", screen(m))
+	}
+}

@@ -134,6 +134,11 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env), loadAccount(m.env)}
+	if w := m.env.studio.Config.Warnings; len(w) > 0 {
+		// What resolving the configuration found (a catalog file not
+		// used): printed before the screen took over, so said again here.
+		cmds = append(cmds, statusErrText(api.CleanLine(strings.Join(w, " · "))))
+	}
 	if k, ok := preview.DetectKitty(os.Getenv); ok {
 		// Only a terminal that answers gets pixels; the others keep
 		// half-blocks and never see another kitty sequence.
