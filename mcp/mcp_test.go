@@ -168,6 +168,11 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	if len(progress) == 0 {
 		t.Errorf("no progress notification while waiting")
 	}
+	var got taskOut
+	r.ok(t, "get_task", map[string]any{"task_id": c.TaskID}, &got)
+	if got.State != api.StateSuccess || got.TaskID != c.TaskID || len(got.Results) == 0 || got.Results[0].URL == "" {
+		t.Errorf("get_task: %+v", got)
+	}
 	var list taskList
 	r.ok(t, "list_tasks", map[string]any{"query": "fox op:reference2image state:success", "limit": 5}, &list)
 	if len(list.Tasks) != 1 || list.Tasks[0].TaskID != c.TaskID {
@@ -278,6 +283,11 @@ func TestVoicesAndScenes(t *testing.T) {
 	r.ok(t, "get_scenes", map[string]any{}, &list)
 	if len(list.Jobs) != 1 || list.Jobs[0].JobID != c.TaskID {
 		t.Errorf("jobs: %+v", list)
+	}
+	var composed startedOut
+	r.ok(t, "compose_scenes", map[string]any{"job_id": c.TaskID}, &composed)
+	if composed.VersionID == "" || len(composed.Composed) != len(job.Scenes) {
+		t.Errorf("compose: %+v", composed)
 	}
 	var edit startedOut
 	r.ok(t, "edit_scene", map[string]any{"job_id": c.TaskID, "scene_job_id": job.Scenes[0].Versions[0].ID, "prompt": "at dawn"}, &edit)
