@@ -433,9 +433,18 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// minWidth and minHeight are the smallest terminal clapper lays out in;
+// below it the screen says so rather than draw a broken page.
+const minWidth, minHeight = 60, 16
+
 func (m *Model) render() string {
 	if m.width == 0 {
 		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		msg := fmt.Sprintf("clapper needs a terminal of at least %dx%d; this one is %dx%d. Enlarge it (ctrl+c quits).",
+			minWidth, minHeight, m.width, m.height)
+		return m.env.theme.Warning.Render(wrap(msg, m.width))
 	}
 	th := m.env.theme
 	body := ""

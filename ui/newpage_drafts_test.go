@@ -23,9 +23,11 @@ func sendForm(t *testing.T, m *Model, p *newPage) {
 	send(m, ctrl('s'))
 	_, cmd := m.Update(press("enter"))
 	kept := filepath.Join(p.drafts.Dir, string(p.form.Operation())+".sent.json")
+	draft := filepath.Join(p.drafts.Dir, string(p.form.Operation())+".json")
 	sent := func() bool {
 		_, err := os.Stat(kept)
-		return m.active == pageTasks && !p.sending && err == nil
+		_, derr := os.Stat(draft)
+		return m.active == pageTasks && !p.sending && err == nil && os.IsNotExist(derr)
 	}
 	if !runUntil(m, cmd, sent, 10*time.Second) {
 		t.Fatalf("the request was not sent and kept:\n%s", screen(m))

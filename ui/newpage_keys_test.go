@@ -346,3 +346,16 @@ func TestListEndsOnNewAndSettings(t *testing.T) {
 		t.Fatalf("g in Settings: row %d", sp.cursor)
 	}
 }
+
+// Below the smallest size it lays out in, the screen says so.
+func TestTerminalBelowMinimumSaysSo(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, tea.WindowSizeMsg{Width: 50, Height: 12})
+	if !strings.Contains(strings.Join(strings.Fields(screen(m)), " "), "needs a terminal of at least 60x16; this one is 50x12") {
+		t.Fatalf("a small terminal must be told:\n%s", screen(m))
+	}
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if strings.Contains(screen(m), "needs a terminal") || !strings.Contains(screen(m), "Tasks") {
+		t.Fatalf("back at 80x24 the page shows:\n%s", screen(m))
+	}
+}
