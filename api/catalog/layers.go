@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"clapper/api"
@@ -89,9 +90,11 @@ func UserFile() string {
 }
 
 // layers are the overlays in force, earliest first.
-func layers() []*overlay {
-	if u := userLayer.Load(); u != nil {
-		return []*overlay{serviceLayer, u}
+func layers() []*overlay { return layersWith(userLayer.Load()) }
+
+func layersWith(user *overlay) []*overlay {
+	if user != nil {
+		return []*overlay{serviceLayer, user}
 	}
 	return []*overlay{serviceLayer}
 }
@@ -147,7 +150,9 @@ func Lookup(op api.Operation, model string) (*Spec, error) {
 		}
 		return nil, fmt.Errorf("operation: %q is not one of %s", op, strings.Join(names, ", "))
 	}
-	models := Models(op)
+	user := userLayer.Load()
+	ls := layersWith(user)
+	models := modelsIn(ls, op)
 	if models == nil {
 		if model != "" {
 			return nil, fmt.Errorf("%s has no model field", op)
@@ -155,7 +160,32 @@ func Lookup(op api.Operation, model string) (*Spec, error) {
 	} else if !contains(models, model) {
 		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
 	}
-	return lookupIn(layers(), op, model, models), nil
+	key := specKey{user: user, op: op, model: model}
+	if s, ok := specCache.Load(key); ok {
+		return s.(*Spec).clone(), nil
+	}
+	s := lookupIn(ls, op, model, models)
+	specCache.Store(key, s)
+	return s.clone(), nil
+}
+
+// specCache keeps each model's merged rules: forms look them up on every
+// frame. The key holds the user layer in force, so loading another file
+// never meets an old entry.
+var specCache sync.Map
+
+type specKey struct {
+	user  *overlay
+	op    api.Operation
+	model string
+}
+
+// clone gives a caller its own Spec: fields can be changed without
+// touching the cached one.
+func (s *Spec) clone() *Spec {
+	c := *s
+	c.Fields = slices.Clone(s.Fields)
+	return &c
 }
 
 // lookup builds a model known to be of the operation: a spec model from
