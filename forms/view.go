@@ -40,7 +40,7 @@ func (f *Form) wordsWidth(inner int) int {
 			n = max(n, len(w)+2)
 		}
 	}
-	return min(n, 28)
+	return min(n, 18)
 }
 
 // View draws the form in its width and height: a heading, the rows around
