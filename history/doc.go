@@ -50,7 +50,19 @@
 // match; words shorter than three characters fall back to LIKE), and a
 // search page walks that index newest first and stops after one page.
 // Counts by state come from task_counts, kept by triggers per (state,
-// operation, model), unless the filter has text or dates.
+// operation, model), unless the filter has text or dates. Over dates (and
+// for the credit charts) triggers keep sums per UTC day (state_days,
+// model_days) and per hour (credit_hours): a span reads its whole days or
+// hours there and its two partial ends from the tasks, so a year costs a few
+// thousand rows (totals.go). A text search's counts look each match up in a
+// narrow index (tasks_by_id) rather than in the whole rows.
+//
+// Every write to a task row (and to a multi-scene job's versions) gives it
+// the next change_seq, in commit order, by trigger: FollowableSince reads
+// only the rows written since the last look, so the tracker's re-load on
+// every change costs what changed, not every task in flight. A result that
+// says what the row holds writes nothing (ApplyResult): no commit, no change
+// signal for other processes and screens.
 //
 // A creation's URL expiry is stored beside the URL; re-reading a task
 // replaces a URL and its expiry only when the service handed out a different
