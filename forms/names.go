@@ -1,5 +1,7 @@
 package forms
 
+import "strings"
+
 // fieldWords say in people's words what a wire name holds, where the name
 // alone does not: the form shows them beside the name.
 var fieldWords = map[string]string{
@@ -33,7 +35,7 @@ var fieldWords = map[string]string{
 
 // peopleWords puts a field's people's words before its help.
 func peopleWords(name, help string) string {
-	if w, ok := fieldWords[name]; ok {
+	if w, ok := fieldWords[name]; ok && !strings.HasPrefix(strings.ToLower(help), strings.ToLower(w)) {
 		return w + " · " + help
 	}
 	return help
