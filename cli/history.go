@@ -222,12 +222,12 @@ func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
 		prompt := oneLine(api.CleanText(t.Prompt))
 		if narrow {
 			// Two lines a task: what and how it went, then what was asked.
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("01-02 15:04"), api.CleanText(state), t.Credits)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.LocalID, api.CleanLine(id), t.CreatedAt.Local().Format("01-02 15:04"), api.CleanLine(state), t.Credits)
 			fmt.Fprintf(tw, "\t%s\n", textutil.Clip(strings.TrimSuffix(fmt.Sprintf("%s %s  %s", t.Operation, orDash(t.Model), prompt), " "), 66))
 			continue
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanText(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
-			t.Operation, orDash(t.Model), api.CleanText(state), t.Credits, textutil.Clip(prompt, 40))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanLine(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
+			t.Operation, orDash(t.Model), api.CleanLine(state), t.Credits, textutil.Clip(prompt, 40))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -225,3 +225,40 @@ func TestRequestBeingSentIsNotUnknown(t *testing.T) {
 		t.Errorf("the orphan is not of unknown outcome:\n%s", r.out)
 	}
 }
+
+// Issue 19.13: an id an older clapper recorded unchecked forges no row in
+// history's table and is never followed by watch.
+func TestForgedIDInHistoryForgesNoRow(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{}}
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	data := t.TempDir()
+	exec := func(args ...string) run {
+		return execute("", append(args, "--base-url", srv.URL, "--api-key", "k", "--data-dir", data)...)
+	}
+	exec("history")
+	dbs, _ := filepath.Glob(filepath.Join(data, "live-*.db"))
+	store, err := history.Open(dbs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`)})
+	if err := store.MarkSubmitted(context.Background(), id, history.SubmittedEcho{TaskID: "x1\n9\tforged\tsuccess"}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	r := exec("history")
+	for _, line := range strings.Split(r.out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "9") {
+			t.Errorf("a forged row:\n%s", r.out)
+		}
+	}
+	exec("watch", "--no-download")
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	for _, g := range svc.got {
+		if g.method == "GET" {
+			t.Errorf("watch read a forged id: %s", g.path)
+		}
+	}
+}

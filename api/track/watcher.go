@@ -253,7 +253,9 @@ func (w *Watcher) watchAll(tasks []history.Task) {
 // that answered queueing (the spec allows it for audio-clone and audio-tts)
 // is followed like any task until it settles.
 func (w *Watcher) Watch(id string, op api.Operation, model, state string, created time.Time) {
-	if id == "" || settled(state) {
+	// An id no service gives (an older clapper recorded it unchecked) is
+	// never read nor printed: it could forge a line of output.
+	if settled(state) || api.CheckID(id) != nil {
 		return
 	}
 	now := w.clock.Now()
