@@ -148,6 +148,11 @@ func (m *Model) Init() tea.Cmd {
 	for _, p := range m.pages {
 		cmds = append(cmds, p.Init())
 	}
+	// What resolving the configuration found (a settings file made
+	// private): printed before the screen took over, so said again here.
+	for _, w := range m.env.studio.Config.Warnings {
+		cmds = append(cmds, statusErrText(api.CleanLine(w)))
+	}
 	return tea.Batch(cmds...)
 }
 

@@ -165,3 +165,18 @@ func TestRereadFollowsALostTaskAgain(t *testing.T) {
 		t.Errorf("the task is not followed again (%d followed)", s.Watcher.Watching())
 	}
 }
+
+// Issue 19.7: the TUI says what resolving the configuration warned about
+// (a key-holding settings file made private), which the screen would hide.
+func TestConfigWarningIsShown(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	s.Config.Warnings = []string{"settings file /x/settings.json holds the API key and others could read it (mode 0644); it is now 0600"}
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	if got := screen(m); !strings.Contains(got, "it is now 0600") {
+		t.Errorf("no word of the warning:\n%s", got)
+	}
+}
