@@ -62,6 +62,11 @@ func Relabel(op api.Operation, req map[string]any) (map[string]any, []string) {
 	return MapImages(op, req, relabelImage)
 }
 
+// Relabel is Relabel for a body of this spec (a subject's too).
+func (s *Spec) Relabel(req map[string]any) (map[string]any, []string) {
+	return s.MapImages(req, relabelImage)
+}
+
 // MapImages calls fn on every image value of a request (image fields and
 // the images of subjects) and puts what it answers in place of the value
 // when it answers true. It returns the body, a copy when anything changed,
@@ -73,6 +78,11 @@ func MapImages(op api.Operation, req map[string]any, fn func(f Field, value stri
 	if err != nil {
 		return req, nil
 	}
+	return s.MapImages(req, fn)
+}
+
+// MapImages is MapImages for a body of this spec.
+func (s *Spec) MapImages(req map[string]any, fn func(f Field, value string) (string, bool)) (map[string]any, []string) {
 	var out map[string]any
 	var changed []string
 	set := func(k string, v any) {

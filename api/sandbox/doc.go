@@ -175,6 +175,8 @@
 //     "general" line with the account's 100000 credits less what tasks kept,
 //     the concurrency limit, the tasks processing and those waiting
 //     (created or queueing); show_detail=true adds the account's package.
+//   - Opening an upload takes {"scene": "vidu"} or no body at all (the
+//     only scene); another scene is refused naming scene.
 //   - Uploads: the put_url is /_sandbox/uploads/{id}, signed, valid one
 //     hour, needing no token (it stands for object storage, which judges
 //     nothing but size: under 10 MB); it answers an etag (quoted MD5).

@@ -58,7 +58,7 @@ func lenient(s *catalog.Spec, body map[string]any) (map[string]any, []string) {
 	}
 	// The service reads an image by its content: a PNG labelled
 	// data:image/jpeg is a PNG. Its label is what is ignored.
-	out, relabelled := catalog.Relabel(s.Operation, out)
+	out, relabelled := s.Relabel(out)
 	for _, name := range relabelled {
 		ignored = append(ignored, name+".content_type")
 	}

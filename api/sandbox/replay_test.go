@@ -51,6 +51,8 @@ func TestReplayOfPublicClientBodies(t *testing.T) {
 		{"finish the upload", "PUT", "/tools/v2/files/uploads/{upload_id}/finish", `{"etag":"{etag}"}`},
 		{"img2video with the upload", "POST", "/ent/v2/img2video", `{"model":"svcq2-pro","images":["{uri}"],"prompt":"it moves"}`},
 		{"create a stored subject", "POST", "/ent/v2/subjects", `{"name":"mia","images":["` + img + `","data:image/png;base64,` + pngB64 + `"],"voice_id":"lovely_girl"}`},
+		{"a subject from a mislabelled PNG", "POST", "/ent/v2/subjects", `{"name":"ann","images":["` + mislabelledPNG + `"]}`},
+		{"open an upload without a body", "POST", "/tools/v2/files/uploads", ``},
 		{"list stored subjects", "GET", "/ent/v2/subjects?count=10", ``},
 		{"list system subjects", "GET", "/ent/v2/subjects?ownership=system", ``},
 		{"update the stored subject", "PUT", "/ent/v2/subjects/{subject}", `{"style":"anime","description":"a girl in a red coat"}`},

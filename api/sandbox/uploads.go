@@ -59,10 +59,13 @@ func putSignature(secret []byte, id string, exp int64) string {
 
 // openUpload answers POST /tools/v2/files/uploads.
 func (s *Server) openUpload(rp *reply, r *http.Request) {
-	body, e := readBody(rp.w, r)
-	if e != nil {
-		rp.fail(e)
-		return
+	var body map[string]any
+	if r.ContentLength != 0 {
+		var e *api.Error
+		if body, e = readBody(rp.w, r); e != nil {
+			rp.fail(e)
+			return
+		}
 	}
 	if sc, ok := body["scene"]; ok && sc != "vidu" {
 		rp.fail(apiError(api.ReasonFieldInvalid, `invalid field: scene (the scene of image uploads is "vidu")`, "scene"))
