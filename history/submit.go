@@ -79,7 +79,7 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (operation, model, prompt, state, request,
 				payload, off_peak, off_peak_deadline, created_at, updated_at, origin)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			in.Operation, model, promptOf(req), StateSubmitting, string(stripped),
+			in.Operation, model, promptOf(in.Operation, req), StateSubmitting, string(stripped),
 			payload, offPeak, deadline, ms(created), ms(now), string(in.Origin)).Scan(&localID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)

@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -442,10 +446,22 @@ func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []Creati
 	return nil
 }
 
-// promptOf picks the text a person would recognise a request by.
-func promptOf(req map[string]any) string {
+// promptOf picks the text a person would recognise a request by: its
+// prompt, story or text, and for a request that has none its subject (a
+// clone's voice, a music video's mode and song), so that such rows differ.
+func promptOf(op api.Operation, req map[string]any) string {
+	str := func(k string) string {
+		s, _ := req[k].(string)
+		return strings.TrimSpace(s)
+	}
+	switch op {
+	case api.OpAudioClone:
+		return str("voice_id")
+	case api.OpPremiumMV:
+		return joinNonEmpty(" · ", str("premium_mv_mode"), mediaName(str("audio_url")), str("prompt"))
+	}
 	for _, k := range []string{"prompt", "story", "text"} {
-		if s, _ := req[k].(string); strings.TrimSpace(s) != "" {
+		if s := str(k); s != "" {
 			return s
 		}
 	}
@@ -459,5 +475,45 @@ func promptOf(req map[string]any) string {
 			}
 		}
 	}
-	return strings.Join(parts, " | ")
+	if len(parts) > 0 {
+		return strings.Join(parts, " | ")
+	}
+	for _, k := range []string{"audio_url", "video_url", "style"} {
+		if s := mediaName(str(k)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// mediaName is how a list names a media field: a URL by its file name, an
+// inlined file (a placeholder by now, see StripMedia) by its kind and size.
+func mediaName(v string) string {
+	if rest, ok := strings.CutPrefix(v, "data:"); ok {
+		kind, _, _ := strings.Cut(rest, "/")
+		var n int64
+		for _, part := range strings.Split(rest, ";") {
+			if b, ok := strings.CutPrefix(part, "bytes="); ok {
+				n, _ = strconv.ParseInt(b, 10, 64)
+			}
+		}
+		if n <= 0 {
+			return "local " + kind
+		}
+		if n < 1e6 {
+			return fmt.Sprintf("local %s %d kB", kind, (n+999)/1000)
+		}
+		return fmt.Sprintf("local %s %.1f MB", kind, float64(n)/1e6)
+	}
+	if u, err := url.Parse(v); err == nil && u.Scheme != "" {
+		if base := path.Base(u.Path); base != "/" && base != "." {
+			return base
+		}
+		return u.Host
+	}
+	return v
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), sep)
 }

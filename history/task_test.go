@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -210,5 +211,33 @@ func TestApplyResultKeepsTheFirstFinalState(t *testing.T) {
 	}
 	if task, _ := s.TaskByID(ctx, "tk-000"); task.State != api.StateFailed {
 		t.Fatalf("the first final state was replaced: %s", task.State)
+	}
+}
+
+// A request with no prompt is known by its subject, so its rows differ.
+func TestPromptOfSubjects(t *testing.T) {
+	cases := []struct {
+		op   api.Operation
+		req  string
+		want string
+	}{
+		{api.OpText2Video, `{"prompt":"a fox"}`, "a fox"},
+		{api.OpAudioClone, `{"voice_id":"grandpa_joe","text":"Hi, it is Joe."}`, "grandpa_joe"},
+		{api.OpPremiumMV, `{"premium_mv_mode":"sing","audio_url":"https://x/songs/ballad%20two.mp3?sig=1"}`, "sing · ballad two.mp3"},
+		{api.OpPremiumMV, `{"premium_mv_mode":"dance","audio_url":"https://x/b.mp3","prompt":"on a roof"}`, "dance · b.mp3 · on a roof"},
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=2100000"}`, "local audio 2.1 MB"},
+		{api.OpMV, `{"audio_url":"https://x/s.mp3","prompt":"neon"}`, "neon"},
+		{api.OpTemplateStory, `{"story":"love_story"}`, "love_story"},
+		{api.OpTrendingReplicate, `{"video_url":"https://x/t/trend.mp4"}`, "trend.mp4"},
+		{api.OpTiming2Audio, `{"timing_prompts":[{"prompt":"door"},{"prompt":"rain"}]}`, "door | rain"},
+	}
+	for _, c := range cases {
+		var req map[string]any
+		if err := json.Unmarshal([]byte(c.req), &req); err != nil {
+			t.Fatal(err)
+		}
+		if got := promptOf(c.op, req); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.op, c.req, got, c.want)
+		}
 	}
 }

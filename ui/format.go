@@ -32,6 +32,34 @@ func age(now, t time.Time) string {
 	return fmt.Sprintf("%dy", int(d.Hours()/24/365))
 }
 
+// opLabels are the operations' short names for lists narrower than the
+// wire names (README: Tasks page).
+var opLabels = map[api.Operation]string{
+	api.OpReference2Video:   "r2v",
+	api.OpImg2Video:         "i2v",
+	api.OpText2Video:        "t2v",
+	api.OpStartEnd2Video:    "se2v",
+	api.OpReference2Image:   "r2i",
+	api.OpAudioClone:        "clone",
+	api.OpAudioTTS:          "tts",
+	api.OpTiming2Audio:      "sfx",
+	api.OpLipSync:           "lip",
+	api.OpTemplateStory:     "story",
+	api.OpTrendingReplicate: "trend",
+	api.OpMV:                "mv",
+	api.OpPremiumMV:         "pmv",
+	api.OpGeneralOneClick:   "scenes",
+}
+
+// opLabel is an operation's short name; one clapper does not know keeps
+// its wire name.
+func opLabel(op api.Operation) string {
+	if l, ok := opLabels[op]; ok {
+		return l
+	}
+	return string(op)
+}
+
 // left says how long until t: "23h", "41m", "expired".
 func left(now, t time.Time) string {
 	if t.IsZero() {

@@ -14,28 +14,31 @@ import (
 // spinnerFrames turn once per tick while something is in flight.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// columns is the task list's layout for one width: narrower terminals drop
-// the model and the origin, then the expiry.
+// columns is the task list's layout for one width. Every width shows the
+// operation, the model and a subject; narrower terminals name operations by
+// their short labels (opLabel), then fold the origin into the subject, then
+// drop the expiry.
 type columns struct {
 	op, model, prompt, state, credits, age, origin, expiry int
+	short                                                  bool // short operation labels
 }
 
+// modelWidth fits every model name of the catalog (svcq3-pro-fast).
+const modelWidth = 14
+
 func layoutColumns(width int) columns {
-	c := columns{op: 17, model: 14, state: 15, credits: 6, age: 4, origin: 3, expiry: 8}
-	if width < 100 {
-		c.op, c.model, c.state = 16, 12, 14
+	c := columns{op: 18, model: modelWidth, state: 15, credits: 6, age: 4, origin: 3, expiry: 8}
+	if width < 120 {
+		c = columns{op: 6, short: true, model: modelWidth, state: 14, credits: 4, age: 3, origin: 3, expiry: 7}
 	}
-	if width < 84 {
-		c.model, c.origin = 0, 0
+	if width < 90 {
+		c.origin = 0
 	}
 	if width < 70 {
 		c.expiry = 0
 	}
 	// marker + glyph + spaces between columns
-	fixed := 2 + 2 + c.op + c.state + c.credits + c.age + c.expiry + 6
-	if c.model > 0 {
-		fixed += c.model + 1
-	}
+	fixed := 2 + 2 + c.op + c.model + c.state + c.credits + c.age + c.expiry + 6
 	if c.origin > 0 {
 		fixed += c.origin + 1
 	}
@@ -46,11 +49,13 @@ func layoutColumns(width int) columns {
 func (c columns) header(th *Theme) string {
 	var b strings.Builder
 	b.WriteString("    ")
-	b.WriteString(textutil.Fit("OPERATION", c.op) + " ")
-	if c.model > 0 {
-		b.WriteString(textutil.Fit("MODEL", c.model) + " ")
+	op := "OPERATION"
+	if c.short {
+		op = "OP"
 	}
-	b.WriteString(textutil.Fit("PROMPT", c.prompt) + " ")
+	b.WriteString(textutil.Fit(op, c.op) + " ")
+	b.WriteString(textutil.Fit("MODEL", c.model) + " ")
+	b.WriteString(textutil.Fit("PROMPT OR SUBJECT", c.prompt) + " ")
 	b.WriteString(textutil.Fit("STATE", c.state) + " ")
 	b.WriteString(textutil.FitRight("CRED", c.credits) + " ")
 	b.WriteString(textutil.FitRight("AGE", c.age))
@@ -105,20 +110,32 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	}
 	style := stateStyle(th, t.State)
 	b.WriteString(" " + style(g) + " ")
-	text := textutil.Fit(string(t.Operation), c.op) + " "
-	if c.model > 0 {
-		model := t.Model
-		if model == "" {
-			model = "—"
-		}
-		text += textutil.Fit(api.CleanLine(model), c.model) + " "
+	op := string(t.Operation)
+	if c.short {
+		op = opLabel(t.Operation)
 	}
-	text += textutil.Fit(api.CleanLine(t.Prompt), c.prompt) + " "
+	model := t.Model
+	if model == "" {
+		model = "—"
+	}
+	text := textutil.Fit(op, c.op) + " " + textutil.Fit(api.CleanLine(model), c.model) + " "
+	subject := api.CleanLine(t.Prompt)
+	// Without the origin column an agent's task still stands out, by a
+	// word before its subject.
+	tag := ""
+	if c.origin == 0 && t.Origin == history.OriginMCP {
+		tag = "mcp "
+	}
+	subject = textutil.Fit(subject, c.prompt-len(tag)) + " "
+	render := func(s string) string { return s }
 	if selected {
-		b.WriteString(th.Selected.Render(text))
-	} else {
-		b.WriteString(text)
+		render = func(s string) string { return th.Selected.Render(s) }
 	}
+	b.WriteString(render(text))
+	if tag != "" {
+		b.WriteString(th.Warning.Render(tag))
+	}
+	b.WriteString(render(subject))
 	b.WriteString(style(textutil.Fit(stateCell(t), c.state)) + " ")
 	cr := ""
 	if t.Credits > 0 {
