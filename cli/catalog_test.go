@@ -21,6 +21,13 @@ func TestModelsShowEachRulesLayer(t *testing.T) {
 	}
 }
 
+func TestModelsListMarksAddedModels(t *testing.T) {
+	r := runCLI(t, nil, "", "models")
+	if r.code != 0 || !strings.Contains(r.out, "svcq1, svcq2 [service]") || strings.Contains(r.out, "svcq3-pro [") {
+		t.Errorf("models overview:\n%s", r.out)
+	}
+}
+
 func writeCatalog(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "catalog.json")

@@ -76,7 +76,7 @@ func writeOperationList(w io.Writer, narrow bool) error {
 	}
 	for _, op := range api.Operations() {
 		info := catalog.Info(op)
-		models := strings.Join(info.Models, ", ")
+		models := strings.Join(modelsWithLayers(op, info.Models), ", ")
 		switch {
 		case narrow && models != "":
 			fmt.Fprintf(tw, "%s\t%s\n\tmodels: %s\n", op, info.Title, models)
@@ -94,6 +94,18 @@ func writeOperationList(w io.Writer, narrow bool) error {
 	}
 	_, err := fmt.Fprintln(w, "\nclapper models OPERATION shows each model's fields, defaults and options.")
 	return err
+}
+
+// modelsWithLayers marks the models a later layer added: "svcq2 [service]".
+func modelsWithLayers(op api.Operation, models []string) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m
+		if l := catalog.ModelSource(op, m); l != catalog.LayerSpec {
+			out[i] += " [" + string(l) + "]"
+		}
+	}
+	return out
 }
 
 func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
