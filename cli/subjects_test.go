@@ -104,3 +104,14 @@ func TestVoicesSystemListsTheServiceVoices(t *testing.T) {
 		t.Errorf("voices --system: %+v", r)
 	}
 }
+
+func TestAccountShowsCreditsAndConcurrency(t *testing.T) {
+	r := runIn(t, t.TempDir(), "account")
+	if r.code != 0 || !strings.Contains(r.out, "credits left  100000") || !strings.Contains(r.out, "of 5 at once") {
+		t.Errorf("account: %+v", r)
+	}
+	r = runIn(t, t.TempDir(), "account", "--json")
+	if r.code != 0 || !strings.Contains(r.out, `"concurrency_limit":5`) {
+		t.Errorf("account --json: %+v", r)
+	}
+}
