@@ -60,7 +60,9 @@ type Studio struct {
 
 	opts       Options
 	stopSandbx func()
-	stopRecv   func()
+	// schedule is the watcher's, paced to the backend's speed.
+	schedule *track.Schedule
+	stopRecv func()
 
 	events  chan track.Event
 	changes chan struct{}
@@ -101,6 +103,18 @@ func connect(ctx context.Context, cfg Config, sb *sandbox.Config) (client *api.C
 		return nil, nil, err
 	}
 	return c, func() { stopSandbox() }, nil
+}
+
+// sandboxSpeed is how fast the backend runs against real time: the
+// embedded sandbox's speed, 1 for a live service.
+func sandboxSpeed(cfg Config, sb *sandbox.Config) float64 {
+	if cfg.Live() {
+		return 1
+	}
+	if sb != nil && sb.Speed != 0 {
+		return sb.Speed
+	}
+	return max(cfg.SandboxSpeed, 1)
 }
 
 // OpenHistory opens the history of the configured backend.
@@ -163,6 +177,13 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if wo.RequestsPerSecond == 0 {
 		wo.RequestsPerSecond = cfg.RequestBudget
 	}
+	if wo.Schedule == nil {
+		// The embedded sandbox tells the watcher its speed: a task done
+		// in seconds is read in seconds.
+		wo.Schedule = track.DefaultSchedule()
+		wo.Schedule.Speed = sandboxSpeed(cfg, o.Sandbox)
+	}
+	s.schedule = wo.Schedule
 	s.Watcher = track.NewWatcher(s.Client, s.Store, wo)
 	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
 	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock, Origin: o.Origin}

@@ -36,6 +36,12 @@ type Schedule struct {
 	Slots int
 	// Priors replaces the built-in running times per operation (tests).
 	Priors map[api.Operation]time.Duration
+	// Speed is how many times faster than real time the backend runs: the
+	// embedded sandbox's --sandbox-speed, 1 (or 0) for a real service. The
+	// running times the schedule expects before it has learned any, and
+	// its waits for queued tasks, are divided by it; what it learns from
+	// tasks seen finishing is already at the backend's pace.
+	Speed float64
 
 	mu      sync.Mutex
 	learned map[string][]time.Duration // op/model -> recent processing times
@@ -90,7 +96,16 @@ func (s *Schedule) expected(op api.Operation, model string) (low, typical time.D
 	if p == 0 {
 		p = time.Minute
 	}
+	p = s.scaled(p)
 	return p / 3, p
+}
+
+// scaled is a real-time wait at the backend's pace.
+func (s *Schedule) scaled(d time.Duration) time.Duration {
+	if s.Speed <= 1 {
+		return d
+	}
+	return time.Duration(float64(d) / s.Speed)
 }
 
 // jitter spreads a pause by ±10% so tasks created together drift apart.
@@ -121,7 +136,7 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 		// expected wait for the tasks ahead to finish.
 		_, typical := s.expected(t.op, t.model)
 		wait := time.Duration(float64(typical) * float64(ahead+1) / float64(max(s.Slots, 1)) / 2)
-		return s.jitter(min(max(wait, s.QueueCheckMin), s.QueueCheckMax))
+		return s.jitter(min(max(wait, max(s.scaled(s.QueueCheckMin), s.MinInterval)), s.scaled(s.QueueCheckMax)))
 	case api.StateProcessing:
 		low, typical := s.expected(t.op, t.model)
 		if inState < low {
