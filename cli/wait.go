@@ -37,7 +37,7 @@ func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, mo
 				case ev.Kind == track.EventPaused && !o.json:
 					fmt.Fprintf(app.Err, "  %s\n", track.PauseNotice(ev, time.Now()))
 				case ev.Kind == track.EventLost:
-					return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was", id, api.CleanText(ev.Err.Error()))
+					return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was (clapper follow %s tries again)", id, api.CleanText(ev.Err.Error()), id)
 				case ev.Kind == track.EventState && !o.json:
 					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), api.DescribeState(ev.To))
 				}

@@ -60,8 +60,8 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 		return err
 	}
 	for _, n := range lost {
-		fmt.Fprintf(app.Err, "task %s (%s, %s) is not followed: the service answered %d reads in a row that it does not know it (%s, last %s)\n",
-			n.TaskID, n.Operation, api.DescribeState(n.State), n.Count, api.CleanText(n.Reason), n.LastAt.Local().Format("2006-01-02 15:04"))
+		fmt.Fprintf(app.Err, "task %s (%s, %s) is not followed: the service answered %d reads in a row that it does not know it (%s, last %s); clapper follow %s tries again\n",
+			api.CleanLine(n.TaskID), n.Operation, api.DescribeState(n.State), n.Count, api.CleanText(n.Reason), n.LastAt.Local().Format("2006-01-02 15:04"), api.CleanLine(n.TaskID))
 	}
 	d := s.Downloader
 	var unsaved int // tasks with a result that could not be saved
@@ -122,7 +122,7 @@ func (app *App) watchAll(ctx context.Context, o createOpts) error {
 			switch ev.Kind {
 			case track.EventLost:
 				left--
-				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); it is no longer followed, in this run or the next (history keeps it as it was)\n", ev.TaskID, api.CleanText(ev.Err.Error()))
+				fmt.Fprintf(app.Err, "  the service does not know task %s (%s); it is no longer followed, in this run or the next (history keeps it as it was; clapper follow %s tries again)\n", ev.TaskID, api.CleanText(ev.Err.Error()), ev.TaskID)
 			case track.EventPollFailed:
 				fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", ev.TaskID, api.CleanText(ev.Err.Error()))
 			case track.EventPaused:

@@ -172,7 +172,7 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 			cmds = append(cmds, statusErrText("download of task "+api.CleanLine(ev.TaskID)+": "+api.CleanLine(ev.Err.Error())))
 		}
 	case track.EventLost:
-		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed and history keeps it as it was"))
+		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed (r reads it again) and history keeps it as it was"))
 	case track.EventPollFailed:
 		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
 			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
