@@ -10,7 +10,10 @@
 // before the POST, and the task id the moment the answer arrives. A crash in
 // between leaves the intent in state "submitting": it is shown as "outcome
 // unknown" with its request, never resubmitted silently (it may have created
-// a task) and never dropped. A refused request keeps its body, so a 429
+// a task) and never dropped. The row names its sender, which beats while it
+// waits for the answer (intent.go): only a row nobody sends any more is of
+// unknown outcome, by one rule for every front end, and an answer arriving
+// for a row the user abandoned meanwhile reattaches it. A refused request keeps its body, so a 429
 // QuotaExceeded or a transient failure is one key away from a resubmission.
 //
 // Polling is adaptive. A new task is read soon after creation; a running one
