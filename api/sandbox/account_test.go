@@ -179,3 +179,28 @@ func TestCreditsTellBalanceAndConcurrency(t *testing.T) {
 		t.Errorf("no token: %d", status)
 	}
 }
+
+// Subjects and uploads live in the state file: another process (or the
+// next run) finds them.
+func TestSubjectsAndUploadsOutliveTheProcess(t *testing.T) {
+	path := t.TempDir() + "/state.json"
+	clock := NewFakeClock(t0)
+	first := newHarness(t, Config{StatePath: path, Clock: clock})
+	ctx := context.Background()
+	sb, err := first.client.CreateSubject(ctx, map[string]any{"name": "mia", "images": []any{"https://e.com/a.png"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri, err := first.client.Upload(ctx, pngBytes(t, 300, 200), "image/png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := newHarness(t, Config{StatePath: path, Clock: clock})
+	page, err := second.client.ListSubjects(ctx, api.SubjectQuery{})
+	if err != nil || page.Count != 1 || page.Subjects[0].ID != sb.ID {
+		t.Errorf("the next process lists %+v %v", page, err)
+	}
+	if _, err := second.client.Create(ctx, api.OpImg2Video, map[string]any{"model": "svcq2-pro", "images": []any{uri}}); err != nil {
+		t.Errorf("the next process refuses the upload: %v", err)
+	}
+}

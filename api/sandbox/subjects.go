@@ -26,15 +26,14 @@ const (
 )
 
 type subject struct {
-	ID          string    `json:"id"`
-	Name        string    `json:"name"`
-	Images      []string  `json:"images"`
-	Videos      []string  `json:"videos"`
-	VoiceID     string    `json:"voice_id"`
-	Style       string    `json:"style"`
-	Description string    `json:"description"`
-	Credits     int       `json:"credits"`
-	CreatedAt   time.Time `json:"-"`
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Images      []string `json:"images"`
+	Videos      []string `json:"videos"`
+	VoiceID     string   `json:"voice_id"`
+	Style       string   `json:"style"`
+	Description string   `json:"description"`
+	Credits     int      `json:"credits"`
 }
 
 // systemSubjects are the service's own subjects (ownership=system).
@@ -107,7 +106,7 @@ func (s *Server) createSubject(rp *reply, r *http.Request) {
 		st.AuxSeq++
 		sb := &subject{ID: subjectIDPrefix + makeID(st.Seed, st.AuxSeq, subjectSalt), Name: pStr(body, "name"),
 			Videos: orEmpty(pStrings(body, "videos")), VoiceID: pStr(body, "voice_id"), Style: pStr(body, "style"),
-			Description: pStr(body, "description"), Credits: subjectCredits, CreatedAt: now}
+			Description: pStr(body, "description"), Credits: subjectCredits}
 		sb.Images = st.storeImages(pStrings(body, "images"), now)
 		st.Subjects = append(st.Subjects, sb)
 		st.dirty = true
