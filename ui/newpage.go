@@ -181,8 +181,8 @@ func (p *newPage) onDraftsFound(msg draftsFoundMsg) tea.Cmd {
 	for op := range msg.has {
 		p.has[op] = true
 	}
-	if !msg.ok || p.form != nil || p.step != stepOperation {
-		return nil
+	if !msg.ok || !msg.has[msg.last] || p.form != nil || p.step != stepOperation {
+		return nil // a form sent last has no draft: the operations show
 	}
 	p.selectOp(msg.last)
 	return p.loadDraft(msg.last, nil, "")

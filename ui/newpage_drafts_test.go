@@ -149,3 +149,27 @@ func TestDuplicateAsksBeforeReplacingADraft(t *testing.T) {
 }
 
 func pasteMsg(s string) tea.PasteMsg { return tea.PasteMsg{Content: s} }
+
+// After a restart, the operation sent last does not reopen as a form: it
+// has no draft; the operations show, the sent request one key away.
+func TestRestartAfterSendingShowsTheOperations(t *testing.T) {
+	clk := &clock{t: testNow}
+	dir := t.TempDir()
+	s := newTestStudioIn(t, clk, dir)
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(m, m.Init())
+	p := showForm(t, m, api.OpText2Video, "svcq3-pro")
+	send(m, pasteMsg("a red fox in fresh snow"))
+	sendForm(t, m, p)
+	s.Close()
+
+	m2 := New(newTestStudioIn(t, clk, dir), func() time.Time { return testNow }, nil)
+	send(m2, tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(m2, m2.Init())
+	send(m2, press("2"))
+	p2 := m2.pages[pageNew].(*newPage)
+	if p2.step != stepOperation || p2.form != nil {
+		t.Fatalf("the sent operation reopened as a form:\n%s", screen(m2))
+	}
+}
