@@ -169,9 +169,11 @@ func (st *state) apply(line []byte) error {
 	if err != nil {
 		return err
 	}
-	units := st.Units
+	// What this process changed and has not saved yet (a save that failed)
+	// stays to be saved.
+	units, changed, dropped := st.Units, st.changed, st.dropped
 	*st = *rest
-	st.Journal = rec.N
+	st.Journal, st.changed, st.dropped = rec.N, changed, dropped
 	at := make(map[string]int, len(units))
 	for i, u := range units {
 		at[u.ID] = i
