@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -113,5 +114,20 @@ func TestAccountShowsCreditsAndConcurrency(t *testing.T) {
 	r = runIn(t, t.TempDir(), "account", "--json")
 	if r.code != 0 || !strings.Contains(r.out, `"concurrency_limit":5`) {
 		t.Errorf("account --json: %+v", r)
+	}
+}
+
+// A PNG given as data:image/jpeg is sent as the PNG it is: the dry run
+// prints it relabelled and the catalog takes it.
+func TestCreateRelabelsImagesByContent(t *testing.T) {
+	png := writePNG(t, t.TempDir(), "a.png", 200, 200)
+	b, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b)
+	r := runIn(t, t.TempDir(), "create", "img2video", "--set", "model=svcq2-pro", "--set", "images="+uri, "--dry-run")
+	if r.code != 0 || !strings.Contains(r.out, "data:image/png;base64,") {
+		t.Errorf("a mislabelled PNG: %+v", r)
 	}
 }

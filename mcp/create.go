@@ -95,6 +95,8 @@ func (s *Server) prepare(op api.Operation, body map[string]any) (map[string]any,
 	if err := catalog.InlineFiles(op, body, "."); err != nil {
 		return nil, studio.Price{}, fmt.Errorf("%s request not sent: %w", op, err)
 	}
+	// An image goes with the type its bytes have, as the service reads it.
+	body, _ = catalog.Relabel(op, body)
 	if errs := catalog.Validate(op, body); errs != nil {
 		return nil, studio.Price{}, refusal{op: op, errs: errs}
 	}
