@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"os"
@@ -55,5 +56,44 @@ func TestVoicesPageCreatesAndEditsAStoredSubject(t *testing.T) {
 	send(m, press("enter"))
 	if out := screen(m); !strings.Contains(out, "subject mia stored as sbs") || strings.Contains(out, "not saved") {
 		t.Errorf("editing:\n%s", out)
+	}
+}
+
+// S reads the account's subjects from the service into the library; ] and
+// [ move between them.
+func TestVoicesPageReadsAndSelectsSubjects(t *testing.T) {
+	m, s := newTestModel(t, 100, 40)
+	for _, n := range []string{"ann", "bob"} {
+		if _, err := s.Client.CreateSubject(context.Background(), map[string]any{"name": n, "images": []any{"https://e.com/a.png"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(m, press("4"))
+	if !strings.Contains(screen(m), "Stored subjects (0)") {
+		t.Fatalf("subjects made elsewhere are not in the library yet:\n%s", screen(m))
+	}
+	send(m, press("S"))
+	out := screen(m)
+	if !strings.Contains(out, "2 stored subjects in the library") || !strings.Contains(out, "Stored subjects (2)") {
+		t.Fatalf("after S:\n%s", out)
+	}
+	marked := func() string {
+		for _, l := range strings.Split(screen(m), "\n") {
+			if strings.HasPrefix(l, "▌ ") && strings.Contains(l, "sbs") {
+				return l
+			}
+		}
+		return ""
+	}
+	if !strings.Contains(marked(), "ann") {
+		t.Fatalf("first subject not marked: %q", marked())
+	}
+	send(m, press("]"))
+	if !strings.Contains(marked(), "bob") {
+		t.Errorf("] did not move to bob: %q", marked())
+	}
+	send(m, press("["))
+	if !strings.Contains(marked(), "ann") {
+		t.Errorf("[ did not move back: %q", marked())
 	}
 }
