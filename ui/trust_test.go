@@ -180,3 +180,29 @@ func TestConfigWarningIsShown(t *testing.T) {
 		t.Errorf("no word of the warning:\n%s", got)
 	}
 }
+
+// Issue 19.2: a request sent five minutes ago that its sender (alive, and
+// beating) still waits on is not of unknown outcome; once the beats stop
+// for IntentStale it is pinned as such.
+func TestRequestStillBeingSentIsNotPinned(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ids := seed(t, s, clk, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a slow fox"}`, "", "", 0, "", testNow.Add(-5 * time.Minute), 0},
+	})
+	clk.t = testNow
+	if err := s.Store.BeatIntent(context.Background(), ids[0], track.Sender()); err != nil {
+		t.Fatal(err)
+	}
+	m := New(s, clk.now, nil)
+	send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	if got := screen(m); strings.Contains(got, "unknown outcome") {
+		t.Fatalf("a request still being sent is pinned as of unknown outcome:\n%s", got)
+	}
+	advance(m, clk, track.IntentStale+time.Second)
+	if got := screen(m); !strings.Contains(got, "1 request of unknown outcome") {
+		t.Errorf("a request whose sender stopped is not pinned:\n%s", got)
+	}
+}
