@@ -102,6 +102,8 @@ type Model struct {
 	nextImageID int
 
 	kittyProbe *preview.Kitty
+	// notify is how the terminal shows a notification (announce).
+	notify notifyStyle
 	ticking    bool
 	tickDue    time.Time
 	tickGen    int
@@ -118,7 +120,7 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 	}
 	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}}
 	e.ctx, e.cancel = backendContext()
-	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true}
+	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true, notify: detectNotify(os.Getenv)}
 	m.help.Styles = e.theme.Help
 	m.pages = []page{
 		newTasksPage(e),
@@ -429,7 +431,7 @@ func (m *Model) layout() {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.WindowTitle = "clapper"
+	v.WindowTitle = m.windowTitle()
 	if m.detail != nil {
 		if pb := m.detail.progressBar(); pb != nil {
 			v.ProgressBar = pb

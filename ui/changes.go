@@ -78,7 +78,9 @@ type (
 	taskReadMsg struct {
 		task         history.Task
 		stateChanged bool
-		err          error
+		// announce: the task finished while the user looked elsewhere.
+		announce bool
+		err      error
 	}
 )
 
@@ -160,7 +162,9 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.onTaskEvent(ev)}
 	switch ev.Kind {
 	case track.EventState:
-		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess {
+		// A task finished elsewhere is announced once read (onTaskRead);
+		// the one in front of the user only says why it failed.
+		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess && m.looksAt(ev.TaskID) {
 			why := ""
 			if ev.Result != nil && ev.Result.ErrCode != "" {
 				why = ": " + api.CleanLine(ev.Result.ErrCode)
@@ -196,7 +200,8 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 	stateChanged := ev.Kind == track.EventState
 	switch ev.Kind {
 	case track.EventState, track.EventJobUpdated, track.EventLost:
-		cmds = append(cmds, readTask(m.env, ev.TaskID, stateChanged))
+		announce := stateChanged && api.IsTerminal(ev.To) && ev.From != ev.To && !m.looksAt(ev.TaskID)
+		cmds = append(cmds, readTask(m.env, ev.TaskID, stateChanged, announce))
 	case track.EventDownload:
 	default:
 		return nil
@@ -227,11 +232,11 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 }
 
 // readTask reads one task's list row by its service id.
-func readTask(e *env, taskID string, stateChanged bool) tea.Cmd {
+func readTask(e *env, taskID string, stateChanged, announce bool) tea.Cmd {
 	ctx, store := e.ctx, e.store()
 	return func() tea.Msg {
 		t, err := store.TaskSummary(ctx, taskID)
-		return taskReadMsg{task: t, stateChanged: stateChanged, err: err}
+		return taskReadMsg{task: t, stateChanged: stateChanged, announce: announce, err: err}
 	}
 }
 
@@ -244,6 +249,9 @@ func (m *Model) onTaskRead(msg taskReadMsg) tea.Cmd {
 		return m.mark(changedTasks)
 	}
 	var cmds []tea.Cmd
+	if msg.announce {
+		cmds = append(cmds, m.announce(msg.task))
+	}
 	for i, p := range m.pages {
 		if l, ok := p.(taskLister); ok {
 			if r := l.taskChanged(msg.task, msg.stateChanged); r > m.stale[i] {

@@ -195,6 +195,8 @@ func newTestModel(t testing.TB, w, h int) (*Model, *studio.Studio) {
 type fakeTimers struct {
 	now     func() time.Time
 	pending []pendingTimer
+	// raw is what the program wrote to the terminal verbatim (tea.Raw).
+	raw []string
 }
 
 type pendingTimer struct {
@@ -296,6 +298,8 @@ func run(m *Model, cmd tea.Cmd) {
 		msg := c()
 		switch msg := msg.(type) {
 		case nil:
+		case tea.RawMsg:
+			f.raw = append(f.raw, fmt.Sprint(msg.Msg))
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case timerSetMsg:
@@ -356,6 +360,8 @@ func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool
 		case msg := <-msgs:
 			switch msg := msg.(type) {
 			case nil:
+			case tea.RawMsg:
+				f.raw = append(f.raw, fmt.Sprint(msg.Msg))
 			case tea.BatchMsg:
 				for _, c := range msg {
 					start(c)
