@@ -103,12 +103,12 @@ type Model struct {
 
 	kittyProbe *preview.Kitty
 	// notify is how the terminal shows a notification (announce).
-	notify notifyStyle
-	ticking    bool
-	tickDue    time.Time
-	tickGen    int
-	relay      func(*studio.Studio)
-	quitting   bool
+	notify   notifyStyle
+	ticking  bool
+	tickDue  time.Time
+	tickGen  int
+	relay    func(*studio.Studio)
+	quitting bool
 }
 
 // New builds the root model on a started studio. now is the clock the

@@ -33,8 +33,7 @@ func cpuUsed(b *testing.B) time.Duration {
 // timers.
 func drive(m *Model, s *studio.Studio, cmd tea.Cmd, d time.Duration) {
 	msgs := make(chan tea.Msg, 256)
-	var exec func(c tea.Cmd)
-	exec = func(c tea.Cmd) {
+	exec := func(c tea.Cmd) {
 		if c != nil {
 			go func() { msgs <- c() }()
 		}
