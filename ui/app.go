@@ -147,7 +147,13 @@ func (m *Model) Init() tea.Cmd {
 		m.kittyProbe = &k
 		cmds = append(cmds, tea.Raw(k.Query()))
 	}
-	for _, p := range m.pages {
+	for i, p := range m.pages {
+		if i != m.active && (i == pageHistory || i == pageScenes) {
+			// Lists only their page shows: read when it is shown, so the
+			// first frame's rows do not wait behind them.
+			m.stale[i] = rereadAll
+			continue
+		}
 		cmds = append(cmds, p.Init())
 	}
 	// What resolving the configuration found (a settings file made
