@@ -19,7 +19,9 @@ func newSandboxCmd(app *App) *cobra.Command {
 		Short: "Serve the simulated service for any client",
 		Long: "Serves every path of the service on a loopback address, for any client of the service to " +
 			"test against, with the same wire format, states, credits, callbacks, expiring result URLs and " +
-			"real media files. Any token is accepted. State lives in memory unless --state names a file.",
+			"real media files, and what the service documents beyond the spec: the upload flow, stored " +
+			"subjects, the account's credits and the system voices. Any token is accepted. It takes the " +
+			"merged catalog (--catalog or catalog.json too). State lives in memory unless --state names a file.",
 		Example: "  clapper sandbox --addr 127.0.0.1:8765 --speed 60\n" +
 			"  clapper sandbox --fail-rate 0.2 --rate-429 0.1 --seed 7 \\\n" +
 			"    --state /tmp/sandbox.json",
