@@ -223,3 +223,26 @@ func BenchmarkStateEventStatements(b *testing.B) {
 	}
 	b.ReportMetric(float64(screens)/float64(b.N), "statements/event")
 }
+
+// Enter on a History search to its rows, counts and charts, on a
+// 100,000-task history (target: under 50 ms): the page's window, the
+// counts by state and the two charts, read as the program would.
+func BenchmarkHistorySearchTotals(b *testing.B) {
+	m := benchModel(b, 100_000)
+	send(m, press("5"))
+	p := m.pages[pageHistory].(*historyPage)
+	year := "from:" + testNow.AddDate(-1, 0, 0).Format(time.DateOnly)
+	for _, q := range []string{"neon robot", year, "neon " + year} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				p.search.SetValue(q)
+				p.typed++
+				p.counts = nil
+				run(m, p.apply())
+				if p.problem != "" || len(p.counts) == 0 || len(p.win.rows) == 0 {
+					b.Fatalf("search %q: %s; %d counts, %d rows", q, p.problem, len(p.counts), len(p.win.rows))
+				}
+			}
+		})
+	}
+}
