@@ -29,6 +29,9 @@ type createOpts struct {
 	json        bool
 	noDownload  bool
 	downloadDir string
+	variations  int
+	vary        string
+	caps        capFlags
 }
 
 func newCreateCmd(app *App) *cobra.Command {
@@ -57,6 +60,9 @@ func newCreateCmd(app *App) *cobra.Command {
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
+			if err := o.caps.apply(cmd, &app.Config); err != nil {
+				return err
+			}
 			return app.create(cmd.Context(), op, o)
 		},
 	}
@@ -69,6 +75,9 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, "Print the service's JSON answer")
 	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")
 	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default\n"+downloadDirHint+")")
+	f.IntVar(&o.variations, "variations", 0, "Send N versions with different seeds, at most\nfive at the service at once")
+	f.StringVar(&o.vary, "vary", "", "Send one version per value: field=a,b,c")
+	o.caps.add(cmd)
 	return cmd
 }
 
@@ -100,6 +109,13 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		// Forced: the rules are told, the service's answer is final.
 		fmt.Fprintf(app.Err, "clapper: warning: %s\n", validationError{op: op, errs: errs, forced: true})
 	}
+	if o.variations != 0 || o.vary != "" {
+		versions, err := variations(op, body, o.variations, o.vary)
+		if err != nil {
+			return err
+		}
+		return app.createSet(ctx, op, versions, o)
+	}
 	if o.dryRun {
 		return writeDryRun(app.Out, raw)
 	}
@@ -108,6 +124,11 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		return err
 	}
 	defer s.Close()
+	if !o.caps.over {
+		if err := s.CheckSpendCaps(ctx, s.Price(op, body), ""); err != nil {
+			return capRefused(err)
+		}
+	}
 	sub, err := s.Send(ctx, op, body)
 	if err != nil {
 		return submitError(err)

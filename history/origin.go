@@ -15,13 +15,14 @@ const (
 	OriginMCP Origin = "mcp" // an AI agent through clapper mcp
 )
 
-// CreditsSince sums the credits of the tasks of one origin created at or
-// after from that the service accepted (the day's agent spending, for the
-// daily cap): rejected and unsent requests cost nothing.
+// CreditsSince sums the credits of the tasks of one origin ("" for every
+// origin) created at or after from that the service accepted (the day's
+// agent spending, the month's spending, for the caps): rejected and unsent
+// requests cost nothing.
 func (s *Store) CreditsSince(ctx context.Context, origin Origin, from time.Time) (int64, error) {
 	var n int64
 	err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(credits), 0) FROM tasks
-		WHERE origin = ? AND created_at >= ? AND task_id IS NOT NULL`, string(origin), ms(from)).Scan(&n)
+		WHERE (? = '' OR origin = ?) AND created_at >= ? AND task_id IS NOT NULL`, string(origin), string(origin), ms(from)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}

@@ -65,3 +65,21 @@ func TestParseSearch(t *testing.T) {
 		}
 	}
 }
+
+// Every origin together ("") is what the daily and monthly caps sum.
+func TestCreditsSinceAllOrigins(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for i, origin := range []Origin{OriginMCP, OriginTUI, OriginCLI} {
+		id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: origin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: string(origin), Credits: int64(10 * (i + 1))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.CreditsSince(ctx, "", time.Time{}); err != nil || n != 60 {
+		t.Fatalf("all origins: %d, %v; want 60", n, err)
+	}
+}

@@ -22,6 +22,9 @@ type Intent struct {
 	// Sender names the process sending it (host/pid/token): while it beats
 	// (BeatIntent), the request is being sent, not of unknown outcome.
 	Sender string
+	// Set, when not nil, is the set line this request is made for: it is
+	// tied to the request in the same transaction.
+	Set *SetLine
 }
 
 // SubmittedEcho is the service's answer to a creation request.
@@ -90,6 +93,11 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 		}
 		if err := setSender(ctx, tx, localID, in.Sender, now); err != nil {
 			return err
+		}
+		if in.Set != nil {
+			if err := linkSetLine(ctx, tx, *in.Set, localID); err != nil {
+				return err
+			}
 		}
 		for _, r := range refs {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO media_refs (task, path, content_type, sha256, bytes)

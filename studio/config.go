@@ -57,6 +57,11 @@ type Config struct {
 	// AgentCreditCap bounds the credits tasks started by AI agents
 	// (clapper mcp) may cost per local calendar day; 0 is no cap.
 	AgentCreditCap int64
+	// DailyCreditCap and MonthlyCreditCap bound what every task sent from
+	// this history (any front end) may cost per local calendar day and
+	// month; 0 is no cap. The CLI refuses a send past one unless
+	// --over-cap; the TUI asks.
+	DailyCreditCap, MonthlyCreditCap int64
 	// Uploads is when local images are uploaded rather than inlined.
 	Uploads string
 
@@ -91,14 +96,16 @@ func (s Source) String() string {
 
 // Environment variables clapper reads.
 const (
-	EnvBaseURL        = "CLAPPER_BASE_URL"
-	EnvAPIKey         = "CLAPPER_API_KEY"
-	EnvDataDir        = "CLAPPER_DATA_DIR"
-	EnvCallbackListen = "CLAPPER_CALLBACK_LISTEN"
-	EnvCallbackURL    = "CLAPPER_CALLBACK_URL"
-	EnvSandboxSpeed   = "CLAPPER_SANDBOX_SPEED"
-	EnvConfigDir      = "CLAPPER_CONFIG_DIR"
-	EnvAgentCreditCap = "CLAPPER_AGENT_CREDIT_CAP"
+	EnvBaseURL          = "CLAPPER_BASE_URL"
+	EnvAPIKey           = "CLAPPER_API_KEY"
+	EnvDataDir          = "CLAPPER_DATA_DIR"
+	EnvCallbackListen   = "CLAPPER_CALLBACK_LISTEN"
+	EnvCallbackURL      = "CLAPPER_CALLBACK_URL"
+	EnvSandboxSpeed     = "CLAPPER_SANDBOX_SPEED"
+	EnvConfigDir        = "CLAPPER_CONFIG_DIR"
+	EnvAgentCreditCap   = "CLAPPER_AGENT_CREDIT_CAP"
+	EnvDailyCreditCap   = "CLAPPER_DAILY_CREDIT_CAP"
+	EnvMonthlyCreditCap = "CLAPPER_MONTHLY_CREDIT_CAP"
 )
 
 // Defaults of the settings a user may leave unset.
@@ -178,15 +185,23 @@ func (c *Config) resolveWith(s Settings) error {
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
-	if c.AgentCreditCap == 0 {
-		if v := os.Getenv(EnvAgentCreditCap); v != "" {
+	for _, cp := range []struct {
+		value *int64
+		env   string
+		saved int64
+	}{{&c.AgentCreditCap, EnvAgentCreditCap, s.AgentCreditCap},
+		{&c.DailyCreditCap, EnvDailyCreditCap, s.DailyCreditCap},
+		{&c.MonthlyCreditCap, EnvMonthlyCreditCap, s.MonthlyCreditCap}} {
+		if *cp.value != 0 {
+			continue
+		}
+		*cp.value = cp.saved
+		if v := os.Getenv(cp.env); v != "" {
 			n, err := ParseCreditCap(v)
 			if err != nil {
-				return &UsageError{fmt.Sprintf("%s=%q: %v", EnvAgentCreditCap, v, err)}
+				return &UsageError{fmt.Sprintf("%s=%q: %v", cp.env, v, err)}
 			}
-			c.AgentCreditCap = n
-		} else {
-			c.AgentCreditCap = s.AgentCreditCap
+			*cp.value = n
 		}
 	}
 	if c.SandboxSpeed == 0 {
@@ -236,6 +251,9 @@ func (c *Config) Check() error {
 	}
 	if c.AgentCreditCap < 0 {
 		return &UsageError{fmt.Sprintf("agent credit cap %d is negative: give a whole number of credits per day, 0 for no cap", c.AgentCreditCap)}
+	}
+	if c.DailyCreditCap < 0 || c.MonthlyCreditCap < 0 {
+		return &UsageError{fmt.Sprintf("credit caps %d a day, %d a month: give whole numbers of credits, 0 for no cap", c.DailyCreditCap, c.MonthlyCreditCap)}
 	}
 	if c.Timeout < time.Second {
 		return &UsageError{fmt.Sprintf("timeout %s is too short: give at least 1s", c.Timeout)}

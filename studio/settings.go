@@ -26,6 +26,10 @@ type Settings struct {
 	SandboxSpeed  float64 `json:"sandbox_speed,omitempty"`
 	// AgentCreditCap: credits AI agents may spend per day; 0 is no cap.
 	AgentCreditCap int64 `json:"agent_credit_cap,omitempty"`
+	// DailyCreditCap and MonthlyCreditCap: credits every front end together
+	// may spend per day and per month; 0 is no cap.
+	DailyCreditCap   int64 `json:"daily_credit_cap,omitempty"`
+	MonthlyCreditCap int64 `json:"monthly_credit_cap,omitempty"`
 	// Uploads is when local images are uploaded rather than inlined:
 	// auto (default), always or never.
 	Uploads string `json:"uploads,omitempty"`

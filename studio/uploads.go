@@ -39,6 +39,12 @@ const uploadReuse = 6 * 24 * time.Hour
 // for the same bytes, the images are uploaded afresh and the request sent
 // once more (history keeps the refused attempt).
 func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any) (*track.Submission, error) {
+	return s.SendInSet(ctx, op, body, nil)
+}
+
+// SendInSet is Send for a line of a set (nil for none), tied to it as the
+// request is recorded: a line sent before is refused with nothing sent.
+func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine) (*track.Submission, error) {
 	if err := s.checkServerIDs(ctx, op, body); err != nil {
 		return nil, err
 	}
@@ -46,7 +52,7 @@ func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.Tracker.Submit(ctx, op, prepared)
+	sub, err := s.Tracker.SubmitInSet(ctx, op, prepared, line)
 	if err == nil || len(reused) == 0 || !refusedUpload(err) {
 		return sub, err
 	}
@@ -58,7 +64,7 @@ func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any
 	if prepared, _, err = s.uploadImages(ctx, op, body, true); err != nil {
 		return nil, err
 	}
-	return s.Tracker.Submit(ctx, op, prepared)
+	return s.Tracker.SubmitInSet(ctx, op, prepared, line)
 }
 
 // refusedUpload reports a creation refused because an uploaded image could

@@ -59,6 +59,13 @@ var ErrOutcomeUnknown = errors.New("the service may or may not have created the 
 // Submit records the intent, POSTs the body and records the answer. The
 // body must already have passed catalog.Validate.
 func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]any) (*Submission, error) {
+	return t.SubmitInSet(ctx, op, body, nil)
+}
+
+// SubmitInSet is Submit for a line of a set (nil for none): the line is tied
+// to the request as it is recorded, and a line sent before is refused
+// (history.ErrLineSent) with nothing sent.
+func (t *Tracker) SubmitInSet(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine) (*Submission, error) {
 	if t.CallbackURL != "" {
 		if _, ok := body["callback_url"]; !ok {
 			if _, takes := catalog.FieldOf(op, "callback_url"); takes {
@@ -70,7 +77,7 @@ func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]
 	if err != nil {
 		return nil, err
 	}
-	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender()})
+	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line})
 	if err != nil {
 		return nil, fmt.Errorf("record the request before sending it: %w", err)
 	}

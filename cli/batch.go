@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"clapper/api"
+	"clapper/history"
+	"clapper/internal/textutil"
+	"clapper/studio"
+)
+
+type batchOpts struct {
+	maxCredits int64
+	dryRun     bool
+	json       bool
+	caps       capFlags
+}
+
+func newBatchCmd(app *App) *cobra.Command {
+	var o batchOpts
+	cmd := &cobra.Command{
+		Use:   "batch FILE",
+		Short: "Send every request of a JSON Lines or CSV file, five at a time",
+		Long: "Checks every line of FILE before sending any: a broken line is listed with its number and field, " +
+			"and nothing is sent (exit 2). FILE is JSON Lines, {\"operation\": \"...\", \"request\": {...}} a line, " +
+			"or CSV: a header row of field names with an operation column, each value typed as --set types it " +
+			"(repeat a column for a list such as images; a list of objects is JSON in its cell). Local files are " +
+			"read relative to FILE's folder.\n\n" +
+			"At most five of the batch run at the service at once; the rest wait here. The batch and its lines are " +
+			"kept in history, found again by the file's SHA-256: running the same file again (after Ctrl-C, a crash, " +
+			"a kill) sends only the lines never sent and follows the rest. It ends with a summary of done, failed " +
+			"and credits; exit 1 when a line failed.\n\n" +
+			"--max-credits refuses the batch (exit 2, nothing sent) when its price passes the number; the daily " +
+			"and monthly credit caps refuse it likewise unless --over-cap.",
+		Example: "  clapper batch products.csv --max-credits 2000\n" +
+			"  clapper batch requests.jsonl --dry-run\n\n" +
+			"  requests.jsonl:\n" +
+			"    {\"operation\": \"text2image\", \"request\": {\"model\": \"svcq2\", \"prompt\": \"a red mug\"}}\n" +
+			"  products.csv:\n" +
+			"    operation,model,prompt,duration\n" +
+			"    text2video,svcq3-turbo,a red mug turning,5",
+		Args: exactArgs(1, "a batch FILE (JSON Lines or CSV)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.caps.apply(cmd, &app.Config); err != nil {
+				return err
+			}
+			return app.batch(cmd.Context(), args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&o.maxCredits, "max-credits", 0, "Refuse the batch when its price passes this\nmany credits (0: no bound)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "Check the file and print its price; send\nnothing")
+	f.BoolVar(&o.json, "json", false, "Print the summary as JSON (no progress bar)")
+	o.caps.add(cmd)
+	return cmd
+}
+
+func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
+	if o.maxCredits < 0 {
+		return usageError("--max-credits %d: give a whole number of credits, 0 for no bound", o.maxCredits)
+	}
+	data, err := api.ReadRegularFile(file, maxBatchFile)
+	if err != nil {
+		return &ExitError{Code: 2, Err: fmt.Errorf("read batch: %w", err)}
+	}
+	b := parseBatch(file, data)
+	if len(b.problems) > 0 {
+		return batchRefused(file, b.problems)
+	}
+	s, err := app.open(ctx, studio.Options{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	setID, _, err := s.Store.OpenSet(ctx, history.SetBatch, b.sha, filepath.Base(file), setMembers(b.requests))
+	if err != nil {
+		return err
+	}
+	members, err := s.Store.SetMembers(ctx, setID)
+	if err != nil {
+		return err
+	}
+	sent := map[int]bool{}
+	for _, m := range members {
+		sent[m.Line] = m.LocalID != 0
+	}
+	var unsent []setRequest
+	for _, r := range b.requests {
+		if !sent[r.line] {
+			unsent = append(unsent, r)
+		}
+	}
+	whole := setPrice(s, b.requests)
+	if !o.json {
+		fmt.Fprintf(app.Err, "clapper: %s: %s, %s\n", api.CleanText(file), textutil.Plural(len(b.requests), "request"), whole.Text)
+	}
+	if o.maxCredits > 0 && whole.Credits > o.maxCredits {
+		return usageError("batch not sent: its price, %s, passes --max-credits %d", whole.Text, o.maxCredits)
+	}
+	if o.dryRun {
+		return nil
+	}
+	if !o.caps.over {
+		if err := s.CheckSpendCaps(ctx, setPrice(s, unsent), "this batch"); err != nil {
+			return capRefused(err)
+		}
+	}
+	sum, err := newSetRun(app, s, setID, "batch", o.json).run(ctx, b.requests)
+	if sum != nil {
+		if werr := sum.write(app.Out, o.json); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err == nil && sum.Failed > 0 {
+		err = fmt.Errorf("%s of the batch failed", textutil.Plural(sum.Failed, "line"))
+	}
+	return err
+}
+
+// setMembers are the history rows of a set's requests.
+func setMembers(reqs []setRequest) []history.SetMember {
+	out := make([]history.SetMember, len(reqs))
+	for i, r := range reqs {
+		out[i] = history.SetMember{Line: r.line, Operation: r.op, Label: r.label}
+	}
+	return out
+}
+
+// setPrice prices requests together with the studio's price function.
+// Credits sums the prices known; when some are not, Known still holds
+// (the sum is a floor, enough to refuse on) and the text says how many.
+func setPrice(s *studio.Studio, reqs []setRequest) studio.Price {
+	var p studio.Price
+	unknown := 0
+	for _, r := range reqs {
+		q := s.Price(r.op, r.body)
+		if !q.Known {
+			unknown++
+			continue
+		}
+		p.Credits += q.Credits
+	}
+	p.Known = p.Credits > 0 || unknown == 0
+	p.Text = textutil.Plural(int(p.Credits), "credit")
+	if unknown > 0 {
+		p.Text = fmt.Sprintf("at least %s (%d of %d priced: the service publishes no price table)", p.Text, len(reqs)-unknown, len(reqs))
+	}
+	return p
+}
+
+// capFlags are the spending caps a sending command takes.
+type capFlags struct {
+	daily, monthly string
+	over           bool
+}
+
+func (c *capFlags) add(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&c.daily, "daily-cap", "", "Credits all tasks may cost per day; 0 or off\nfor no cap (env "+studio.EnvDailyCreditCap+")")
+	f.StringVar(&c.monthly, "monthly-cap", "", "Credits all tasks may cost per month; 0 or off\nfor no cap (env "+studio.EnvMonthlyCreditCap+")")
+	f.BoolVar(&c.over, "over-cap", false, "Send even when it passes a daily or monthly\ncredit cap")
+}
+
+// apply puts the caps given as flags over the environment and settings.
+func (c *capFlags) apply(cmd *cobra.Command, cfg *studio.Config) error {
+	for _, fl := range []struct {
+		name  string
+		value string
+		into  *int64
+	}{{"daily-cap", c.daily, &cfg.DailyCreditCap}, {"monthly-cap", c.monthly, &cfg.MonthlyCreditCap}} {
+		if !cmd.Flags().Changed(fl.name) {
+			continue
+		}
+		n, err := studio.ParseCreditCap(fl.value)
+		if err != nil {
+			return usageError("--%s %q: %v", fl.name, fl.value, err)
+		}
+		*fl.into = n
+	}
+	return nil
+}
+
+// capRefused is a send refused by a credit cap: nothing was sent, exit 2.
+func capRefused(err error) error {
+	return &ExitError{Code: 2, Err: fmt.Errorf("%w; --over-cap sends anyway", err)}
+}

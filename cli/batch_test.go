@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"clapper/api/sandbox"
+	"clapper/studio"
+)
+
+// postCounter is the sandbox served over HTTP, counting the creations it
+// was sent: what a test means by "nothing sent" or "none twice".
+type postCounter struct {
+	h     http.Handler
+	mu    sync.Mutex
+	posts int
+	sent  chan struct{} // one tick per creation answered
+}
+
+func (c *postCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.h.ServeHTTP(w, r)
+	if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/ent/v2/") {
+		c.mu.Lock()
+		c.posts++
+		c.mu.Unlock()
+		select {
+		case c.sent <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (c *postCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.posts
+}
+
+// countingSandbox starts a sandbox running generation 3600 times faster
+// than real time, and returns the flags that point clapper at it.
+func countingSandbox(t *testing.T) (*postCounter, []string) {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Config{Speed: 3600, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &postCounter{h: sb, sent: make(chan struct{}, 64)}
+	srv := httptest.NewServer(c)
+	t.Cleanup(srv.Close)
+	return c, []string{"--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()}
+}
+
+// batchLines writes a JSON Lines batch of n text2video requests, line
+// broken (when not 0) asking for a duration no model takes.
+func batchLines(t *testing.T, n, broken int) string {
+	t.Helper()
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		duration := 5
+		if i == broken {
+			duration = 99
+		}
+		fmt.Fprintf(&b, `{"operation": "text2video", "request": {"model": "svcq3-turbo", "prompt": "product %d on a table", "duration": %d}}`+"\n", i, duration)
+	}
+	p := filepath.Join(t.TempDir(), "batch.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A 12-line batch with one broken line is refused whole: the line is
+// named with its field, the exit status is 2, and the service got nothing.
+func TestBatchWithABrokenLineIsRefusedWhole(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	r := execute("", append([]string{"batch", batchLines(t, 12, 7)}, flags...)...)
+	if r.code != 2 || !strings.Contains(r.err, "line 7: duration") || strings.Contains(r.err, "line 6") {
+		t.Fatalf("exit %d, want 2 naming line 7's duration only:\n%s", r.code, r.err)
+	}
+	if n := svc.count(); n != 0 {
+		t.Fatalf("%d requests were sent; a refused batch sends none", n)
+	}
+}
+
+// CSV lines are typed as --set types them, and each broken cell is named.
+func TestBatchCSVTypesValuesAndNamesBrokenCells(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	p := filepath.Join(t.TempDir(), "products.csv")
+	os.WriteFile(p, []byte("operation,model,prompt,duration\n"+
+		"text2video,svcq3-turbo,a red mug,5\n"+
+		"text2video,svcq3-turbo,a blue mug,five\n"+
+		"text2vidoe,svcq3-turbo,a green mug,5\n"), 0o600)
+	r := execute("", append([]string{"batch", p}, flags...)...)
+	if r.code != 2 || !strings.Contains(r.err, "line 3: duration") || !strings.Contains(r.err, "line 4: operation") || strings.Contains(r.err, "line 2") {
+		t.Fatalf("exit %d:\n%s", r.code, r.err)
+	}
+	os.WriteFile(p, []byte("operation,model,prompt,duration\ntext2video,svcq3-turbo,a red mug,5\ntext2video,svcq3-turbo,a blue mug,8\n"), 0o600)
+	r = execute("", append([]string{"batch", p}, flags...)...)
+	if r.code != 0 || !strings.Contains(r.out, "batch: 2 done, 0 failed") || svc.count() != 2 {
+		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
+	}
+}
+
+// --max-credits refuses a batch whose price passes it before anything is
+// sent.
+// (The embedded sandbox prices by its table; its tasks are read from its
+// state file afterwards.)
+func TestBatchMaxCreditsRefusesUpFront(t *testing.T) {
+	data := t.TempDir()
+	file := batchLines(t, 12, 0)
+	r := execute("", "batch", file, "--max-credits", "30", "--data-dir", data, "--sandbox-speed", "3600")
+	if r.code != 2 || !strings.Contains(r.err, "passes --max-credits 30") {
+		t.Fatalf("exit %d:\n%s", r.code, r.err)
+	}
+	if n := embeddedTasks(t, data); n != 0 {
+		t.Fatalf("%d requests were sent past --max-credits", n)
+	}
+	r = execute("", "batch", file, "--max-credits", "100000", "--data-dir", data, "--sandbox-speed", "3600")
+	if r.code != 0 || embeddedTasks(t, data) != 12 {
+		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, embeddedTasks(t, data), r.out, r.err)
+	}
+}
+
+// embeddedTasks counts the tasks the embedded sandbox of a data dir holds:
+// every creation it accepted.
+func embeddedTasks(t *testing.T, data string) int {
+	t.Helper()
+	cfg := studio.Config{DataDir: data}
+	sb, err := sandbox.New(sandbox.Config{StatePath: cfg.SandboxStatePath()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	srv := httptest.NewServer(sb)
+	defer srv.Close()
+	return len(sandboxTaskIDs(t, srv.URL))
+}
+
+// A batch killed with -9 part way and run again sends each of its 12
+// lines exactly once, and ends with all of them followed.
+func TestBatchKilledAndRunAgainSendsNoneTwice(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	file := batchLines(t, 12, 0)
+	argv, _ := json.Marshal(append([]string{"batch", file}, flags...))
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+string(argv))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		select {
+		case <-svc.sent:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("the batch sent fewer than 3 requests:\n%s", out.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	first := svc.count()
+	if first >= 12 {
+		t.Fatalf("the kill came after all %d lines were sent: nothing left to resume", first)
+	}
+	r := execute("", append([]string{"batch", file}, flags...)...)
+	if n := svc.count(); n != 12 {
+		t.Fatalf("%d sent before the kill, %d in all; want each of 12 lines once:\n%s%s", first, n, r.out, r.err)
+	}
+	if r.code != 0 || !strings.Contains(r.err, "batch sent before") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+	var done, unknown int
+	fmt.Sscanf(r.out, "batch: %d done", &done)
+	if strings.Contains(r.out, "unknown outcome") {
+		fmt.Sscanf(r.out[strings.Index(r.out, "failed, ")+8:], "%d of unknown", &unknown)
+	}
+	if done+unknown != 12 {
+		t.Fatalf("summary %q: want the 12 lines done (or of unknown outcome when killed mid-POST)", r.out)
+	}
+	// A third run has nothing to send.
+	r = execute("", append([]string{"batch", file, "--json"}, flags...)...)
+	if svc.count() != 12 || r.code != 0 {
+		t.Fatalf("a finished batch run again sent %d in all, exit %d:\n%s", svc.count(), r.code, r.err)
+	}
+}
+
+// Never more than five of a set at the service at once: the sandbox's
+// own count of tasks in flight is read at every creation.
+func TestBatchKeepsFiveAtTheService(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Config{Speed: 600, Seed: 3, MaxConcurrent: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	inflight, most := map[string]bool{}, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		sb.ServeHTTP(rec, r)
+		var task struct {
+			TaskID string `json:"task_id"`
+			ID     string `json:"id"`
+			State  string `json:"state"`
+		}
+		json.Unmarshal(rec.Body.Bytes(), &task)
+		mu.Lock()
+		id := task.TaskID + task.ID
+		switch {
+		case r.Method == http.MethodPost:
+			inflight[id] = true
+		case task.State == "success" || task.State == "failed":
+			delete(inflight, id)
+		}
+		most = max(most, len(inflight))
+		mu.Unlock()
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var o, e bytes.Buffer
+	root := NewRoot(&App{Out: &o, Err: &e, In: strings.NewReader(""), watcher: fastWatcher})
+	root.SetArgs([]string{"batch", batchLines(t, 12, 0), "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()})
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, e.String())
+	}
+	if most > 5 || most < 5 {
+		t.Fatalf("at most %d of the batch were at the service at once; want 5:\n%s", most, e.String())
+	}
+	if !strings.Contains(e.String(), "the rest wait here") || !strings.Contains(o.String(), "batch: 12 done") {
+		t.Fatalf("output:\n%s%s", o.String(), e.String())
+	}
+}

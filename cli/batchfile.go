@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"clapper/api"
+	"clapper/api/catalog"
+	"clapper/internal/textutil"
+)
+
+// maxBatchFile bounds what is read of a batch file: 10,000 lines of
+// requests with inlined images still fit, and a device or an endless
+// stream is refused.
+const maxBatchFile = 512 << 20
+
+// setRequest is one request of a set: a batch file's line, or a variation.
+type setRequest struct {
+	line  int // the file's line number, or the variation's number
+	op    api.Operation
+	body  map[string]any
+	label string // what tells a variation from its siblings
+}
+
+// batchFile is a batch file checked whole.
+type batchFile struct {
+	sha      string // the SHA-256 of its bytes: the batch's identity
+	requests []setRequest
+	problems []string // "line N: field: what is allowed", in file order
+}
+
+// parseBatch reads a batch file: JSON Lines ({"operation": ..., "request":
+// {...}} a line; blank lines skipped) or CSV (a header row of field names
+// and an operation column; values typed by the catalog as --set types
+// them). A name ending .csv is CSV, one ending .jsonl, .ndjson or .json
+// is JSON Lines, else the first character decides. Local media paths are
+// read relative to the file's folder. Every line is checked against every
+// rule; a broken one is listed, never skipped.
+func parseBatch(name string, data []byte) *batchFile {
+	sum := sha256.Sum256(data)
+	b := &batchFile{sha: hex.EncodeToString(sum[:])}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	dir := filepath.Dir(name)
+	ext := strings.ToLower(filepath.Ext(name))
+	isCSV := ext == ".csv"
+	if ext != ".csv" && ext != ".jsonl" && ext != ".ndjson" && ext != ".json" {
+		isCSV = !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+	}
+	if isCSV {
+		b.readCSV(data, dir)
+	} else {
+		b.readJSONLines(data, dir)
+	}
+	if len(b.requests) == 0 && len(b.problems) == 0 {
+		b.problems = append(b.problems, "the file holds no request")
+	}
+	return b
+}
+
+func (b *batchFile) broken(line int, format string, args ...any) {
+	b.problems = append(b.problems, fmt.Sprintf("line %d: ", line)+api.CleanText(fmt.Sprintf(format, args...)))
+}
+
+// batchLine is a JSON Lines entry.
+type batchLine struct {
+	Operation string          `json:"operation"`
+	Request   json.RawMessage `json:"request"`
+}
+
+func (b *batchFile) readJSONLines(data []byte, dir string) {
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		n := i + 1
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 {
+			continue
+		}
+		var bl batchLine
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&bl); err != nil {
+			b.broken(n, `want {"operation": "...", "request": {...}}: %v`, err)
+			continue
+		}
+		op, err := api.ParseOperation(bl.Operation)
+		if err != nil {
+			b.broken(n, "operation: %v", err)
+			continue
+		}
+		if len(bl.Request) == 0 {
+			b.broken(n, "request: missing; give the request object")
+			continue
+		}
+		body, err := decodeObject(bl.Request)
+		if err != nil {
+			b.broken(n, "request: %v", err)
+			continue
+		}
+		if err := catalog.InlineFiles(op, body, dir); err != nil {
+			b.broken(n, "%v", err)
+			continue
+		}
+		body, _ = catalog.Relabel(op, body)
+		b.check(n, op, body)
+	}
+}
+
+func (b *batchFile) readCSV(data []byte, dir string) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		b.broken(1, "want a header row of field names with an operation column: %v", err)
+		return
+	}
+	opCol := -1
+	for i, h := range header {
+		header[i] = strings.TrimSpace(h)
+		if header[i] == "operation" {
+			opCol = i
+		}
+	}
+	if opCol < 0 {
+		b.broken(1, "no operation column; the header names the fields and operation")
+		return
+	}
+	for {
+		row, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		n, _ := r.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				n = pe.StartLine
+			}
+			b.broken(n, "not CSV: %v", err)
+			continue
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		if len(row) != len(header) {
+			b.broken(n, "%d values for %d columns", len(row), len(header))
+			continue
+		}
+		op, err := api.ParseOperation(strings.TrimSpace(row[opCol]))
+		if err != nil {
+			b.broken(n, "operation: %v", err)
+			continue
+		}
+		body, ok := map[string]any{}, true
+		for i, v := range row {
+			if i == opCol || v == "" {
+				continue
+			}
+			if err := applySet(op, body, csvAssignment(op, header[i], v, dir), false); err != nil {
+				b.broken(n, "%v", err)
+				ok = false
+			}
+		}
+		if ok {
+			body, _ = catalog.Relabel(op, body)
+			b.check(n, op, body)
+		}
+	}
+}
+
+// csvAssignment is a CSV cell as a --set assignment: a list of objects
+// (subjects, timing prompts) is JSON in its cell, and a local media path
+// is read relative to the file's folder.
+func csvAssignment(op api.Operation, name, value, dir string) string {
+	f, known := catalog.FieldOf(op, name)
+	if !known {
+		return name + "=" + value
+	}
+	switch f.Kind {
+	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray:
+		return name + ":=" + value
+	}
+	if f.Media != catalog.MediaNone && catalog.IsLocalPath(value) && !filepath.IsAbs(value) {
+		value = filepath.Join(dir, value)
+	}
+	return name + "=" + value
+}
+
+// check validates one request and keeps it, or lists what is broken.
+func (b *batchFile) check(n int, op api.Operation, body map[string]any) {
+	if errs := catalog.Validate(op, body); errs != nil {
+		for _, e := range errs {
+			b.broken(n, "%s", e.Message)
+		}
+		return
+	}
+	b.requests = append(b.requests, setRequest{line: n, op: op, body: catalog.Normalize(op, body)})
+}
+
+// batchRefused lists every broken line of a batch file: nothing was sent.
+func batchRefused(name string, problems []string) error {
+	var s strings.Builder
+	fmt.Fprintf(&s, "batch not sent: %s has %s", api.CleanText(name), textutil.Plural(len(problems), "problem"))
+	for _, p := range problems {
+		s.WriteString("\n  ")
+		s.WriteString(p)
+	}
+	return &ExitError{Code: 2, Err: errors.New(s.String())}
+}

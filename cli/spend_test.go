@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// --variations 4 sends four versions of one request with four distinct
+// seeds, a set in history, and --wait follows all of them.
+func TestVariationsSendDistinctSeeds(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	r := execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox",
+		"--variations", "4", "--wait", "--no-download", "--json"}, flags...)...)
+	if r.code != 0 || svc.count() != 4 {
+		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
+	}
+	var sum setSummary
+	if err := json.Unmarshal([]byte(r.out), &sum); err != nil {
+		t.Fatalf("%v:\n%s", err, r.out)
+	}
+	seeds := map[string]bool{}
+	for _, l := range sum.Lines {
+		if !strings.HasPrefix(l.Label, "seed=") || l.State != "success" {
+			t.Errorf("version %d: %q %s", l.Line, l.Label, l.State)
+		}
+		seeds[l.Label] = true
+	}
+	if sum.Kind != "variations" || sum.Done != 4 || len(seeds) != 4 {
+		t.Fatalf("want 4 versions done with 4 seeds, got %+v", sum)
+	}
+}
+
+// --vary sends one version per value, typed by the catalog; a value the
+// model does not take refuses them all; an operation without a seed
+// refuses --variations, saying why.
+func TestVaryChecksEveryValueAndSeedlessOperationsRefuseVariations(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	r := execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox",
+		"--vary", "duration=5,99,8"}, flags...)...)
+	if r.code != 2 || !strings.Contains(r.err, "version 2 (duration=99): duration") || svc.count() != 0 {
+		t.Fatalf("exit %d, %d sent:\n%s", r.code, svc.count(), r.err)
+	}
+	r = execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox",
+		"--vary", "duration=5,8", "--wait", "--no-download"}, flags...)...)
+	if r.code != 0 || svc.count() != 2 || !strings.Contains(r.err, "(duration=8)") {
+		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
+	}
+	r = execute("", append([]string{"create", "audio-tts", "--set", "text=hello", "--set", "voice_setting_voice_id=female-shaonv",
+		"--variations", "3"}, flags...)...)
+	if r.code != 2 || !strings.Contains(r.err, "no seed field") {
+		t.Fatalf("exit %d:\n%s", r.code, r.err)
+	}
+}
+
+// The daily and monthly caps refuse a create, a batch or a set of
+// variations that would pass them (exit 2, nothing sent); --over-cap sends.
+func TestCreditCapsRefuseAndOverCapSends(t *testing.T) {
+	data := t.TempDir()
+	base := []string{"--data-dir", data, "--sandbox-speed", "3600"}
+	create := append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox"}, base...)
+	r := execute("", append(create, "--daily-cap", "1")...)
+	if r.code != 2 || !strings.Contains(r.err, "daily credit cap is 1 credit") || embeddedTasks(t, data) != 0 {
+		t.Fatalf("daily: exit %d:\n%s", r.code, r.err)
+	}
+	t.Setenv("CLAPPER_MONTHLY_CREDIT_CAP", "1")
+	r = execute("", append(create, "--variations", "2")...)
+	if r.code != 2 || !strings.Contains(r.err, "monthly credit cap") || !strings.Contains(r.err, "these variations cost") || embeddedTasks(t, data) != 0 {
+		t.Fatalf("monthly: exit %d:\n%s", r.code, r.err)
+	}
+	r = execute("", append([]string{"batch", batchLines(t, 3, 0)}, base...)...)
+	if r.code != 2 || !strings.Contains(r.err, "this batch costs") || embeddedTasks(t, data) != 0 {
+		t.Fatalf("batch: exit %d:\n%s", r.code, r.err)
+	}
+	r = execute("", append(create, "--over-cap")...)
+	if r.code != 0 || embeddedTasks(t, data) != 1 {
+		t.Fatalf("--over-cap: exit %d:\n%s", r.code, r.err)
+	}
+	// Spent now passes the cap: even an unpriced request is refused.
+	t.Setenv("CLAPPER_MONTHLY_CREDIT_CAP", "off")
+	r = execute("", append(create, "--daily-cap", "off")...)
+	if r.code != 0 || embeddedTasks(t, data) != 2 {
+		t.Fatalf("caps off: exit %d:\n%s", r.code, r.err)
+	}
+}

@@ -1,0 +1,121 @@
+package studio
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"clapper/history"
+	"clapper/internal/textutil"
+)
+
+// CapError refuses a send that would take spending past a credit cap:
+// the day's agent cap, or the daily or monthly cap on all spending.
+// Nothing was sent.
+type CapError struct {
+	Cap   int64  // credits per Period
+	Spent int64  // credits the capped tasks cost so far this Period
+	Price Price  // this request's (or set's) expected cost
+	Scope string // "agent work", or "" for every task
+	// Period is "day" or "month"; Setting names where the cap is set.
+	Period, Setting string
+	// Sending is what was priced: "this request" when empty, "this batch".
+	Sending string
+}
+
+func (e *CapError) Error() string {
+	what, when, adjective := "tasks have", "today", "daily"
+	if e.Scope != "" {
+		what = "agent tasks have"
+	}
+	if e.Period == "month" {
+		when, adjective = "this month", "monthly"
+	}
+	sending := e.Sending
+	if sending == "" {
+		sending = "this request"
+	}
+	cap := "the " + adjective + " credit cap"
+	if e.Scope != "" {
+		cap += " for " + e.Scope
+	}
+	msg := fmt.Sprintf("not sent: %s is %s and %s cost %s %s", cap,
+		textutil.Plural(int(e.Cap), "credit"), what, textutil.Plural(int(e.Spent), "credit"), when)
+	if e.Price.Known {
+		msg += fmt.Sprintf("; %s costs %d more", sending, e.Price.Credits)
+	}
+	reset := "local midnight"
+	if e.Period == "month" {
+		reset = "the first of the month"
+	}
+	return msg + " (the cap is " + e.Setting + "; it resets at " + reset + ")"
+}
+
+// CheckAgentCap refuses, with a *CapError, a request priced p when the
+// credits of today's agent tasks (origin mcp, in this backend's history)
+// plus p would pass Config.AgentCreditCap.
+func (s *Studio) CheckAgentCap(ctx context.Context, p Price) error {
+	return s.checkCap(ctx, CapError{Cap: s.Config.AgentCreditCap, Price: p, Scope: "agent work", Period: "day",
+		Setting: "the Settings page's agent credit cap, --daily-cap or " + EnvAgentCreditCap}, history.OriginMCP)
+}
+
+// CheckSpendCaps refuses, with a *CapError, a send priced p (one request,
+// or a whole batch or set of variations) when the credits of every task
+// sent today, or this month, plus p would pass the daily or monthly cap.
+func (s *Studio) CheckSpendCaps(ctx context.Context, p Price, sending string) error {
+	if err := s.checkCap(ctx, CapError{Cap: s.Config.DailyCreditCap, Price: p, Period: "day", Sending: sending,
+		Setting: "the Settings page's daily credit cap, --daily-cap or " + EnvDailyCreditCap}, ""); err != nil {
+		return err
+	}
+	return s.checkCap(ctx, CapError{Cap: s.Config.MonthlyCreditCap, Price: p, Period: "month", Sending: sending,
+		Setting: "the Settings page's monthly credit cap, --monthly-cap or " + EnvMonthlyCreditCap}, "")
+}
+
+// Spending is what the tasks of this history cost today and this month.
+type Spending struct{ Today, Month int64 }
+
+// Spent reads today's and this month's spending, for the review.
+func (s *Studio) Spent(ctx context.Context) (Spending, error) {
+	var sp Spending
+	var err error
+	if sp.Today, err = s.Store.CreditsSince(ctx, "", s.periodStart("day")); err != nil {
+		return sp, err
+	}
+	sp.Month, err = s.Store.CreditsSince(ctx, "", s.periodStart("month"))
+	return sp, err
+}
+
+// checkCap is every cap's one check. A price nobody knows (a live service
+// with no like task in history) is refused only once the cap is reached:
+// the service says what it charged, and that counts from then on.
+func (s *Studio) checkCap(ctx context.Context, c CapError, origin history.Origin) error {
+	if c.Cap <= 0 {
+		return nil
+	}
+	spent, err := s.Store.CreditsSince(ctx, origin, s.periodStart(c.Period))
+	if err != nil {
+		return fmt.Errorf("not sent: spending could not be read for the credit cap per %s: %w", c.Period, err)
+	}
+	if spent >= c.Cap || (c.Price.Known && spent+c.Price.Credits > c.Cap) {
+		c.Spent = spent
+		return &c
+	}
+	return nil
+}
+
+// periodStart is local midnight today, or of the month's first day.
+func (s *Studio) periodStart(period string) time.Time {
+	now := s.now()
+	y, m, d := now.Date()
+	if period == "month" {
+		d = 1
+	}
+	return time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+}
+
+func (s *Studio) now() time.Time {
+	if s.opts.Clock != nil {
+		return s.opts.Clock()
+	}
+	return time.Now()
+}
