@@ -24,7 +24,7 @@ func newBatchCmd(app *App) *cobra.Command {
 	var o batchOpts
 	cmd := &cobra.Command{
 		Use:   "batch FILE",
-		Short: "Send every request of a JSON Lines or CSV file, five at a time",
+		Short: "Send the requests of a JSON Lines or CSV file",
 		Long: "Checks every line of FILE before sending any: a broken line is listed with its number and field, " +
 			"and nothing is sent (exit 2). FILE is JSON Lines, {\"operation\": \"...\", \"request\": {...}} a line, " +
 			"or CSV: a header row of field names with an operation column, each value typed as --set types it " +
@@ -39,7 +39,7 @@ func newBatchCmd(app *App) *cobra.Command {
 		Example: "  clapper batch products.csv --max-credits 2000\n" +
 			"  clapper batch requests.jsonl --dry-run\n\n" +
 			"  requests.jsonl:\n" +
-			"    {\"operation\": \"text2image\", \"request\": {\"model\": \"svcq2\", \"prompt\": \"a red mug\"}}\n" +
+			"    {\"operation\": \"text2image\", \"request\": {\"model\": \"svcq2\", ...}}\n" +
 			"  products.csv:\n" +
 			"    operation,model,prompt,duration\n" +
 			"    text2video,svcq3-turbo,a red mug turning,5",
