@@ -23,6 +23,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"clapper/api"
+	"clapper/history"
 	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
@@ -51,7 +52,7 @@ const (
 )
 
 type globalKeys struct {
-	Quit, Help, Next, Prev, New, Jump key.Binding
+	Quit, Help, Next, Prev, New, Jump, Message key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -62,6 +63,8 @@ func newGlobalKeys() globalKeys {
 		Prev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous page")),
 		New:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new task")),
 		Jump: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "jump to page")),
+		// A status line is one row: a longer message ends in "… ! all".
+		Message: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "last message in full")),
 	}
 }
 
@@ -81,6 +84,10 @@ type Model struct {
 
 	statusText string
 	statusBad  bool
+	// lastStatus is the latest message, kept after the status line
+	// clears: ! shows it in full.
+	lastStatus    string
+	lastStatusBad bool
 	statusSeq  int
 
 	running, queued int
@@ -190,6 +197,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.ticking = false
 		m.env.frame++
+		if m.detail != nil {
+			m.detail.tick()
+		}
+		return nil
+	case usualLoadedMsg:
+		if msg.err == nil {
+			if m.env.usual == nil {
+				m.env.usual = map[usualKey]history.Usual{}
+			}
+			m.env.usual[msg.key] = msg.usual
+			if m.detail != nil {
+				m.detail.render()
+			}
+		}
 		return nil
 	case flushMsg:
 		return m.flush()
@@ -198,6 +219,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case statusMsg:
 		m.statusSeq++
 		m.statusText, m.statusBad = msg.text, msg.bad
+		m.lastStatus, m.lastStatusBad = msg.text, msg.bad
 		cmds := []tea.Cmd{m.env.timers.after(6*time.Second, statusExpiredMsg{m.statusSeq})}
 		if msg.changed != 0 {
 			cmds = append(cmds, m.mark(msg.changed))
@@ -320,6 +342,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchTo(int(msg.String()[0] - '1'))
 	case key.Matches(msg, m.keys.New):
 		return m.switchTo(pageNew)
+	case key.Matches(msg, m.keys.Message):
+		m.dialog = &messageDialog{text: m.lastStatus, bad: m.lastStatusBad}
+		return nil
 	}
 	if m.detail != nil && msg.String() == "esc" {
 		return tea.Batch(m.closeDetail(), m.refreshShown())
@@ -537,7 +562,11 @@ func (m *Model) footer() string {
 			status = th.Success.Render(" " + m.statusText)
 		}
 	}
-	status = textutil.Cut(status, m.width)
+	if m.statusText != "" && lipgloss.Width(status) > m.width {
+		// The rest is one key away, never lost.
+		more := " ! all"
+		status = textutil.Cut(status, m.width-len(more)) + th.Key.Render(more)
+	}
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
 	if m.detail == nil && m.pages[m.active].Capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
@@ -563,7 +592,7 @@ func (m *Model) screenKeys() help.KeyMap {
 
 func (m *Model) fullHelp() string {
 	th := m.env.theme
-	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New, m.keys.Help, m.keys.Quit}}
+	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New, m.keys.Message, m.keys.Help, m.keys.Quit}}
 	if m.detail == nil && m.pages[m.active].Capturing() {
 		// Page keys are text in an input: list only what works here.
 		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}

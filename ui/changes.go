@@ -221,6 +221,9 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 	}
 	if stateChanged {
 		m.headerStale = true
+		if ev.To == api.StateSuccess {
+			m.env.usual = nil // a new success moves the medians
+		}
 	}
 	if d := m.detail; d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
 		m.detailStale = true

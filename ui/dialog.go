@@ -52,6 +52,36 @@ func (d *confirmDialog) View(th *Theme, width int) string {
 	return th.Box.Width(w).Render(body)
 }
 
+// messageDialog shows the last status line message in full (!): a reason
+// cut at the terminal's width is never lost.
+type messageDialog struct {
+	text string
+	bad  bool
+}
+
+func (d *messageDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	return nil, key.Matches(k, dialogKeys.Submit, dialogKeys.Cancel) || k.String() == "!" || k.String() == "q"
+}
+
+func (d *messageDialog) View(th *Theme, width int) string {
+	w := min(width-4, 72)
+	text := th.Dim.Render("No message yet.")
+	if d.text != "" {
+		style := th.Success
+		if d.bad {
+			style = th.Error
+		}
+		text = style.Render(wrap(d.text, w-4))
+	}
+	body := th.Strong.Render("Last message") + "\n\n" + text + "\n\n" +
+		th.Key.Render("enter") + th.Dim.Render(" or ") + th.Key.Render("esc") + th.Dim.Render(" closes")
+	return th.Box.Width(w).Render(body)
+}
+
 // inputDialog asks for one line of text; what the user typed stays when
 // the check fails, with the reason under it.
 type inputDialog struct {

@@ -33,6 +33,9 @@ type env struct {
 	// kitty is set once the terminal answered the kitty graphics query:
 	// previews are then real pixels instead of half-blocks.
 	kitty *preview.Kitty
+	// usual is the usual time of each operation and model read so far
+	// (usual.go); the root fills it and empties it when a task succeeds.
+	usual map[usualKey]history.Usual
 }
 
 func (e *env) store() *history.Store { return e.studio.Store }

@@ -1,0 +1,57 @@
+package history
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+// The usual time is the median of the successes of that operation and
+// model alone, from creation to success.
+func TestUsualDuration(t *testing.T) {
+	ctx := context.Background()
+	st, clk := newStore(t)
+	finish := func(op api.Operation, model, id, state string, took time.Duration) {
+		t.Helper()
+		local, err := st.BeginSubmit(ctx, Intent{Operation: op, Model: model, Body: []byte(`{"prompt":"p"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: id}); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(took)
+		if _, err := st.ApplyResult(ctx, id, Update{State: state}); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(time.Minute)
+	}
+	finish(api.OpText2Video, "svcq1", "1", api.StateSuccess, 60*time.Second)
+	finish(api.OpText2Video, "svcq1", "2", api.StateSuccess, 90*time.Second)
+	finish(api.OpText2Video, "svcq1", "3", api.StateSuccess, 300*time.Second)
+	finish(api.OpText2Video, "svcq1", "4", api.StateFailed, 5*time.Second)
+	finish(api.OpText2Video, "svcq3-pro", "5", api.StateSuccess, 10*time.Second)
+	finish(api.OpMV, "", "6", api.StateSuccess, 7*time.Minute)
+
+	cases := []struct {
+		op    api.Operation
+		model string
+		want  Usual
+	}{
+		{api.OpText2Video, "svcq1", Usual{90 * time.Second, 3}},
+		{api.OpText2Video, "svcq3-pro", Usual{10 * time.Second, 1}},
+		{api.OpMV, "", Usual{7 * time.Minute, 1}},
+		{api.OpImg2Video, "svcq1", Usual{}},
+	}
+	for _, c := range cases {
+		got, err := st.UsualDuration(ctx, c.op, c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s %s: %+v, want %+v", c.op, c.model, got, c.want)
+		}
+	}
+}
