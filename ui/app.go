@@ -88,7 +88,7 @@ type Model struct {
 	// clears: ! shows it in full.
 	lastStatus    string
 	lastStatusBad bool
-	statusSeq  int
+	statusSeq     int
 
 	running, queued int
 	creditsToday    int64
