@@ -323,6 +323,25 @@ func NeverSent(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
+// UnreachedHost is the host a request never reached (NeverSent): the
+// address dialled, or the service when the error does not name it.
+func UnreachedHost(err error) (string, bool) {
+	if !NeverSent(err) {
+		return "", false
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Host, true
+		}
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		return op.Addr.String(), true
+	}
+	return "the service", true
+}
+
 // redact keeps the API key out of every error string, whatever a transport
 // may have echoed (a key too short to be secret is left, as Scrub does).
 func (c *Client) redact(err error) error {

@@ -22,12 +22,22 @@ const (
 	// StateSubmitting: the intent is recorded and the POST may have been
 	// sent; without a task id the outcome is unknown.
 	StateSubmitting = "submitting"
-	// StateRejected: the service refused the request; the body is kept for
-	// a resubmission.
+	// StateRejected: the service refused the request, or it never reached
+	// the service (a rejection of ReasonNotSent); the body is kept for a
+	// resubmission.
 	StateRejected = "rejected"
 	// StateAbandoned: the user gave up on a rejected or unknown submission.
 	StateAbandoned = "abandoned"
 )
+
+// ReasonNotSent is the rejection reason of a request that never reached the
+// service (the connection failed): nothing was refused, nothing created.
+const ReasonNotSent = "NotSent"
+
+// NotSent reports a task whose request never reached the service.
+func (t Task) NotSent() bool {
+	return t.State == StateRejected && t.Rejection != nil && t.Rejection.Reason == ReasonNotSent
+}
 
 // OffPeakWindow is how long the service has to finish an off-peak task.
 const OffPeakWindow = 48 * time.Hour

@@ -477,7 +477,11 @@ func (d *detailModel) render() {
 		b.WriteString("\n" + th.Section.Render("Error") + "\n")
 		b.WriteString("  " + th.Error.Render(api.CleanLine(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
 	}
-	if r := t.Rejection; r != nil {
+	if r := t.Rejection; r != nil && t.NotSent() {
+		b.WriteString("\n" + th.Section.Render("Not sent") + "\n")
+		b.WriteString("  " + th.Error.Render(wrapIndent(r.Message, w-4, 2)) + "\n")
+		b.WriteString(th.Dim.Render(wrapIndent("Nothing reached the service: no task was created and nothing was charged. It can be sent again as it is.", w-4, 2)) + "\n")
+	} else if r != nil {
 		b.WriteString("\n" + th.Section.Render("Refused") + "\n")
 		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(api.CleanLine(r.Reason)), r.Status, api.CleanLine(r.Message)))
 		b.WriteString("  " + wrapIndent(api.Explain(r.Reason, r.Status), w-4, 2) + "\n")

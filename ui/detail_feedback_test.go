@@ -155,3 +155,28 @@ func TestDetailCopyAndDownloadTellTheTruth(t *testing.T) {
 		t.Errorf("esc did not close the message:\n%s", screen(m))
 	}
 }
+
+// A request that never reached the service is "not sent", with the host
+// it could not reach, and not labelled a refusal.
+func TestNotSentIsNotRejected(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	s := m.env.studio
+	ctx := context.Background()
+	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"an unsent heron"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkRejected(ctx, id, history.Rejection{Reason: history.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9 (dial tcp: connection refused)", Retryable: true}); err != nil {
+		t.Fatal(err)
+	}
+	send(m, historyChangedMsg{})
+	row := lineWith(screen(m), "an unsent heron")
+	if !strings.Contains(row, "not sent") || strings.Contains(row, "rejected") {
+		t.Errorf("row %q", row)
+	}
+	openRow(t, m, "an unsent heron")
+	got := screen(m)
+	if !strings.Contains(got, "Not sent") || !strings.Contains(got, "could not reach 127.0.0.1:9") || strings.Contains(got, "Refused") {
+		t.Errorf("detail:\n%s", got)
+	}
+}

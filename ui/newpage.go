@@ -541,7 +541,19 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 		if errors.As(msg.err, &se) {
 			p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, api.CleanLine(se.Err.Error()))
 		}
+		var ns *track.NotSentError
+		notSent := errors.As(msg.err, &ns)
+		if notSent {
+			// Not a refusal: the service never saw it.
+			p.answer = api.CleanLine(ns.Error())
+			if se != nil {
+				p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, p.answer)
+			}
+		}
 		p.SetSize(p.width, p.height)
+		if notSent {
+			return statusErr(ns)
+		}
 		return statusErr(fmt.Errorf("not created: %w", msg.err))
 	}
 	var focus tea.Cmd

@@ -70,6 +70,9 @@ func (c columns) header(th *Theme) string {
 
 // stateCell is the state with progress where known.
 func stateCell(t history.Task) string {
+	if t.NotSent() {
+		return "not sent"
+	}
 	s := stateLabel(t.State)
 	if t.Progress != nil && inFlight(t.State) {
 		s += fmt.Sprintf(" %d%%", *t.Progress)

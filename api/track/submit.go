@@ -173,6 +173,19 @@ func SyncResult(task *api.Task) *api.TaskResult {
 		Creations: []api.Creation{{ID: task.Identifier(), URL: url}}}
 }
 
+// NotSentError is a creation request that never reached the service: the
+// connection to its host failed, so nothing was created or charged.
+type NotSentError struct {
+	Host string
+	Err  error
+}
+
+func (e *NotSentError) Error() string {
+	return "not sent: could not reach " + e.Host + " (" + e.Err.Error() + ")"
+}
+
+func (e *NotSentError) Unwrap() error { return e.Err }
+
 // recordFailure keeps a refusal (with its body, for a resubmission) or, when
 // the request may have reached the server, leaves the intent unresolved.
 func (t *Tracker) recordFailure(localID int64, err error) error {
@@ -186,8 +199,10 @@ func (t *Tracker) recordFailure(localID int64, err error) error {
 		}
 		return err
 	}
-	if api.NeverSent(err) {
-		rej := history.Rejection{Reason: "NotSent", Message: err.Error(), Retryable: true}
+	if host, ok := api.UnreachedHost(err); ok {
+		// Nothing reached the service: not a refusal, and safe to send again.
+		err = &NotSentError{Host: host, Err: err}
+		rej := history.Rejection{Reason: history.ReasonNotSent, Message: err.Error(), Retryable: true}
 		if merr := t.Store.MarkRejected(ctx, localID, rej); merr != nil {
 			return fmt.Errorf("%w (and recording it failed: %v)", err, merr)
 		}

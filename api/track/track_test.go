@@ -209,11 +209,23 @@ func TestConnectionRefusedIsNotSent(t *testing.T) {
 	_, store, clk := setup(t, newService())
 	c, _ := api.NewClient("http://"+addr, "tok", api.WithSleep(func(context.Context, time.Duration) error { return nil }))
 	tr := &Tracker{Client: c, Store: store, Clock: clk}
-	if _, err := tr.Submit(context.Background(), api.OpText2Video, body()); err == nil || errors.Is(err, ErrOutcomeUnknown) {
+	_, err := tr.Submit(context.Background(), api.OpText2Video, body())
+	if err == nil || errors.Is(err, ErrOutcomeUnknown) {
 		t.Fatalf("err = %v", err)
+	}
+	// It says what happened: not a refusal, the host not reached.
+	var ns *NotSentError
+	if !errors.As(err, &ns) || ns.Host != addr || !strings.HasPrefix(ns.Error(), "not sent: could not reach "+addr) {
+		t.Errorf("err = %v, want not sent: could not reach %s", err, addr)
 	}
 	if unknown, _ := store.UnknownOutcomes(context.Background()); len(unknown) != 0 {
 		t.Errorf("a request that never left is shown as unknown: %+v", unknown)
+	}
+	var se *SubmitError
+	errors.As(err, &se)
+	task, _ := store.Task(context.Background(), se.LocalID)
+	if !task.NotSent() || !strings.HasPrefix(task.Rejection.Message, "not sent: could not reach "+addr) {
+		t.Errorf("history keeps %+v", task.Rejection)
 	}
 }
 
