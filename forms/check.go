@@ -47,6 +47,9 @@ type Check struct {
 	Defaults []string
 	// Cost is the price, labelled with where it comes from.
 	Cost string
+	// Spent is today's and this month's spending; OverCap, when set, is
+	// the credit cap this request would pass (the review asks first).
+	Spent, OverCap string
 	// Sources maps the SHA-256 of each file sent to its path, so a
 	// duplicate can read the file again.
 	Sources map[string]string
@@ -92,9 +95,12 @@ func (f *Form) checkCmd() tea.Cmd {
 	raw := f.Values()
 	id, rev, op, spec := f.id, f.rev, f.op, f.spec
 	dir, quote, cache, voices := f.ctx.Dir, f.ctx.Quote, f.ctx.cache(), slices.Clone(f.ctx.Voices)
-	uploads := f.ctx.UploadImages
+	uploads, spending := f.ctx.UploadImages, f.ctx.Spending
 	return func() tea.Msg {
 		c := runCheck(op, spec, raw, dir, quote, cache)
+		if spending != nil && c.Body != nil {
+			c.Spent, c.OverCap = spending(op, c.Body)
+		}
 		if uploads {
 			c.allowUploads(op)
 		}

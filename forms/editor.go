@@ -52,6 +52,10 @@ type Context struct {
 	// Quote prices a request as it would be sent, saying where the figure
 	// comes from; it runs in the background and may read history.
 	Quote func(op api.Operation, body map[string]any) string
+	// Spending says, for a request about to be sent, what was spent today
+	// and this month and, when sending it would pass a credit cap, why:
+	// the review asks before such a send. Nil shows nothing.
+	Spending func(op api.Operation, body map[string]any) (spent, overCap string)
 
 	files *fileCache
 	// pickedFrom is the folder the last file was picked from: the picker

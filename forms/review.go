@@ -19,7 +19,8 @@ import (
 // the service will apply, the price, and what the catalog thinks.
 type reviewState struct {
 	offset int
-	// confirming asks before sending a request the catalog refuses.
+	// confirming asks before sending a request the catalog refuses, or
+	// one that would pass a credit cap.
 	confirming bool
 	// lines is the review drawn for the check it was built from.
 	lines []string
@@ -81,7 +82,7 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 		switch k.String() {
 		case "y", "Y":
 			f.review.confirming = false
-			return f.submit(true)
+			return f.submit(!f.check.OK())
 		case "n", "N", "esc":
 			f.review.confirming = false
 		}
@@ -92,7 +93,9 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 		f.mode = modeEdit
 		return f.focusCmd()
 	case "enter":
-		if fresh && f.check.OK() {
+		if fresh && f.check.OK() && f.check.OverCap != "" {
+			f.review.confirming = true
+		} else if fresh && f.check.OK() {
 			return f.submit(false)
 		}
 	case "ctrl+f":
@@ -200,6 +203,12 @@ func (f *Form) reviewLines(w int) []string {
 	if c.Cost != "" {
 		out = append(out, s.Label.Render("Cost  ")+s.Value.Render(c.Cost))
 	}
+	if c.Spent != "" {
+		out = append(out, s.Label.Render("Spent ")+s.Value.Render(c.Spent))
+	}
+	if c.OverCap != "" {
+		out = append(out, wrapLines(s.Warning, "! "+strings.TrimPrefix(c.OverCap, "not sent: "), w)...)
+	}
 	out = append(out, "")
 	for _, l := range strings.Split(displayJSON(c), "\n") {
 		out = append(out, s.Value.Render(l))
@@ -225,6 +234,12 @@ func (f *Form) reviewLines(w int) []string {
 
 func (f *Form) confirmLines(w int) []string {
 	s := f.styles
+	if f.check.OK() {
+		out := []string{s.Warning.Render("Send past a credit cap?"), ""}
+		why := strings.TrimPrefix(f.check.OverCap, "not sent: ")
+		out = append(out, wrapLines(s.Value, strings.ToUpper(why[:1])+why[1:]+".", w)...)
+		return append(out, "", s.Key.Render("y")+s.Dim.Render(" send it anyway   ")+s.Key.Render("n")+s.Dim.Render(" keep editing"))
+	}
 	out := []string{s.Warning.Render("Send a request the catalog refuses?"), ""}
 	out = append(out, wrapLines(s.Value, "The service may be newer than clapper's tables, so it may accept what they refuse. Its answer is final and is shown. This request breaks:", w)...)
 	for _, m := range f.check.Broken {

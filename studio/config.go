@@ -272,7 +272,7 @@ func (c Config) Runs(o Config) bool {
 	return reflect.DeepEqual(running(c), running(o))
 }
 
-// ParseCreditCap reads a daily credit cap: a whole number of credits, 0
+// ParseCreditCap reads a credit cap: a whole number of credits, 0
 // (or "off") for no cap.
 func ParseCreditCap(v string) (int64, error) {
 	if v == "off" {
@@ -280,7 +280,7 @@ func ParseCreditCap(v string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("give a whole number of credits per day, 0 or off for no cap")
+		return 0, fmt.Errorf("give a whole number of credits, 0 or off for no cap")
 	}
 	return n, nil
 }

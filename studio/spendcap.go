@@ -119,3 +119,28 @@ func (s *Studio) now() time.Time {
 	}
 	return time.Now()
 }
+
+// SpendingFor is what the review shows beside a request's price: today's
+// and this month's spending (with the caps, when set), and, when sending
+// it would pass a cap, the refusal the CLI would give, for the TUI to ask
+// about first.
+func (s *Studio) SpendingFor(ctx context.Context, p Price) (spent, overCap string) {
+	sp, err := s.Spent(ctx)
+	if err != nil {
+		return "unknown (" + err.Error() + ")", ""
+	}
+	spent = fmt.Sprintf("%s today%s · %s this month%s",
+		textutil.Plural(int(sp.Today), "credit"), ofCap(s.Config.DailyCreditCap),
+		textutil.Plural(int(sp.Month), "credit"), ofCap(s.Config.MonthlyCreditCap))
+	if err := s.CheckSpendCaps(ctx, p, ""); err != nil {
+		overCap = err.Error()
+	}
+	return spent, overCap
+}
+
+func ofCap(limit int64) string {
+	if limit <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" of %d", limit)
+}

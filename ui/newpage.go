@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,6 +161,9 @@ func (p *newPage) resetBackend() {
 	s := p.env.studio
 	p.drafts = forms.Drafts{Dir: filepath.Join(s.Config.DataDir, "drafts")}
 	p.ctx.Quote = s.Quote
+	p.ctx.Spending = func(op api.Operation, body map[string]any) (string, string) {
+		return s.SpendingFor(context.Background(), s.Price(op, body))
+	}
 	p.ctx.UploadImages = s.Config.Uploads != studio.UploadNever
 }
 

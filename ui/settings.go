@@ -138,24 +138,35 @@ func newSettingsPage(e *env) *settingsPage {
 			},
 			set:  func(c *studio.Config, v string) error { c.Uploads = v; return nil },
 			keep: func(s *studio.Settings, c studio.Config) { s.Uploads = c.Uploads }},
-		{label: "Agent credit cap", help: "Credits AI agents (clapper mcp) may spend a day; off (or 0) is no cap. " + studio.EnvAgentCreditCap + " and --daily-cap win over this.",
-			get: func(c *studio.Config) string {
-				if c.AgentCreditCap == 0 {
-					return "off"
-				}
-				return strconv.FormatInt(c.AgentCreditCap, 10)
-			},
-			set: func(c *studio.Config, v string) error {
-				n, err := studio.ParseCreditCap(v)
-				if err != nil {
-					return fmt.Errorf("agent credit cap: %v", err)
-				}
-				c.AgentCreditCap = n
-				return nil
-			},
-			keep: func(s *studio.Settings, c studio.Config) { s.AgentCreditCap = c.AgentCreditCap }},
+		creditCapRow("Agent credit cap", "Credits AI agents (clapper mcp) may spend a day; off (or 0) is no cap. "+studio.EnvAgentCreditCap+" and --daily-cap win over this.",
+			func(c *studio.Config) *int64 { return &c.AgentCreditCap }, func(s *studio.Settings) *int64 { return &s.AgentCreditCap }),
+		creditCapRow("Daily credit cap", "Credits all tasks may cost a day (local days); a send past it asks first here and is refused by the CLI unless --over-cap. Off (or 0) is no cap. "+studio.EnvDailyCreditCap+" and --daily-cap win over this.",
+			func(c *studio.Config) *int64 { return &c.DailyCreditCap }, func(s *studio.Settings) *int64 { return &s.DailyCreditCap }),
+		creditCapRow("Monthly credit cap", "Credits all tasks may cost a calendar month; as the daily cap. "+studio.EnvMonthlyCreditCap+" and --monthly-cap win over this.",
+			func(c *studio.Config) *int64 { return &c.MonthlyCreditCap }, func(s *studio.Settings) *int64 { return &s.MonthlyCreditCap }),
 	}
 	return p
+}
+
+// creditCapRow is a credit cap's row: a whole number of credits, off for
+// none.
+func creditCapRow(label, help string, value func(*studio.Config) *int64, saved func(*studio.Settings) *int64) setting {
+	return setting{label: label, help: help,
+		get: func(c *studio.Config) string {
+			if *value(c) == 0 {
+				return "off"
+			}
+			return strconv.FormatInt(*value(c), 10)
+		},
+		set: func(c *studio.Config, v string) error {
+			n, err := studio.ParseCreditCap(v)
+			if err != nil {
+				return fmt.Errorf("%s: %v", strings.ToLower(label), err)
+			}
+			*value(c) = n
+			return nil
+		},
+		keep: func(s *studio.Settings, c studio.Config) { *saved(s) = *value(&c) }}
 }
 
 func onOff(b bool) string {
@@ -336,7 +347,7 @@ func (p *settingsPage) View() string {
 	var b strings.Builder
 	cur := p.env.studio.Config
 	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(api.CleanLine(cur.Backend())) + "\n\n")
-	lw := 17
+	lw := 19
 	for i, r := range p.rows {
 		v := api.CleanLine(r.get(&p.draft))
 		switch {

@@ -20,7 +20,7 @@ func TestSettingsUploadsCycleAndSave(t *testing.T) {
 		send(m, press("down"))
 	}
 	send(m, press("space"))
-	if !strings.Contains(screen(m), "Uploads           always") {
+	if !strings.Contains(screen(m), "Uploads             always") {
 		t.Fatalf("space did not pick always:\n%s", screen(m))
 	}
 	send(m, press("s"))

@@ -1,0 +1,45 @@
+package forms
+
+import (
+	"strings"
+	"testing"
+
+	"clapper/api"
+)
+
+// The review shows the day's and month's spending beside the price, and a
+// request that would pass a credit cap is sent only after y (n keeps it).
+func TestReviewAsksBeforePassingACreditCap(t *testing.T) {
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	over := ""
+	f.ctx.Spending = func(api.Operation, map[string]any) (string, string) {
+		return "150 credits today of 200 · 900 credits this month", over
+	}
+	focus(t, f, "prompt")
+	typeText(f, "a fox")
+	press(f, "ctrl+s")
+	if view := f.View(); !strings.Contains(view, "150 credits today of 200") {
+		t.Fatalf("the review does not show the spending:\n%s", view)
+	}
+	if msgs := expect(f, "enter"); len(msgs) != 1 {
+		t.Fatalf("under the caps enter sends at once: %#v", msgs)
+	}
+	over = "not sent: the daily credit cap is 200 credits and tasks have cost 150 credits today; this request costs 80 more"
+	press(f, "esc")
+	typeText(f, " in snow")
+	press(f, "ctrl+s")
+	if msgs := expect(f, "enter"); len(msgs) != 0 || !f.review.confirming {
+		t.Fatalf("enter past a cap must ask first: %#v", msgs)
+	}
+	if view := f.View(); !strings.Contains(view, "Send past a credit cap?") || !strings.Contains(view, "The daily credit cap is 200 credits") {
+		t.Fatalf("the question does not name the cap:\n%s", view)
+	}
+	if msgs := expect(f, "n"); len(msgs) != 0 || f.review.confirming {
+		t.Fatalf("n must not send: %#v", msgs)
+	}
+	expect(f, "enter")
+	msgs := expect(f, "y")
+	if len(msgs) != 1 || msgs[0].(SubmitMsg).Forced {
+		t.Fatalf("y must send it, not as a request the catalog refuses: %#v", msgs)
+	}
+}
