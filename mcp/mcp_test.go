@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,7 +138,8 @@ func TestABrokenRuleIsRefusedNamingTheFieldAndNothingIsSent(t *testing.T) {
 }
 
 func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
-	r := newRig(t, rigOpts{counted: true})
+	clk := sandbox.NewFakeClock(time.Now())
+	r := newRig(t, rigOpts{counted: true, clock: clk})
 	// A local file is sent as a data URI, as the CLI does.
 	img := filepath.Join(t.TempDir(), "ref.png")
 	writePNG(t, img, 320, 240)
@@ -153,8 +155,29 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 		t.Errorf("the local file was not sent as a data URI: %.200s", sent)
 	}
 	var done taskOut
-	res, err := r.cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "wait_task", Arguments: map[string]any{"task_id": c.TaskID, "timeout_seconds": 30},
-		Meta: sdk.Meta{"progressToken": "p1"}})
+	var res *sdk.CallToolResult
+	var err error
+	waited := make(chan struct{})
+	go func() {
+		defer close(waited)
+		res, err = r.cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "wait_task", Arguments: map[string]any{"task_id": c.TaskID, "timeout_seconds": 30},
+			Meta: sdk.Meta{"progressToken": "p1"}})
+	}()
+	// The sandbox's time stands still until the wait has told of the running
+	// task; then the task may finish.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		r.mu.Lock()
+		n := len(r.progress)
+		r.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no progress notification while the task ran")
+		}
+	}
+	clk.Advance(time.Hour)
+	<-waited
 	if err != nil || res.IsError {
 		t.Fatalf("wait_task: %v %s", err, text(res))
 	}

@@ -39,6 +39,9 @@ type rigOpts struct {
 	// productionWatcher follows tasks on the real schedule (benchmarks),
 	// not every millisecond.
 	productionWatcher bool
+	// clock, when set, holds the sandbox's time still until the test moves
+	// it, so a task is seen running however slow the machine is.
+	clock *sandbox.FakeClock
 }
 
 type rig struct {
@@ -56,6 +59,9 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	dir := t.TempDir()
 	r := &rig{}
 	sbc := sandbox.Config{Speed: 1e5, Seed: 3, StatePath: filepath.Join(dir, "sandbox.json")}
+	if o.clock != nil {
+		sbc.Clock = o.clock
+	}
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
 		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
 	opts := studio.Options{Origin: history.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
