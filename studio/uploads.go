@@ -53,7 +53,10 @@ func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[strin
 		return nil, err
 	}
 	sub, err := s.Tracker.SubmitInSet(ctx, op, prepared, line)
-	if err == nil || len(reused) == 0 || !refusedUpload(err) {
+	if err == nil {
+		return sub, s.recordJobCredits(ctx, op, body, sub)
+	}
+	if len(reused) == 0 || !refusedUpload(err) {
 		return sub, err
 	}
 	for _, sha := range reused {
@@ -64,7 +67,30 @@ func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[strin
 	if prepared, _, err = s.uploadImages(ctx, op, body, true); err != nil {
 		return nil, err
 	}
-	return s.Tracker.SubmitInSet(ctx, op, prepared, line)
+	sub, err = s.Tracker.SubmitInSet(ctx, op, prepared, line)
+	if err != nil {
+		return sub, err
+	}
+	return sub, s.recordJobCredits(ctx, op, body, sub)
+}
+
+// recordJobCredits gives a multi-scene job the credits it costs: the
+// service answers its creation with an id alone and its job record carries
+// no credits, so without this every list, total and chart would count the
+// job as free. The embedded sandbox charges by its own table, which is then
+// exact; a live job's charge is not published and stays unknown (0).
+func (s *Studio) recordJobCredits(ctx context.Context, op api.Operation, body map[string]any, sub *track.Submission) error {
+	if !op.IsMultiScene() || sub.Task.Credits > 0 || !s.Sandbox() {
+		return nil
+	}
+	p := s.Price(op, body)
+	if !p.Known || p.Credits <= 0 {
+		return nil
+	}
+	if err := s.Store.AddCredits(ctx, sub.LocalID, p.Credits); err != nil {
+		return fmt.Errorf("job %s was created; its %d credits were not recorded: %w", sub.Task.Identifier(), p.Credits, err)
+	}
+	return nil
 }
 
 // refusedUpload reports a creation refused because an uploaded image could
