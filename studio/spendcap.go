@@ -53,10 +53,14 @@ func (e *CapError) Error() string {
 
 // CheckAgentCap refuses, with a *CapError, a request priced p when the
 // credits of today's agent tasks (origin mcp, in this backend's history)
-// plus p would pass Config.AgentCreditCap.
+// plus p would pass Config.AgentCreditCap, or when it would pass the daily
+// or monthly cap on all spending: an agent has no --over-cap.
 func (s *Studio) CheckAgentCap(ctx context.Context, p Price) error {
-	return s.checkCap(ctx, CapError{Cap: s.Config.AgentCreditCap, Price: p, Scope: "agent work", Period: "day",
-		Setting: "the Settings page's agent credit cap, --daily-cap or " + EnvAgentCreditCap}, history.OriginMCP)
+	if err := s.checkCap(ctx, CapError{Cap: s.Config.AgentCreditCap, Price: p, Scope: "agent work", Period: "day",
+		Setting: "the Settings page's agent credit cap, --daily-cap or " + EnvAgentCreditCap}, history.OriginMCP); err != nil {
+		return err
+	}
+	return s.CheckSpendCaps(ctx, p, "")
 }
 
 // CheckSpendCaps refuses, with a *CapError, a send priced p (one request,

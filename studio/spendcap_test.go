@@ -78,3 +78,21 @@ func TestSpendCapsSumTheDayAndTheMonth(t *testing.T) {
 		t.Fatalf("60 more passes the monthly cap: %v", err)
 	}
 }
+
+// An agent is held by the caps on all spending too, with no way past them.
+func TestAgentSendsAreHeldByTheSpendCaps(t *testing.T) {
+	ctx := context.Background()
+	store, err := history.Open(t.TempDir() + "/h.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s := &Studio{Config: Config{MonthlyCreditCap: 50}, Store: store}
+	var ce *CapError
+	if err := s.CheckAgentCap(ctx, Price{Credits: 60, Known: true}); !errors.As(err, &ce) || ce.Period != "month" {
+		t.Fatalf("an agent send past the monthly cap: %v", err)
+	}
+	if err := s.CheckAgentCap(ctx, Price{Credits: 40, Known: true}); err != nil {
+		t.Fatalf("under every cap: %v", err)
+	}
+}
