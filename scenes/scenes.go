@@ -112,6 +112,18 @@ func (s *Service) Refresh(ctx context.Context, jobID string) (history.Job, error
 	return s.Store.Job(ctx, jobID)
 }
 
+// VersionLabel names a version as people do, by its place in its scene's
+// record: v1 for the first, v2 for the first edit; the id when the record
+// does not hold it.
+func VersionLabel(rec history.JobRecord, id string) string {
+	for i, v := range rec.Jobs {
+		if v.ID == id {
+			return "v" + strconv.Itoa(i+1)
+		}
+	}
+	return id
+}
+
 // Chosen is the version of scene rec that the next composition uses: the
 // one the user chose while it is a successful version of the scene, else
 // the newest successful one; ok is false when the scene has none.

@@ -71,3 +71,19 @@ func (s *Studio) Price(op api.Operation, body map[string]any) Price {
 	return Price{Credits: pc.Credits, Known: true, Text: fmt.Sprintf("%s last time (%s, task %s on %s); the service may charge differently",
 		textutil.Plural(int(pc.Credits), "credit"), like, pc.TaskID, pc.CreatedAt.Local().Format("Jan 2"))}
 }
+
+// ScenePrice prices a scene edit of a scene of seconds (edit) or a
+// composition of a multi-scene job (!edit), for the confirmation before it
+// is sent. The sandbox charges an edit like a new scene of that length and
+// nothing for a composition; the live service publishes no price for
+// either.
+func (s *Studio) ScenePrice(edit bool, seconds int) Price {
+	if !s.Sandbox() {
+		return Price{Text: "unknown (the service publishes no price for scene edits and compositions)"}
+	}
+	n := 0
+	if edit {
+		n = sandbox.Quote(api.OpGeneralOneClick, map[string]any{"duration": seconds})
+	}
+	return Price{Credits: int64(n), Known: true, Text: textutil.Plural(n, "credit") + " (sandbox price table)"}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -237,14 +238,37 @@ func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	from := m.prompt.from
 	m.prompt = nil
+	rec := m.recordOf(from.ID)
+	scene, next := rec.Index+1, len(rec.Jobs)+1
+	price := m.env.studio.ScenePrice(true, from.Duration)
 	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
-	return submit(func() tea.Msg {
-		id, err := svc.Edit(ctx, jobID, from.ID, text)
-		if err != nil {
+	name := fmt.Sprintf("scene %d v%d", scene, next)
+	send := submit(func() tea.Msg {
+		if _, err := svc.Edit(ctx, jobID, from.ID, text); err != nil {
 			return sceneSentMsg{err: err}
 		}
-		return sceneSentMsg{text: "scene edit sent: version " + api.CleanLine(id) + " is being made"}
+		return sceneSentMsg{text: "scene edit sent: " + name + " is being made"}
 	})
+	// Every send shows its price first.
+	return func() tea.Msg {
+		return openDialogMsg{d: &confirmDialog{
+			title: fmt.Sprintf("Send the edit of scene %d?", scene),
+			body:  fmt.Sprintf("It makes %s from %s.\ncost: %s", name, scenes.VersionLabel(rec, from.ID), price.Text),
+			onYes: send,
+		}}
+	}
+}
+
+// recordOf is the scene record holding version id.
+func (m *sceneEditor) recordOf(id string) history.JobRecord {
+	for _, rec := range m.job.Scenes {
+		for _, v := range rec.Jobs {
+			if v.ID == id {
+				return rec
+			}
+		}
+	}
+	return history.JobRecord{}
 }
 
 // sceneSentMsg is the answer to an edit or a composition.
@@ -358,25 +382,29 @@ func (m *sceneEditor) confirmCompose() tea.Cmd {
 		return statusErr(err)
 	}
 	var body strings.Builder
+	var labels []string
 	for i, rec := range j.Scenes {
 		_, byUser, _ := scenes.Chosen(j, rec)
-		body.WriteString("scene " + itoa(rec.Index+1) + ": " + api.CleanLine(ids[i]))
+		label := scenes.VersionLabel(rec, ids[i])
+		labels = append(labels, label)
+		body.WriteString("scene " + itoa(rec.Index+1) + ": " + api.CleanLine(label))
 		if byUser {
 			body.WriteString(" (your choice)")
 		}
 		body.WriteString("\n")
 	}
+	body.WriteString("cost: " + m.env.studio.ScenePrice(false, 0).Text + "\n")
+	cut := strings.Join(labels, ", ")
 	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{
 			title: "Compose these versions?",
 			body:  strings.TrimRight(body.String(), "\n"),
 			onYes: func() tea.Msg {
-				id, _, err := svc.Compose(ctx, jobID, ids)
-				if err != nil {
+				if _, _, err := svc.Compose(ctx, jobID, ids); err != nil {
 					return statusMsg{text: "compose: " + api.CleanLine(err.Error()), bad: true}
 				}
-				return done("composition "+api.CleanLine(id)+" is being made; it is saved when done", changedJobs)
+				return done("the cut of "+api.CleanLine(cut)+" is being made; it is saved when done", changedJobs)
 			},
 		}}
 	}

@@ -180,6 +180,18 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	}
 	typeText(m, " at noon")
 	send(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	// The edit is sent once its price was shown.
+	if j := r.load(t); len(j.Scenes[2].Jobs) != 1 {
+		t.Fatal("the edit was sent before its price was shown")
+	}
+	price := r.s.ScenePrice(true, r.load(t).Scenes[2].Jobs[0].Duration)
+	if got := screen(m); m.dialog == nil || !strings.Contains(got, "It makes scene 3 v2 from v1.") || !strings.Contains(got, "cost: "+price.Text) || price.Credits <= 0 {
+		t.Fatalf("no confirmation with the edit's price (%s):\n%s", price.Text, got)
+	}
+	send(m, press("y"))
+	if got := screen(m); !strings.Contains(got, "scene edit sent: scene 3 v2 is being made") {
+		t.Errorf("the edit's message names no version:\n%s", got)
+	}
 	j := r.load(t)
 	if n := len(j.Scenes[2].Jobs); n != 2 || !strings.HasSuffix(j.Scenes[2].Current().Prompt, "at noon") {
 		t.Fatalf("scene 3 after the edit: %+v", j.Scenes[2])
@@ -191,10 +203,14 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
 	send(m, historyChangedMsg{})
 	send(m, press("c"))
-	if m.dialog == nil || !strings.Contains(screen(m), j.Scenes[1].Jobs[1].ID+" (your choice)") {
-		t.Fatalf("no confirmation listing the chosen versions:\n%s", screen(m))
+	if got := screen(m); m.dialog == nil || !strings.Contains(got, "scene 2: v2 (your choice)") || !strings.Contains(got, "scene 3: v2") ||
+		!strings.Contains(got, "cost: 0 credits (sandbox price table)") || strings.Contains(got, j.Scenes[1].Jobs[1].ID) {
+		t.Fatalf("no confirmation listing the chosen versions by name, with the price:\n%s", got)
 	}
 	send(m, press("y"))
+	if got := screen(m); !strings.Contains(got, "the cut of v1, v2, v2 is being made") {
+		t.Errorf("the composition's message names no versions:\n%s", got)
+	}
 	j = r.load(t)
 	cut := j.Compose[len(j.Compose)-1].Current()
 	want := []string{j.Scenes[0].Jobs[0].ID, j.Scenes[1].Jobs[1].ID, j.Scenes[2].Jobs[1].ID}
