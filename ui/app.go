@@ -109,6 +109,10 @@ type Model struct {
 	nextImageID int
 
 	kittyProbe *preview.Kitty
+	// afterFirstRows holds the hidden pages' first reads until the Tasks
+	// list has its rows: on a 2-core machine they would otherwise compete
+	// with the one read the first frame waits for.
+	afterFirstRows []tea.Cmd
 	// notify is how the terminal shows a notification (announce).
 	notify   notifyStyle
 	ticking  bool
@@ -155,18 +159,18 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, tea.Raw(k.Query()))
 	}
 	for i, p := range m.pages {
-		if i != m.active && (i == pageHistory || i == pageScenes) {
+		switch {
+		case i == m.active:
+			cmds = append(cmds, p.Init())
+		case i == pageHistory || i == pageScenes:
 			// Lists only their page shows: read when it is shown, so the
 			// first frame's rows do not wait behind them.
 			m.stale[i] = rereadAll
-			continue
+		case m.active == pageTasks:
+			m.afterFirstRows = append(m.afterFirstRows, p.Init())
+		default:
+			cmds = append(cmds, p.Init())
 		}
-		cmds = append(cmds, p.Init())
-	}
-	// What resolving the configuration found (a settings file made
-	// private): printed before the screen took over, so said again here.
-	for _, w := range m.env.studio.Config.Warnings {
-		cmds = append(cmds, statusErrText(api.CleanLine(w)))
 	}
 	return tea.Batch(cmds...)
 }

@@ -12,7 +12,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case windowLoadedMsg:
 		for _, i := range []int{pageTasks, pageHistory} {
 			if m.pages[i].(interface{ window() *taskWindow }).window() == msg.win {
-				return m.pages[i].Update(msg)
+				cmd := m.pages[i].Update(msg)
+				if i == pageTasks && m.afterFirstRows != nil {
+					cmd = tea.Batch(append(m.afterFirstRows, cmd)...)
+					m.afterFirstRows = nil
+				}
+				return cmd
 			}
 		}
 		return nil // a list replaced since it asked

@@ -1,6 +1,12 @@
 package ui
 
-import "testing"
+import (
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
 
 // At start only what the first frame shows is read: the History and
 // Scenes lists wait until their page is shown, and then are there.
@@ -16,5 +22,45 @@ func TestHiddenListsReadWhenShown(t *testing.T) {
 	send(m, press("5"))
 	if len(h.win.rows) == 0 || m.stale[pageHistory] != rereadNone {
 		t.Errorf("the History page shown has %d rows", len(h.win.rows))
+	}
+}
+
+// The first frame waits for one read, the Tasks list's page: the hidden
+// pages' reads (voices, drafts) start only once its rows are there, so on
+// two busy cores they do not compete with it.
+func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	seed(t, s, clk, standardTasks())
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	// reads runs cmd and what it batches, and names the data each returns
+	// without handing it to the model.
+	reads := func(cmd tea.Cmd) (names []string, rows tea.Msg) {
+		for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
+			if queue[0] == nil || isBlink(queue[0]) {
+				continue
+			}
+			switch msg := queue[0]().(type) {
+			case tea.BatchMsg:
+				queue = append(queue, msg...)
+			case windowLoadedMsg:
+				names, rows = append(names, "rows"), msg
+			case voicesLoadedMsg:
+				names = append(names, "voices")
+			case draftsFoundMsg:
+				names = append(names, "drafts")
+			}
+		}
+		return names, rows
+	}
+	first, rows := reads(m.Init())
+	if !slices.Equal(first, []string{"rows"}) {
+		t.Fatalf("reads at start: %v; want only the Tasks rows", first)
+	}
+	_, next := m.Update(rows)
+	then, _ := reads(next)
+	if !slices.Contains(then, "voices") || !slices.Contains(then, "drafts") {
+		t.Errorf("reads once the rows are there: %v; want voices and drafts", then)
 	}
 }
