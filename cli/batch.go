@@ -68,6 +68,7 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		return &ExitError{Code: 2, Err: fmt.Errorf("read batch: %w", err)}
 	}
 	b := parseBatch(file, data)
+	b.checkSizes(app.Config)
 	if len(b.problems) > 0 {
 		return batchRefused(file, b.problems)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"clapper/studio"
 )
 
 // Checking a 10,000-line batch file (issue 22: under 2 s), JSON Lines and
@@ -18,7 +20,9 @@ func BenchmarkCheckBatch10000(b *testing.B) {
 	for _, c := range []struct{ name, file, data string }{{"jsonl", "b.jsonl", jl.String()}, {"csv", "b.csv", cs.String()}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if got := parseBatch(c.file, []byte(c.data)); len(got.problems) != 0 || len(got.requests) != 10000 {
+				got := parseBatch(c.file, []byte(c.data))
+				got.checkSizes(studio.Config{Uploads: studio.UploadAuto})
+				if len(got.problems) != 0 || len(got.requests) != 10000 {
 					b.Fatalf("%d problems (%v), %d requests", len(got.problems), got.problems[:min(3, len(got.problems))], len(got.requests))
 				}
 			}

@@ -92,6 +92,24 @@ func TestBatchWithABrokenLineIsRefusedWhole(t *testing.T) {
 	if n := svc.count(); n != 0 {
 		t.Fatalf("%d requests were sent; a refused batch sends none", n)
 	}
+	// Every kind of broken line is listed, each with its number.
+	p := filepath.Join(t.TempDir(), "mixed.jsonl")
+	os.WriteFile(p, []byte(`{"operation": "text2video", "request": {"model": "svcq3-turbo", "prompt": "ok"}}
+{"operation": "text2video", "request": {"model": "svcq3-turbo", "prompt": "ok"}
+
+{"operation": "text2vidoe", "request": {"model": "svcq3-turbo", "prompt": "ok"}}
+{"operation": "text2video", "reqest": {"model": "svcq3-turbo", "prompt": "ok"}}
+{"operation": "text2video", "request": {"model": "svcq9", "prompt": "ok"}}
+`), 0o600)
+	r = execute("", append([]string{"batch", p}, flags...)...)
+	for _, want := range []string{"4 problems", "line 2: want", "line 4: operation", "line 5: want", "line 6: model"} {
+		if !strings.Contains(r.err, want) {
+			t.Errorf("missing %q:\n%s", want, r.err)
+		}
+	}
+	if r.code != 2 || strings.Contains(r.err, "line 1") || svc.count() != 0 {
+		t.Fatalf("exit %d, %d sent:\n%s", r.code, svc.count(), r.err)
+	}
 }
 
 // CSV lines are typed as --set types them, and each broken cell is named.
@@ -245,5 +263,21 @@ func TestBatchKeepsFiveAtTheService(t *testing.T) {
 	}
 	if !strings.Contains(e.String(), "the rest wait here") || !strings.Contains(o.String(), "batch: 12 done") {
 		t.Fatalf("output:\n%s%s", o.String(), e.String())
+	}
+}
+
+// A line past the service's 20 MB body limit is refused with the rest,
+// unless its images will be uploaded instead.
+func TestBatchLinePastTheBodyLimit(t *testing.T) {
+	uri := "data:image/png;base64," + strings.Repeat("A", 21<<20)
+	b := &batchFile{requests: []setRequest{{line: 3, op: "img2video", body: map[string]any{"model": "svcq1", "images": []any{uri}}}}}
+	b.checkSizes(studio.Config{Uploads: studio.UploadNever})
+	if len(b.problems) != 1 || !strings.HasPrefix(b.problems[0], "line 3: request body is 21.0 MB") {
+		t.Fatalf("problems %q", b.problems)
+	}
+	b.problems = nil
+	b.checkSizes(studio.Config{Uploads: studio.UploadAuto})
+	if len(b.problems) != 0 {
+		t.Fatalf("an image to be uploaded is not past the limit: %q", b.problems)
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 // maxBatchFile bounds what is read of a batch file: 10,000 lines of
@@ -201,6 +203,29 @@ func (b *batchFile) check(n int, op api.Operation, body map[string]any) {
 		return
 	}
 	b.requests = append(b.requests, setRequest{line: n, op: op, body: catalog.Normalize(op, body)})
+}
+
+// checkSizes lists every request past the service's body limit whose
+// images will not be uploaded instead (as create refuses one).
+func (b *batchFile) checkSizes(cfg studio.Config) {
+	for _, r := range b.requests {
+		raw, err := json.Marshal(r.body)
+		if err != nil {
+			b.broken(r.line, "request: %v", err)
+			continue
+		}
+		if len(raw) > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(r.op, r.body) {
+			b.broken(r.line, "request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))
+		}
+	}
+	sort.SliceStable(b.problems, func(i, j int) bool { return problemLine(b.problems[i]) < problemLine(b.problems[j]) })
+}
+
+// problemLine is the line number a problem starts with.
+func problemLine(p string) int {
+	var n int
+	fmt.Sscanf(p, "line %d:", &n)
+	return n
 }
 
 // batchRefused lists every broken line of a batch file: nothing was sent.

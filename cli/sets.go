@@ -42,7 +42,6 @@ type setRun struct {
 	queue    []setRequest           // never sent, in order
 	inflight map[string]*setRequest // at the service, by task id
 	ended    map[int]string         // line -> final state
-	localIDs map[int]int64          // line -> task row
 	results  map[int]*api.TaskResult
 	taskIDs  map[int]string
 }
@@ -67,7 +66,7 @@ type summaryLine struct {
 
 func newSetRun(app *App, s *studio.Studio, setID int64, noun string, asJSON bool) *setRun {
 	return &setRun{app: app, s: s, setID: setID, noun: noun, json: asJSON, tty: !asJSON && isTerminal(app.Err),
-		inflight: map[string]*setRequest{}, ended: map[int]string{}, localIDs: map[int]int64{},
+		inflight: map[string]*setRequest{}, ended: map[int]string{},
 		results: map[int]*api.TaskResult{}, taskIDs: map[int]string{}}
 }
 
@@ -93,7 +92,6 @@ func (r *setRun) run(ctx context.Context, reqs []setRequest) (*setSummary, error
 			r.queue = append(r.queue, *req)
 			continue
 		}
-		r.localIDs[req.line] = id
 		t, err := r.s.Store.Task(ctx, id)
 		if err != nil {
 			return nil, err
@@ -149,13 +147,6 @@ func (r *setRun) fill(ctx context.Context, retry *time.Timer) error {
 	for len(r.queue) > 0 && len(r.inflight) < serviceSlots {
 		req := r.queue[0]
 		sub, err := r.s.SendInSet(ctx, req.op, req.body, &history.SetLine{SetID: r.setID, Line: req.line})
-		if sub != nil {
-			r.localIDs[req.line] = sub.LocalID
-		}
-		var se *track.SubmitError
-		if errors.As(err, &se) {
-			r.localIDs[req.line] = se.LocalID
-		}
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -286,7 +277,10 @@ func (r *setRun) say(format string, args ...any) {
 func (r *setRun) summary(ctx context.Context) *setSummary {
 	done, failed, unknown := r.counts()
 	sum := &setSummary{Kind: r.noun, Done: done, Failed: failed, Unknown: unknown, Waiting: len(r.queue)}
-	members, _ := r.s.Store.SetMembers(ctx, r.setID)
+	members, err := r.s.Store.SetMembers(context.WithoutCancel(ctx), r.setID)
+	if err != nil {
+		r.say("the %s's lines could not be read back for the summary: %v", r.noun, err)
+	}
 	for _, m := range members {
 		line := summaryLine{Line: m.Line, Label: m.Label, State: "waiting"}
 		if m.LocalID != 0 {

@@ -83,3 +83,17 @@ func TestCreditCapsRefuseAndOverCapSends(t *testing.T) {
 		t.Fatalf("caps off: exit %d:\n%s", r.code, r.err)
 	}
 }
+
+// Without --wait, variations past five wait on our side and the command
+// ends once the last is sent, not when they end.
+func TestVariationsWithoutWaitEndOnceAllAreSent(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	r := execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox",
+		"--variations", "7"}, flags...)...)
+	if r.code != 0 || svc.count() != 7 {
+		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
+	}
+	if !strings.Contains(r.err, "at most 5 at the service at once; the rest wait here") || !strings.Contains(r.err, "(seed=") {
+		t.Fatalf("the wait on our side is not told:\n%s", r.err)
+	}
+}
