@@ -14,6 +14,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/track"
+	"clapper/history"
 )
 
 // previewName keeps a preview's cache name to plain characters.
@@ -23,6 +24,38 @@ var previewName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 // first frame), fetched once from src into the data directory's preview
 // cache by the one downloader: the picture's URL expires, the cache stays.
 func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
+	return s.preview(ctx, key, src, func(context.Context) (string, error) { return src, nil })
+}
+
+// TaskPreview is Preview of a task's first result (its cover, or the
+// image itself): a URL that fails (expired, or an embedded sandbox's port
+// of an earlier run) is signed anew by one re-read of the task.
+func (s *Studio) TaskPreview(ctx context.Context, t history.Task, image bool) (string, error) {
+	pick := func(t history.Task) string {
+		if len(t.Creations) == 0 {
+			return ""
+		}
+		if image {
+			return t.Creations[0].URL
+		}
+		return t.Creations[0].CoverURL
+	}
+	return s.preview(ctx, t.TaskID, pick(t), func(ctx context.Context) (string, error) {
+		if err := s.Reread(ctx, t); err != nil {
+			return "", err
+		}
+		now, err := s.Store.Task(ctx, t.LocalID)
+		if err != nil {
+			return "", err
+		}
+		if u := pick(now); u != "" {
+			return u, nil
+		}
+		return "", track.ErrExpired
+	})
+}
+
+func (s *Studio) preview(ctx context.Context, key, src string, fresh func(context.Context) (string, error)) (string, error) {
 	// One fetch at a time in a process: a picture asked for twice (a
 	// detail opened again while its cover loads) is fetched once.
 	s.previewMu.Lock()
@@ -35,20 +68,34 @@ func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
 	if p, ok := track.SavedPicture(dir, base); ok {
 		return p, nil
 	}
+	freshFailed := false
 	p, _, err := s.Downloader.Save(ctx, track.File{
 		Media: "image", Dir: dir, Base: base, Limit: track.MaxPreviewBytes, Replace: true,
-		URL: func(context.Context, bool) (string, error) { return src, nil },
+		URL: func(ctx context.Context, again bool) (string, error) {
+			if !again {
+				return src, nil
+			}
+			u, err := fresh(ctx)
+			if err != nil {
+				freshFailed = true
+			}
+			return u, err
+		},
 	})
+	host := ""
+	if u, perr := url.Parse(src); perr == nil {
+		host = u.Host
+	}
 	var netErr *url.Error
 	switch {
 	case err == nil:
 		return p, nil
+	case freshFailed && host != "":
+		return "", fmt.Errorf("could not fetch the picture from %s, nor re-read the task for a fresh URL", host)
 	case errors.Is(err, track.ErrExpired):
 		return "", errors.New("the picture's URL has expired (r re-reads the task)")
-	case errors.As(err, &netErr):
-		if u, perr := url.Parse(src); perr == nil && u.Host != "" {
-			return "", fmt.Errorf("could not fetch the picture from %s", u.Host)
-		}
+	case errors.As(err, &netErr) && host != "":
+		return "", fmt.Errorf("could not fetch the picture from %s", host)
 	}
 	return "", fmt.Errorf("could not fetch the picture: %w", err)
 }

@@ -93,7 +93,7 @@ func connect(ctx context.Context, cfg Config, sb *sandbox.Config) (client *api.C
 	if sc.Speed == 0 {
 		sc.Speed = cfg.SandboxSpeed
 	}
-	base, _, stopSandbox, err := sandbox.Listen(ctx, "", sc)
+	base, stopSandbox, err := listenSandbox(ctx, cfg, sc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}

@@ -32,7 +32,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 	if media == "image" {
 		src = c.URL
 	}
-	taskID := t.TaskID
+	task := *t
 	cols, rows := previewCols, previewRows
 	if !d.sideBySide() {
 		cols, rows = narrowPreviewCols, narrowPreviewRows
@@ -43,9 +43,13 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		if media == "image" && saved != "" {
 			path = saved
 		} else if src != "" {
-			p, err := s.Preview(ctx, taskID, src)
+			p, err := s.TaskPreview(ctx, task, media == "image")
 			if err != nil {
-				return previewLoadedMsg{localID: localID, note: "No preview: " + api.CleanLine(err.Error())}
+				note := "No preview: " + api.CleanLine(err.Error())
+				if saved != "" {
+					note += ". The saved file is " + api.CleanLine(saved) + " (o opens it)."
+				}
+				return previewLoadedMsg{localID: localID, note: note}
 			}
 			path = p
 		} else {
