@@ -170,6 +170,8 @@ func (f *Form) reviewView() string {
 		foot = s.Dim.Render(reviewFresh)
 	case f.review.confirming:
 		foot = s.Warning.Render("y sends it as it is · n keeps it here")
+	case f.check.OK() && f.check.OverCap != "":
+		foot = s.Warning.Render("! past a credit cap") + s.Dim.Render(" · enter asks first · esc back to the form")
 	case f.check.OK():
 		foot = s.OK.Render("✓ ready") + s.Dim.Render(" · enter sends it · esc back to the form")
 	default:

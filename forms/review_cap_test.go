@@ -28,6 +28,9 @@ func TestReviewAsksBeforePassingACreditCap(t *testing.T) {
 	press(f, "esc")
 	typeText(f, " in snow")
 	press(f, "ctrl+s")
+	if view := f.View(); !strings.Contains(view, "past a credit cap · enter asks first") {
+		t.Fatalf("the review does not warn before enter:\n%s", view)
+	}
 	if msgs := expect(f, "enter"); len(msgs) != 0 || !f.review.confirming {
 		t.Fatalf("enter past a cap must ask first: %#v", msgs)
 	}
