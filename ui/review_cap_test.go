@@ -24,15 +24,23 @@ func TestReviewAsksBeforePassingTheDailyCapInARunningProgram(t *testing.T) {
 	for _, k := range []string{"2", "down", "down", "enter", "enter"} {
 		tm.Send(press(k))
 	}
-	wait := func(what string) {
+	// WaitFor reads the output as it goes: each wait looks for what one
+	// frame shows.
+	wait := func(what ...string) {
 		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) }, teatest.WithDuration(5*time.Second))
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(5*time.Second))
 	}
 	wait("ctrl+j new line")
 	tm.Type("a fox")
 	tm.Send(ctrl('s'))
-	wait("credits today of 10")
-	wait("past a credit cap · enter asks first")
+	wait("credits today of 10", "past a credit cap · enter asks first")
 	tm.Send(press("enter"))
 	wait("Send past a credit cap?")
 	tm.Send(press("y"))
