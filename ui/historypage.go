@@ -49,9 +49,14 @@ type historyPage struct {
 	counts  map[string]int
 	byDay   []history.DayCredits
 	byModel []history.ModelCredits
+	// matched is what the tasks the search matches were charged.
+	matched int64
 
 	width, height int
 	scroll        int
+	// chartScroll is the first line of the charts shown in place of the
+	// list on a narrow terminal.
+	chartScroll int
 }
 
 type historyStatsMsg struct {
@@ -59,6 +64,7 @@ type historyStatsMsg struct {
 	counts  map[string]int
 	byDay   []history.DayCredits
 	byModel []history.ModelCredits
+	matched int64
 	err     error
 }
 
@@ -156,7 +162,12 @@ func (p *historyPage) loadStats() tea.Cmd {
 		if msg.byDay, msg.err = store.CreditsByDay(ctx, from, to); msg.err != nil {
 			return msg
 		}
-		msg.byModel, msg.err = store.CreditsByModel(ctx, from, to)
+		if msg.byModel, msg.err = store.CreditsByModel(ctx, from, to); msg.err != nil {
+			return msg
+		}
+		if searched(f) {
+			msg.matched, msg.err = store.CreditsMatching(ctx, f)
+		}
 		return msg
 	}
 }
@@ -169,7 +180,7 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 		}
 	case historyStatsMsg:
 		if msg.err == nil {
-			p.counts, p.byDay, p.byModel = msg.counts, msg.byDay, msg.byModel
+			p.counts, p.byDay, p.byModel, p.matched = msg.counts, msg.byDay, msg.byModel, msg.matched
 		}
 	case historySettledMsg:
 		if msg.typed == p.typed && p.typing {
@@ -262,6 +273,14 @@ func (p *historyPage) listHeight() int { return max(p.height-4, 1) }
 func (p *historyPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.Help().(historyKeys)
 	switch {
+	case p.chartsInPlace() && (key.Matches(msg, k.Up) || key.Matches(msg, k.Down)):
+		// The charts in place of the list scroll: by model is below.
+		if key.Matches(msg, k.Up) {
+			p.chartScroll = max(p.chartScroll-1, 0)
+		} else {
+			p.chartScroll++
+		}
+		return nil
 	case key.Matches(msg, k.Up):
 		return p.win.move(-1)
 	case key.Matches(msg, k.Down):
@@ -279,6 +298,7 @@ func (p *historyPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		return p.search.Focus()
 	case key.Matches(msg, k.Charts):
 		p.showCharts = !p.showCharts
+		p.chartScroll = 0
 	case key.Matches(msg, k.Open):
 		if t, ok := p.win.selected(); ok {
 			return func() tea.Msg { return openDetailMsg{localID: t.LocalID} }
@@ -313,8 +333,11 @@ func (p *historyPage) View() string {
 		listW = p.width - chartWidth - 3
 	}
 	var body string
-	if !p.wide() && p.showCharts {
-		body = p.charts(p.width)
+	if p.chartsInPlace() {
+		lines := strings.Split(strings.TrimRight(p.charts(p.width), "\n"), "\n")
+		h := p.listHeight()
+		p.chartScroll = min(p.chartScroll, max(len(lines)-h, 0))
+		body = strings.Join(lines[p.chartScroll:min(p.chartScroll+h, len(lines))], "\n")
 	} else {
 		body = p.list(listW)
 	}
@@ -326,6 +349,15 @@ func (p *historyPage) View() string {
 }
 
 const chartWidth = 44
+
+// searched reports a search beyond dates: its totals are of the tasks it
+// matches, not of the span's days.
+func searched(f history.Filter) bool {
+	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0
+}
+
+// chartsInPlace: on a narrow terminal c shows the charts instead of the list.
+func (p *historyPage) chartsInPlace() bool { return !p.wide() && p.showCharts }
 
 func (p *historyPage) totals() string {
 	th := p.env.theme
@@ -340,12 +372,17 @@ func (p *historyPage) totals() string {
 	for _, s := range keys {
 		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", p.counts[s], stateLabel(s))))
 	}
-	var spent int64
-	for _, d := range p.byDay {
-		spent += d.Credits
+	if searched(p.query) {
+		// A search beyond dates: the total is of the tasks it matches.
+		parts = append(parts, credits(p.matched)+" spent on these")
+	} else {
+		var spent int64
+		for _, d := range p.byDay {
+			spent += d.Credits
+		}
+		from, to := p.statsRange()
+		parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(spent), from.Format("Jan 2"), to.AddDate(0, 0, -1).Format("Jan 2")))
 	}
-	from, to := p.statsRange()
-	parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(spent), from.Format("Jan 2"), to.AddDate(0, 0, -1).Format("Jan 2")))
 	return textutil.Fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
 }
 
@@ -382,7 +419,14 @@ func (p *historyPage) charts(w int) string {
 	for _, d := range p.byDay {
 		maxDay = max(maxDay, d.Credits)
 	}
-	days := p.byDay
+	// Days with nothing spent take no row: the chart lists the days that
+	// cost something (the latest 14) and counts the others.
+	var days []history.DayCredits
+	for _, d := range p.byDay {
+		if d.Credits > 0 {
+			days = append(days, d)
+		}
+	}
 	if len(days) > 14 {
 		days = days[len(days)-14:]
 	}
@@ -391,6 +435,9 @@ func (p *historyPage) charts(w int) string {
 	}
 	for _, d := range days {
 		b.WriteString(th.Dim.Render(d.Day.Format("Jan 02")) + " " + bar(th, d.Credits, maxDay, w-17) + " " + fmt.Sprint(d.Credits) + "\n")
+	}
+	if idle := len(p.byDay) - len(days); idle > 0 && len(days) > 0 {
+		b.WriteString(th.Dim.Render("  "+textutil.Plural(idle, "other day", "other days")+" of the span: nothing spent") + "\n")
 	}
 	b.WriteString("\n" + th.Section.Render("Credits by model") + "\n")
 	var maxModel int64
