@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,47 +219,98 @@ func TestTwoDownloadersFetchEachFileOnce(t *testing.T) {
 
 // A claim is renewed while its download runs, so a download that takes
 // longer than one lease is never taken over by a live process's rival.
+// The leases run on a fake clock the test moves, and the transfer is held
+// open until the test releases it, so no scheduling delay can let a lease
+// lapse (only the renewal ticker runs on real time, every third of Lease).
 func TestClaimIsRenewedWhileDownloading(t *testing.T) {
 	payload := bytes.Repeat([]byte("x"), 10_000)
-	fs := &slowFiles{content: map[string][]byte{"/a.mp4": payload}, pause: 40 * time.Millisecond, gets: map[string]int{}}
+	fs := &heldFile{payload: payload, arrived: make(chan struct{}, 1), release: make(chan struct{})}
 	fileSrv := httptest.NewServer(fs)
 	defer fileSrv.Close()
 	svc := newService()
 	c, _, clk := setup(t, svc)
-	// Real time here: the lease must lapse unless renewed.
-	path := filepath.Join(t.TempDir(), "h.db")
-	store, err := history.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	rival, err := history.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rival.Close()
+	store, rival := twoStores(t, clk)
 	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/a.mp4")
 	dir := t.TempDir()
-	lease := 120 * time.Millisecond // under a third of the transfer
-	a := &Downloader{Store: store, Client: c, Lease: lease, DirFor: func(api.Operation) string { return dir }}
-	b := &Downloader{Store: rival, Client: c, Lease: lease, DirFor: func(api.Operation) string { return dir }}
+	const lease = 30 * time.Millisecond
+	// The held transfer is no stall: only the lease may end it.
+	a := &Downloader{Store: store, Client: c, Clock: clk, Lease: lease, IdleTimeout: time.Hour, DirFor: func(api.Operation) string { return dir }}
+	b := &Downloader{Store: rival, Client: c, Clock: clk, Lease: lease, DirFor: func(api.Operation) string { return dir }}
 	ctx := context.Background()
 	a.QueueResults(ctx, res.ID, api.OpImg2Video, clk.Now(), res)
 	done := make(chan struct{})
 	go func() { defer close(done); a.RunPending(ctx) }()
-	for {
-		select {
-		case <-done:
-			if n := fs.count()["/a.mp4"]; n != 1 {
-				t.Errorf("fetched %d times: the claim lapsed while its download ran", n)
-			}
-			files, _ := os.ReadDir(dir)
-			if len(files) != 1 {
-				t.Errorf("saved %v", files)
-			}
-			return
-		case <-time.After(10 * time.Millisecond):
-			b.RunPending(ctx)
+	defer func() { <-done }()
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(fs.release)
 		}
 	}
+	defer release()
+	select {
+	case <-fs.arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the download never started")
+	}
+	leaseUntil := func() time.Time {
+		dls, err := store.Downloads(ctx, res.ID)
+		if err != nil || len(dls) != 1 {
+			t.Fatalf("downloads %v, %v", dls, err)
+		}
+		return dls[0].LeaseUntil
+	}
+	claimedUntil := leaseUntil()
+	// Two thirds into the lease the holder renews it from the new now...
+	clk.Advance(2 * lease / 3)
+	renewedUntil := clk.Now().Add(lease)
+	for deadline := time.Now().Add(30 * time.Second); leaseUntil().Before(renewedUntil); {
+		if time.Now().After(deadline) {
+			t.Fatalf("lease ends %s (claimed until %s), want it renewed to %s", leaseUntil(), claimedUntil, renewedUntil)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// ...so once the first lease has lapsed, a rival still leaves it alone.
+	clk.Advance(2 * lease / 3)
+	if !clk.Now().After(claimedUntil) {
+		t.Fatalf("the first lease (until %s) has not lapsed at %s", claimedUntil, clk.Now())
+	}
+	b.RunPending(ctx)
+	release()
+	<-done
+	if n := fs.gets.Load(); n != 1 {
+		t.Errorf("fetched %d times: the claim lapsed while its download ran", n)
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 1 {
+		t.Errorf("saved %v", files)
+	}
+}
+
+// heldFile serves payload: the first request sends half of it and waits
+// for release before the rest (it reports its arrival on arrived); any
+// later one gets it whole at once. It counts the requests.
+type heldFile struct {
+	payload []byte
+	arrived chan struct{}
+	release chan struct{}
+	gets    atomic.Int32
+}
+
+func (h *heldFile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	first := h.gets.Add(1) == 1
+	w.Header().Set("Content-Length", fmt.Sprint(len(h.payload)))
+	half := len(h.payload) / 2
+	w.Write(h.payload[:half])
+	w.(http.Flusher).Flush()
+	if first {
+		h.arrived <- struct{}{}
+		select {
+		case <-h.release:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	w.Write(h.payload[half:])
 }
