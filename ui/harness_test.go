@@ -341,7 +341,11 @@ func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
 // messages back until done reports true. Timers are filed as run files
 // them, except a frame's flush, which fires at once: the concurrent work
 // (a form's check, the watcher) is real, and its screen should follow.
+// limit only guards against a hang: every caller expects done to come
+// true, so it is stretched to hangGuard, which a -race run on a loaded
+// machine never reaches, and a passing test returns as soon as done holds.
 func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool {
+	limit = max(limit, hangGuard)
 	f := timersOf(m)
 	msgs := make(chan tea.Msg, 64)
 	start := func(c tea.Cmd) {
@@ -388,6 +392,11 @@ func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool
 	}
 	return true
 }
+
+// hangGuard bounds every wait for something that must happen: long enough
+// for a -race run on a loaded 2-core machine, and only ever reached when
+// the awaited thing never comes.
+const hangGuard = 30 * time.Second
 
 func press(s string) tea.KeyPressMsg {
 	switch s {

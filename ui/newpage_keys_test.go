@@ -48,20 +48,20 @@ func TestFormPromptNewLineAndEditorInARunningProgram(t *testing.T) {
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("ctrl+j new line"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Type("first line")
 	tm.Send(ctrl('j'))
 	tm.Type("second line")
 	tm.Send(ctrl('e'))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("from the editor"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("esc"))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("open form"))
-	}, teatest.WithDuration(3*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	final := tm.FinalModel(t).(*Model)
 	form := final.pages[pageNew].(*newPage).form
 	if form.Operation() != api.OpText2Video {

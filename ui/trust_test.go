@@ -151,13 +151,13 @@ func TestRereadFollowsALostTaskAgain(t *testing.T) {
 	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("a lost fox"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("r"))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("re-read from the service"))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	if lost, _ := s.Store.LostTasks(ctx); len(lost) != 0 {
 		t.Errorf("still lost after r: %+v", lost)
 	}

@@ -165,10 +165,10 @@ func TestTypedKeysGoToTheFocusedInput(t *testing.T) {
 	tm.Type("q2?n")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("No task matches"))
-	}, teatest.WithDuration(3*time.Second))
+	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("esc"))
 	tm.Send(press("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	final := tm.FinalModel(t).(*Model)
 	if final.active != pageTasks {
 		t.Errorf("a digit typed into the filter switched to page %d", final.active+1)
