@@ -596,7 +596,9 @@ func (m *Model) screenKeys() help.KeyMap {
 
 func (m *Model) fullHelp() string {
 	th := m.env.theme
-	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New, m.keys.Message, m.keys.Help, m.keys.Quit}}
+	// Two columns: in one, the global keys would push the closing hint off
+	// an 80x24 screen under a list's six navigation rows.
+	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New}, {m.keys.Message, m.keys.Help, m.keys.Quit}}
 	if m.detail == nil && m.pages[m.active].Capturing() {
 		// Page keys are text in an input: list only what works here.
 		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}

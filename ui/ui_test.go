@@ -234,3 +234,19 @@ func TestHelpNeverListsADeadKey(t *testing.T) {
 		t.Errorf("attach offered on an ordinary row:\n%s", got)
 	}
 }
+
+// The help of a list page fits 80x24 whole: every global key and the hint
+// that says how to close it.
+func TestHelpFitsTheSmallestScreen(t *testing.T) {
+	for _, page := range []string{"1", "5"} {
+		m, _ := newTestModel(t, 80, 24)
+		send(m, press(page))
+		send(m, press("?"))
+		got := screen(m)
+		for _, want := range []string{"next page", "jump to page", "last message in full", "quit", "closes this help"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("page %s: the help at 80x24 lacks %q:\n%s", page, want, got)
+			}
+		}
+	}
+}
