@@ -3,6 +3,7 @@ package scenes
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"clapper/history"
@@ -20,6 +21,10 @@ func TestDownloadAgainAfterTheFileWasDeleted(t *testing.T) {
 	first, err := r.svc.Download(ctx, jobID, scene, dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Named by its job, scene and version, not by an id of the service's.
+	if base := filepath.Base(first); !strings.HasSuffix(base, "_general_one_click_"+jobID+"_scene1_v1.mp4") {
+		t.Errorf("saved as %s", base)
 	}
 	if err := os.Remove(first); err != nil {
 		t.Fatal(err)

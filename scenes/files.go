@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 	if created.IsZero() {
 		created = time.Now()
 	}
-	path := filepath.Join(dir, track.FileName(created, api.OpGeneralOneClick, id, 0, ""))
+	path := filepath.Join(dir, track.VersionFileName(created, jobID, versionPart(j, id)))
 	claimed, err := s.Store.StartVersionDownload(ctx, jobID, id, path, staleClaim)
 	if err != nil {
 		return "", err
@@ -111,6 +112,26 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 		err = ferr
 	}
 	return saved, err
+}
+
+// versionPart names a version in its file name: scene2_v3 for the third
+// version of the second scene, cut_v1 for the first composition.
+func versionPart(j history.Job, id string) string {
+	for _, rec := range j.Scenes {
+		if l := VersionLabel(rec, id); l != id {
+			return "scene" + strconv.Itoa(rec.Index+1) + "_" + l
+		}
+	}
+	for i, rec := range j.Compose {
+		for k, v := range rec.Jobs {
+			if v.ID == id && len(j.Compose) == 1 {
+				return fmt.Sprintf("cut_v%d", k+1)
+			} else if v.ID == id {
+				return fmt.Sprintf("cut%d_v%d", i+1, k+1)
+			}
+		}
+	}
+	return id
 }
 
 // errStopped is the recorded outcome of a save stopped half way (Ctrl-C, a

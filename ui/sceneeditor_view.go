@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -66,9 +67,14 @@ func (m *sceneEditor) header(j history.Job) string {
 	line := th.Title.Render(" Job "+api.CleanLine(j.ID)) + "  " + stateStyle(th, state)(glyph(state)+" "+label) +
 		th.Dim.Render(fmt.Sprintf("  ·  %s", textutil.Plural(len(j.Scenes), "scene", "scenes")))
 	if cut, ok := m.lastCut(); ok {
-		if d := cut.Download; d != nil && d.Status == history.DownloadDone {
+		// The cut is ready only while it is of the ★ versions.
+		ids, err := scenes.ChosenIDs(j)
+		switch {
+		case err != nil || !slices.Equal(scenes.ComposedInput(cut), ids):
+			line += th.Warning.Render("  ·  cut outdated (c composes ★)")
+		case cut.Download != nil && cut.Download.Status == history.DownloadDone:
 			line += th.Dim.Render("  ·  cut saved")
-		} else {
+		default:
 			line += th.Dim.Render("  ·  cut ready")
 		}
 	}

@@ -141,7 +141,8 @@ func TestSceneEditorScreens(t *testing.T) {
 			send(m, historyChangedMsg{})
 			settleThumb(m)
 			got := screen(m)
-			for _, want := range []string{"Job " + r.job, "v2/3★", "the lamp turns at dusk", "Compositions"} {
+			// The only cut was made before the edits: it is not of the ★ versions.
+			for _, want := range []string{"Job " + r.job, "v2/3★", "the lamp turns at dusk", "Compositions", "cut outdated (c composes ★)"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("editor lacks %q:\n%s", want, got)
 				}
@@ -223,5 +224,13 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	_, v, _ := scenes.Find(r.load(t), cut.ID)
 	if v.Download == nil || v.Download.Status != history.DownloadDone {
 		t.Fatalf("the composition was not saved: %+v", v.Download)
+	}
+	// Saved by scene and version, and the cut of the ★ versions is current.
+	if base := filepath.Base(v.Download.Path); !strings.Contains(base, "_"+r.job+"_cut_v") {
+		t.Errorf("the cut is saved as %s", base)
+	}
+	send(m, historyChangedMsg{})
+	if got := screen(m); !strings.Contains(got, "cut saved") || strings.Contains(got, "outdated") {
+		t.Errorf("the header does not say the current cut is saved:\n%s", got)
 	}
 }

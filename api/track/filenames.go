@@ -35,6 +35,18 @@ func DefaultDirs(dataDir string) func(api.Operation) string {
 	}
 }
 
+// VersionFileName is the name of a multi-scene job's version:
+// <date>_general_one_click_<job-id>_<part>.<ext>, where part names the
+// version as people do (scene2_v3, cut_v1).
+func VersionFileName(created time.Time, jobID, part string) string {
+	id := unsafeName.ReplaceAllString(jobID, "")
+	if id == "" {
+		id = "job"
+	}
+	return fmt.Sprintf("%s_%s_%s_%s.%s", created.UTC().Format("2006-01-02"), unsafeName.ReplaceAllString(string(api.OpGeneralOneClick), ""),
+		id[:min(len(id), 64)], unsafeName.ReplaceAllString(part, ""), allowedExt[MediaOf(api.OpGeneralOneClick)][0])
+}
+
 // FileName is <date>_<operation>_<task-id>_<n>.<ext>: never a name from the
 // server, only its extension when it is a plain one.
 func FileName(created time.Time, op api.Operation, taskID string, index int, rawURL string) string {
