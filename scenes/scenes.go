@@ -39,6 +39,11 @@ type Service struct {
 	// NudgeEvery is how often Wait has the watcher read a job while a
 	// version runs (zero is NudgeInterval).
 	NudgeEvery time.Duration
+	// EditCredits is what an edit of a scene of that many seconds costs
+	// when clapper knows it (the embedded sandbox's table), added to the
+	// job's task: the service reports no credits for a job. Nil or 0 when
+	// unknown.
+	EditCredits func(seconds int) int64
 }
 
 // NudgeInterval is how often a job with a version being made is read while
@@ -234,6 +239,13 @@ func (s *Service) Edit(ctx context.Context, jobID, sceneJobID, prompt string) (s
 	v := history.SubJob{ID: id, Prompt: prompt, Duration: cur.Duration}
 	if err := s.Store.AddVersion(ctx, jobID, api.RecordGenerateVideo, rec.Index, v); err != nil {
 		return id, err
+	}
+	if s.EditCredits != nil && j.LocalID != 0 {
+		if n := s.EditCredits(cur.Duration); n > 0 {
+			if err := s.Store.AddCredits(ctx, j.LocalID, n); err != nil {
+				return id, fmt.Errorf("version %s was made; its %d credits were not recorded: %w", id, n, err)
+			}
+		}
 	}
 	s.follow(ctx, j)
 	return id, nil

@@ -267,6 +267,9 @@ func (s *Studio) Scenes() *scenes.Service {
 	if sc := s.opts.Watcher.Schedule; sc != nil {
 		svc.NudgeEvery = sc.MinInterval // a test's fast schedule
 	}
+	if s.Sandbox() {
+		svc.EditCredits = func(seconds int) int64 { return s.ScenePrice(true, seconds).Credits }
+	}
 	return svc
 }
 

@@ -189,9 +189,17 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	if got := screen(m); m.dialog == nil || !strings.Contains(got, "It makes scene 3 v2 from v1.") || !strings.Contains(got, "cost: "+price.Text) || price.Credits <= 0 {
 		t.Fatalf("no confirmation with the edit's price (%s):\n%s", price.Text, got)
 	}
+	before, err := r.s.Store.Task(t.Context(), r.load(t).LocalID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	send(m, press("y"))
 	if got := screen(m); !strings.Contains(got, "scene edit sent: scene 3 v2 is being made") {
 		t.Errorf("the edit's message names no version:\n%s", got)
+	}
+	// The edit's price is counted on the job's task.
+	if after, _ := r.s.Store.Task(t.Context(), r.load(t).LocalID); after.Credits != before.Credits+price.Credits {
+		t.Errorf("the job's credits went from %d to %d after an edit of %d", before.Credits, after.Credits, price.Credits)
 	}
 	j := r.load(t)
 	if n := len(j.Scenes[2].Jobs); n != 2 || !strings.HasSuffix(j.Scenes[2].Current().Prompt, "at noon") {
