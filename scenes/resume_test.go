@@ -74,7 +74,10 @@ func TestVersionSaveTimesOutWhenIdleAndIsResumed(t *testing.T) {
 	r := newRig(t)
 	files := &stallingFiles{next: r.rec.next, stall: true, stalled: make(chan struct{}, 4)}
 	r.rec.next = files
-	r.svc.Downloader = &track.Downloader{IdleTimeout: 100 * time.Millisecond}
+	// The idle timeout runs from the request on, so it must outlast serving
+	// the first half of the file even in a -race run on a loaded machine:
+	// an attempt cut off before any byte is no resume.
+	r.svc.Downloader = &track.Downloader{IdleTimeout: time.Second}
 	jobID := r.create()
 	j := r.job(jobID)
 	first, second := j.Scenes[0].Jobs[0].ID, j.Scenes[1].Jobs[0].ID
@@ -87,7 +90,7 @@ func TestVersionSaveTimesOutWhenIdleAndIsResumed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a stalled save was not resumed: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("a stalled save hangs: no idle timeout")
 	}
 	if !files.resumed() {
@@ -101,7 +104,7 @@ func TestVersionSaveTimesOutWhenIdleAndIsResumed(t *testing.T) {
 	<-files.stalled // the first version's stall
 	<-files.stalled
 	// Stopped once the first half is on the disk.
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(30 * time.Second); ; {
 		parts, _ := filepath.Glob(filepath.Join(dir, ".*.part"))
 		if len(parts) == 1 {
 			if st, err := os.Stat(parts[0]); err == nil && st.Size() > 0 {
