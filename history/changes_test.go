@@ -116,7 +116,7 @@ func TestWatchChangesSeesOtherProcesses(t *testing.T) {
 	defer cancel()
 	changed := make(chan struct{}, 10)
 	go s.WatchChanges(wctx, 5*time.Millisecond, func() { changed <- struct{}{} })
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(30 * time.Second) // a hang guard
 	for {
 		if _, err := other.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"again"}`)}); err != nil {
 			t.Fatal(err)

@@ -176,7 +176,7 @@ func TestSlowReceiverDelaysNoOtherCallback(t *testing.T) {
 		defer close(done)
 		h.advance(20 * time.Second) // both start processing; Advance waits for its callbacks
 	}()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(30 * time.Second) // a hang guard
 	for len(fast.states()) == 0 {
 		select {
 		case <-deadline:

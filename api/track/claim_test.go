@@ -202,7 +202,7 @@ func TestTwoDownloadersFetchEachFileOnce(t *testing.T) {
 			got[i] = dls
 		}()
 	}
-	runWithin(t, 10*time.Second, wg.Wait)
+	runWithin(t, 30*time.Second, wg.Wait)
 	if gets := fs.count(); gets["/a.mp4"] != 1 || gets["/b.mp4"] != 1 {
 		t.Errorf("requests per file: %v, want one each", gets)
 	}

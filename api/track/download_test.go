@@ -300,7 +300,7 @@ func TestDownloadStallResumesWithRange(t *testing.T) {
 	if err := d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res); err != nil {
 		t.Fatal(err)
 	}
-	runWithin(t, 5*time.Second, func() { d.RunPending(context.Background()) })
+	runWithin(t, 30*time.Second, func() { d.RunPending(context.Background()) })
 	dls, _ := store.Downloads(context.Background(), res.ID)
 	if dls[0].Status != history.DownloadDone {
 		t.Fatalf("status %s (%s)", dls[0].Status, dls[0].Error)
@@ -402,7 +402,7 @@ func TestStalledDownloadStopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	var err error
-	runWithin(t, 5*time.Second, func() { _, err = d.Settle(ctx, res.ID) })
+	runWithin(t, 30*time.Second, func() { _, err = d.Settle(ctx, res.ID) })
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Settle: %v", err)
 	}
