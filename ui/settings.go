@@ -17,13 +17,13 @@ import (
 	"clapper/studio"
 )
 
-type settingsKeys struct{ Up, Down, Top, Bottom, Edit, Toggle, Save, Cancel key.Binding }
+type settingsKeys struct{ Up, Down, Top, Bottom, Edit, Toggle, ToggleBack, Save, Cancel key.Binding }
 
 func (k settingsKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Edit, k.Toggle, k.Save, k.Cancel}
 }
 func (k settingsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Edit, k.Toggle, k.Save, k.Cancel}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom}, {k.Edit, k.Toggle, k.ToggleBack, k.Save, k.Cancel}}
 }
 
 // setting is one row of the Settings page.
@@ -34,7 +34,7 @@ type setting struct {
 	set         func(c *studio.Config, v string) error
 	// keep copies the row's value from the draft into the settings file.
 	keep func(s *studio.Settings, c studio.Config)
-	// choices are what space cycles through on a choice row.
+	// choices are what space, enter and →/← cycle through on a choice row.
 	choices []string
 }
 
@@ -82,9 +82,13 @@ func newSettingsPage(e *env) *settingsPage {
 		Top:    key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
 		Bottom: key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
-		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "switch")),
-		Save:   key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save and apply")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard changes")),
+		// enter and the arrows too: they are how every other row and the
+		// forms' choices are changed, and a switch that ignored them looked
+		// frozen.
+		Toggle:     key.NewBinding(key.WithKeys("space", "enter", "right", "l"), key.WithHelp("space/→", "switch")),
+		ToggleBack: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "switch back")),
+		Save:       key.NewBinding(key.WithKeys("s", "ctrl+s"), key.WithHelp("s", "save and apply")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "discard changes")),
 	}}
 	p.rows = []setting{
 		{label: "API key", kind: secretSetting, help: "Empty runs on the embedded sandbox. " + studio.EnvAPIKey + " wins over this.",
@@ -199,6 +203,7 @@ func (p *settingsPage) Help() help.KeyMap {
 	}
 	kind := p.rows[p.cursor].kind
 	k.Toggle.SetEnabled(kind == toggleSetting || kind == choiceSetting)
+	k.ToggleBack.SetEnabled(kind == choiceSetting)
 	k.Edit.SetEnabled(kind == textSetting || kind == secretSetting)
 	k.Save.SetEnabled(p.dirty)
 	k.Cancel.SetEnabled(p.dirty)
@@ -238,7 +243,9 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 			p.input.CursorEnd()
 			return p.input.Focus()
 		case key.Matches(msg, k.Toggle):
-			p.toggle(row)
+			p.toggle(row, 1)
+		case key.Matches(msg, k.ToggleBack):
+			p.toggle(row, -1)
 		case key.Matches(msg, k.Save):
 			return p.save()
 		case key.Matches(msg, k.Cancel):
@@ -248,7 +255,8 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *settingsPage) toggle(row setting) {
+// toggle switches row on or off, or to the choice step places along.
+func (p *settingsPage) toggle(row setting, step int) {
 	switch row.kind {
 	case toggleSetting:
 		if row.get(&p.draft) == "on" {
@@ -258,7 +266,8 @@ func (p *settingsPage) toggle(row setting) {
 		}
 	case choiceSetting:
 		i := slices.Index(row.choices, row.get(&p.draft))
-		row.set(&p.draft, row.choices[(i+1)%len(row.choices)])
+		n := len(row.choices)
+		row.set(&p.draft, row.choices[((i+step)%n+n)%n])
 	}
 	p.dirty, p.typed[p.cursor] = true, true
 }

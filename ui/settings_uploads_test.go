@@ -29,3 +29,35 @@ func TestSettingsUploadsCycleAndSave(t *testing.T) {
 		t.Errorf("settings.json:\n%s", b)
 	}
 }
+
+// A choice row switches on enter and → as well as space, and back on ←, as
+// its footer says: a switch that ignored them looked frozen.
+func TestSettingsChoiceRowSwitchesOnEnterAndArrows(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	send(m, press("6"))
+	p := m.pages[pageSettings].(*settingsPage)
+	for p.rows[p.cursor].label != "Uploads" {
+		send(m, press("down"))
+	}
+	for _, step := range []struct{ key, want string }{
+		{"enter", "always"}, {"right", "never"}, {"left", "always"}, {"left", "auto"}, {"left", "never"},
+	} {
+		send(m, press(step.key))
+		if got := screen(m); !strings.Contains(got, "Uploads             "+step.want) {
+			t.Fatalf("%s on Uploads: want %s:\n%s", step.key, step.want, got)
+		}
+	}
+	if got := screen(m); !strings.Contains(got, "space/→ switch") {
+		t.Errorf("the footer does not name the switch keys:\n%s", got)
+	}
+	// A toggle row switches on enter too.
+	for p.rows[p.cursor].label != "Auto-download" {
+		send(m, press("up"))
+	}
+	before := p.rows[p.cursor].get(&p.draft)
+	send(m, press("enter"))
+	if after := p.rows[p.cursor].get(&p.draft); after == before {
+		t.Fatalf("enter on Auto-download left it %s:\n%s", after, screen(m))
+	}
+	send(m, press("esc"))
+}
