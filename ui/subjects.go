@@ -203,7 +203,7 @@ func (sp *subjectsPanel) View(w, rows int) string {
 	case sp.err != nil:
 		return b.String() + th.Error.Render(" could not read subjects: "+api.CleanLine(sp.err.Error())) + "\n"
 	case len(sp.list) == 0:
-		return b.String() + th.Dim.Render(textutil.Truncate(" none yet: s creates one from images and a voice; S reads the service's", w)) + "\n"
+		return b.String() + th.Dim.Render(textutil.Truncate(" none yet: s creates one (images, a voice) · S reads the service's subjects", w)) + "\n"
 	}
 	start := max(min(sp.cursor-rows+1, len(sp.list)-rows), 0)
 	for i := start; i < min(start+max(rows, 1), len(sp.list)); i++ {

@@ -195,7 +195,7 @@ func TestVoicesEmptyStateSaysWhatToDo(t *testing.T) {
 	now := testNow
 	m := newVoicesModel(t, 80, 24, nil, &now)
 	got := screen(m)
-	for _, want := range []string{"No cloned voice yet", "c clones one", "within 168", "reminds you", "voices --expiring"} {
+	for _, want := range []string{"No cloned voice yet", "c clones one", "within 168", "reminds you", "voices --expiring", "S reads the service's subjects"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("lacks %q:\n%s", want, got)
 		}
