@@ -211,9 +211,13 @@ func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
 		if state == unknownState {
 			unknown++
 		}
-		if t.ErrCode != "" {
+		switch r := t.Rejection; {
+		case t.NotSent():
+			// Never reached the service: not a refusal.
+			state = "not sent"
+		case t.ErrCode != "":
 			state += " " + t.ErrCode
-		} else if r := t.Rejection; r != nil && t.State == history.StateRejected {
+		case r != nil && t.State == history.StateRejected:
 			state += " " + r.Reason
 			if r.TraceID != "" {
 				state += " (trace " + r.TraceID + ")"
