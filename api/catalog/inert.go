@@ -50,7 +50,7 @@ func audioOn(op api.Operation, model string, body map[string]any) bool {
 	if b, ok := body["audio"].(bool); ok {
 		return b
 	}
-	s, err := Lookup(op, model)
+	s, err := shared(op, model)
 	if err != nil {
 		return false
 	}

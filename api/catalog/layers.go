@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -106,7 +107,20 @@ func Info(op api.Operation) OperationInfo {
 
 // Models lists the models of an operation: the spec's in its order, then
 // those each later layer adds; nil for operations without a model field.
-func Models(op api.Operation) []string { return modelsIn(layers(), op) }
+func Models(op api.Operation) []string { return slices.Clone(sharedModels(op)) }
+
+// sharedModels is Models without the copy, for the package's own checks:
+// read it, never change it.
+func sharedModels(op api.Operation) []string { return modelsFor(userLayer.Load(), op) }
+
+func modelsFor(user *overlay, op api.Operation) []string {
+	if ms, ok := specCache.models(user, op); ok {
+		return ms
+	}
+	ms := modelsIn(layersWith(user), op)
+	specCache.putModels(user, op, ms)
+	return ms
+}
 
 func modelsIn(ls []*overlay, op api.Operation) []string {
 	models := operationModels[op]
@@ -141,8 +155,26 @@ func ModelSource(op api.Operation, model string) Layer {
 }
 
 // Lookup returns the rules of one model of an operation (model "" for
-// operations without a model field), with every layer applied.
+// operations without a model field), with every layer applied. The Spec is
+// the caller's own: changing its fields, options or ranges never reaches
+// the catalog.
 func Lookup(op api.Operation, model string) (*Spec, error) {
+	s, err := shared(op, model)
+	if err != nil {
+		return nil, err
+	}
+	return s.clone(), nil
+}
+
+// shared is Lookup without the copy, for the package's own checks (Validate,
+// Normalize, FieldOf, MapImages), which run for every row of a batch file
+// and every key of a form. The Spec is shared by every goroutine: read it,
+// never change it.
+func shared(op api.Operation, model string) (*Spec, error) {
+	user := userLayer.Load()
+	if s := specCache.get(user, op, model); s != nil {
+		return s, nil
+	}
 	if _, ok := operationTitles[op]; !ok {
 		names := make([]string, 0, len(operationTitles))
 		for _, o := range api.Operations() {
@@ -150,9 +182,7 @@ func Lookup(op api.Operation, model string) (*Spec, error) {
 		}
 		return nil, fmt.Errorf("operation: %q is not one of %s", op, strings.Join(names, ", "))
 	}
-	user := userLayer.Load()
-	ls := layersWith(user)
-	models := modelsIn(ls, op)
+	models := modelsFor(user, op)
 	if models == nil {
 		if model != "" {
 			return nil, fmt.Errorf("%s has no model field", op)
@@ -160,31 +190,87 @@ func Lookup(op api.Operation, model string) (*Spec, error) {
 	} else if !contains(models, model) {
 		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
 	}
-	key := specKey{user: user, op: op, model: model}
-	if s, ok := specCache.Load(key); ok {
-		return s.(*Spec).clone(), nil
-	}
-	s := lookupIn(ls, op, model, models)
-	specCache.Store(key, s)
-	return s.clone(), nil
+	s := lookupIn(layersWith(user), op, model, models)
+	specCache.put(user, op, model, s)
+	return s, nil
 }
 
-// specCache keeps each model's merged rules: forms look them up on every
-// frame. The key holds the user layer in force, so loading another file
-// never meets an old entry.
-var specCache sync.Map
+// specCache keeps each model's merged rules, and each operation's models,
+// for the user layer in force.
+// Entries built from another user layer are never returned: the first
+// store after LoadUser or ResetUser starts the table afresh, so a replaced
+// catalog file's rules are dropped rather than kept forever.
+var specCache specTable
 
-type specKey struct {
+type specTable struct {
+	mu    sync.RWMutex
 	user  *overlay
+	specs map[opModel]*Spec
+	// ops holds each operation's models; nil for one without a model field.
+	ops map[api.Operation][]string
+}
+
+type opModel struct {
 	op    api.Operation
 	model string
 }
 
-// clone gives a caller its own Spec: fields can be changed without
-// touching the cached one.
+func (t *specTable) get(user *overlay, op api.Operation, model string) *Spec {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.user != user {
+		return nil
+	}
+	return t.specs[opModel{op, model}]
+}
+
+func (t *specTable) models(user *overlay, op api.Operation) ([]string, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.user != user {
+		return nil, false
+	}
+	ms, ok := t.ops[op]
+	return ms, ok
+}
+
+func (t *specTable) put(user *overlay, op api.Operation, model string, s *Spec) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.startFor(user)
+	t.specs[opModel{op, model}] = s
+}
+
+func (t *specTable) putModels(user *overlay, op api.Operation, models []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.startFor(user)
+	t.ops[op] = models
+}
+
+// startFor empties the table when it holds another user layer's rules.
+func (t *specTable) startFor(user *overlay) {
+	if t.user != user || t.specs == nil {
+		t.user, t.specs, t.ops = user, map[opModel]*Spec{}, map[api.Operation][]string{}
+	}
+}
+
+// clone gives a caller its own Spec, down to each field's options, option
+// help, image formats and range.
 func (s *Spec) clone() *Spec {
 	c := *s
 	c.Fields = slices.Clone(s.Fields)
+	for i := range c.Fields {
+		f := &c.Fields[i]
+		f.Options = slices.Clone(f.Options)
+		f.OptionHelp = maps.Clone(f.OptionHelp)
+		f.ImageFormats = slices.Clone(f.ImageFormats)
+		if f.Range != nil {
+			r := *f.Range
+			f.Range = &r
+		}
+	}
+	c.rules = slices.Clone(s.rules)
 	return &c
 }
 

@@ -16,7 +16,7 @@ import (
 // for the service to judge when a request is forced.
 func Normalize(op api.Operation, req map[string]any) map[string]any {
 	model, _ := req["model"].(string)
-	spec, err := Lookup(op, model)
+	spec, err := shared(op, model)
 	if err != nil {
 		spec = &Spec{Operation: op}
 	}

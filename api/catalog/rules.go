@@ -309,7 +309,7 @@ func WithDefaults(op api.Operation, req map[string]any) map[string]any {
 		out[k] = v
 	}
 	model, _ := req["model"].(string)
-	s, err := Lookup(op, model)
+	s, err := shared(op, model)
 	if err != nil {
 		return out
 	}
@@ -347,7 +347,7 @@ func asKind(f Field, v any) any {
 func FieldNames(op api.Operation) []string {
 	var out []string
 	for _, m := range modelsOrNone(op) {
-		s, _ := Lookup(op, m)
+		s, _ := shared(op, m)
 		for _, f := range s.Fields {
 			if !contains(out, f.Name) {
 				out = append(out, f.Name)

@@ -71,10 +71,11 @@ func (s *Spec) Relabel(req map[string]any) (map[string]any, []string) {
 // the images of subjects) and puts what it answers in place of the value
 // when it answers true. It returns the body, a copy when anything changed,
 // and the labels of the values changed, as "images[0]" or
-// "subjects[1].images[0]".
+// "subjects[1].images[0]". fn reads the catalog's own Field: it must not
+// change its options or formats.
 func MapImages(op api.Operation, req map[string]any, fn func(f Field, value string) (string, bool)) (map[string]any, []string) {
 	model, _ := req["model"].(string)
-	s, err := Lookup(op, model)
+	s, err := shared(op, model)
 	if err != nil {
 		return req, nil
 	}

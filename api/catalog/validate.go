@@ -25,24 +25,24 @@ type body map[string]any
 // the model it names. It returns nil when the request may be sent.
 func Validate(op api.Operation, req map[string]any) Errors {
 	model := ""
-	if Models(op) != nil {
+	if sharedModels(op) != nil {
 		m, present := req["model"]
 		if !present || m == nil || m == "" {
 			return Errors{{Field: "model", Reason: api.ReasonFieldLacking,
-				Message: fmt.Sprintf("model: required; %s takes %s", op, strings.Join(Models(op), ", "))}}
+				Message: fmt.Sprintf("model: required; %s takes %s", op, strings.Join(sharedModels(op), ", "))}}
 		}
 		s, ok := m.(string)
 		if !ok {
 			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
-				Message: fmt.Sprintf("model: must be one of %s, got %s", strings.Join(Models(op), ", "), describe(m))}}
+				Message: fmt.Sprintf("model: must be one of %s, got %s", strings.Join(sharedModels(op), ", "), describe(m))}}
 		}
-		if !contains(Models(op), s) {
+		if !contains(sharedModels(op), s) {
 			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
-				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(textutil.Clip(s, 60)), strings.Join(Models(op), ", "))}}
+				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(textutil.Clip(s, 60)), strings.Join(sharedModels(op), ", "))}}
 		}
 		model = s
 	}
-	spec, err := Lookup(op, model)
+	spec, err := shared(op, model)
 	if err != nil {
 		return Errors{{Field: "operation", Reason: api.ReasonBadRequest, Message: err.Error()}}
 	}
@@ -135,9 +135,11 @@ func (s *Spec) unwanted(name string, v any) FieldError {
 
 // FieldOf returns the named field as the first model of the operation that
 // takes it defines it: its kind and media are the same for every model.
+// Its options, option help and range are the catalog's own: read them,
+// never change them (Lookup gives a Spec to change).
 func FieldOf(op api.Operation, name string) (Field, bool) {
 	for _, m := range modelsOrNone(op) {
-		s, err := Lookup(op, m)
+		s, err := shared(op, m)
 		if err != nil {
 			return Field{}, false
 		}
@@ -150,8 +152,8 @@ func FieldOf(op api.Operation, name string) (Field, bool) {
 
 func modelsTaking(op api.Operation, name string) []string {
 	var out []string
-	for _, m := range Models(op) {
-		s, _ := Lookup(op, m)
+	for _, m := range sharedModels(op) {
+		s, _ := shared(op, m)
 		if _, ok := s.Field(name); ok {
 			out = append(out, m)
 		}
@@ -160,11 +162,14 @@ func modelsTaking(op api.Operation, name string) []string {
 }
 
 func modelsOrNone(op api.Operation) []string {
-	if ms := Models(op); ms != nil {
+	if ms := sharedModels(op); ms != nil {
 		return ms
 	}
-	return []string{""}
+	return noModel
 }
+
+// noModel is the one "model" of an operation without a model field.
+var noModel = []string{""}
 
 func (s *Spec) checkField(f Field, v any) []FieldError {
 	invalid := func(format string, args ...any) []FieldError {
