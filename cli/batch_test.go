@@ -216,15 +216,25 @@ func TestBatchKilledAndRunAgainSendsNoneTwice(t *testing.T) {
 }
 
 // Never more than five of a set at the service at once: the sandbox's
-// own count of tasks in flight is read at every creation.
+// own count of tasks in flight is read at every creation. Its clock moves
+// (an hour, finishing what is in flight) only on a read while five are in
+// flight or once all are created, so no task ends before the runner could
+// fill its five, however loaded the machine.
 func TestBatchKeepsFiveAtTheService(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Config{Speed: 600, Seed: 3, MaxConcurrent: 100})
+	const lines = 12
+	clk := sandbox.NewFakeClock(time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC))
+	sb, err := sandbox.New(sandbox.Config{Clock: clk, Seed: 3, MaxConcurrent: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	inflight, most := map[string]bool{}, 0
+	inflight, most, created := map[string]bool{}, 0, 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if r.Method == http.MethodGet && (len(inflight) >= 5 || created == lines) {
+			clk.Advance(time.Hour)
+		}
+		mu.Unlock()
 		rec := httptest.NewRecorder()
 		sb.ServeHTTP(rec, r)
 		var task struct {
@@ -238,6 +248,7 @@ func TestBatchKeepsFiveAtTheService(t *testing.T) {
 		switch {
 		case r.Method == http.MethodPost:
 			inflight[id] = true
+			created++
 		case task.State == "success" || task.State == "failed":
 			delete(inflight, id)
 		}
@@ -254,9 +265,10 @@ func TestBatchKeepsFiveAtTheService(t *testing.T) {
 	defer cancel()
 	var o, e bytes.Buffer
 	root := NewRoot(&App{Out: &o, Err: &e, In: strings.NewReader(""), watcher: fastWatcher})
-	root.SetArgs([]string{"batch", batchLines(t, 12, 0), "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()})
+	root.SetArgs([]string{"batch", batchLines(t, lines, 0), "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()})
 	if err := root.ExecuteContext(ctx); err != nil {
-		t.Fatalf("%v\n%s", err, e.String())
+		// Fewer than five in flight stops the sandbox's clock: the batch hangs.
+		t.Fatalf("%v (at most %d in flight)\n%s", err, most, e.String())
 	}
 	if most > 5 || most < 5 {
 		t.Fatalf("at most %d of the batch were at the service at once; want 5:\n%s", most, e.String())
