@@ -272,8 +272,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.switchTo(msg.page)
 	case createdMsg:
 		// The Tasks page reads its list afresh to show the new task; the
-		// header and the other lists learn of it by marks.
-		cmds := []tea.Cmd{m.mark(changedTasks)}
+		// header and the other lists learn of it by marks. The watcher does
+		// not report our own sends back, and a clone or a synthesis is final
+		// at once, so its voice change is marked here.
+		what := changedTasks
+		if changesVoices(msg.op) {
+			what |= changedVoices
+		}
+		cmds := []tea.Cmd{m.mark(what)}
 		m.stale[pageTasks] = rereadNone
 		cmds = append(cmds, m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID}))
 		if msg.openDetail {

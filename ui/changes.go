@@ -210,9 +210,8 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 	switch ev.Operation {
 	case api.OpGeneralOneClick:
 		what |= changedJobs
-	case api.OpAudioClone, api.OpAudioTTS:
-		// A clone adds a voice; a synthesis keeps one alive.
-		if stateChanged {
+	default:
+		if changesVoices(ev.Operation) && stateChanged {
 			what |= changedVoices
 		}
 	}
@@ -232,6 +231,12 @@ func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
 		cmds = append(cmds, m.scheduleFlush())
 	}
 	return tea.Batch(cmds...)
+}
+
+// changesVoices: a clone adds a voice to the library; a synthesis keeps
+// one alive.
+func changesVoices(op api.Operation) bool {
+	return op == api.OpAudioClone || op == api.OpAudioTTS
 }
 
 // readTask reads one task's list row by its service id.

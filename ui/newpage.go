@@ -107,6 +107,7 @@ type (
 	// (a clone, a speech synthesis).
 	createdMsg struct {
 		localID    int64
+		op         api.Operation
 		openDetail bool
 	}
 	// draftsFoundMsg is what the drafts folder holds, read in a command:
@@ -573,7 +574,7 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	if msg.sub.Warning != nil {
 		text += "; " + api.CleanLine(msg.sub.Warning.Error())
 	}
-	created := createdMsg{localID: msg.sub.LocalID, openDetail: msg.op.IsSynchronous()}
+	created := createdMsg{localID: msg.sub.LocalID, op: msg.op, openDetail: msg.op.IsSynchronous()}
 	return tea.Batch(focus, status(text), func() tea.Msg { return created })
 }
 

@@ -289,3 +289,31 @@ func TestVoiceReminders(t *testing.T) {
 		t.Errorf("badge after every voice expired: %q", m.pages[pageVoices].Title())
 	}
 }
+
+// A voice cloned from the New page is on the Voices page at once: the
+// watcher does not report the studio's own sends back, and a clone is
+// final on its answer.
+func TestVoiceClonedHereShowsOnVoicesPage(t *testing.T) {
+	now := testNow
+	m := newVoicesModel(t, 80, 24, nil, &now)
+	if !strings.Contains(screen(m), "No cloned voice yet") {
+		t.Fatalf("not empty at start:\n%s", screen(m))
+	}
+	p := showForm(t, m, api.OpAudioClone, "")
+	typeText(m, "https://example.com/me.mp3")
+	send(m, press("enter"))
+	typeText(m, "narrator_77")
+	if !runUntil(m, nil, func() bool { return p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v\n%s", p.form.Check().Broken, screen(m))
+	}
+	send(m, ctrl('s'))
+	_, cmd := m.Update(press("enter"))
+	if !runUntil(m, cmd, func() bool { return m.detail != nil }, 10*time.Second) {
+		t.Fatalf("the clone's answer did not open:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("4"))
+	if got := screen(m); !strings.Contains(got, "narrator_77") || strings.Contains(got, "No cloned voice yet") {
+		t.Fatalf("the Voices page does not show the voice just cloned:\n%s", got)
+	}
+}
