@@ -113,8 +113,10 @@ type Model struct {
 	// list has its rows: on a 2-core machine they would otherwise compete
 	// with the one read the first frame waits for.
 	afterFirstRows []tea.Cmd
-	// notify is how the terminal shows a notification (announce).
+	// notify is how the terminal shows a notification (announce), and
+	// notified when it last did.
 	notify   notifyStyle
+	notified time.Time
 	ticking  bool
 	tickDue  time.Time
 	tickGen  int

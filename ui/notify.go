@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -98,11 +99,19 @@ func (m *Model) looksAt(taskID string) bool {
 // announce tells of a task that finished while the user looked elsewhere.
 func (m *Model) announce(t history.Task) tea.Cmd {
 	note := finishedNote(t)
-	return tea.Batch(
-		func() tea.Msg { return statusMsg{text: note, bad: t.State != api.StateSuccess} },
-		tea.Raw(notification(m.notify, "clapper", note)),
-	)
+	status := func() tea.Msg { return statusMsg{text: note, bad: t.State != api.StateSuccess} }
+	// Tasks found finished together (a return after a long absence) ring
+	// once: the status line keeps the latest, the Tasks page lists them all.
+	now := m.env.now()
+	if !m.notified.IsZero() && now.Sub(m.notified) < notifyQuiet {
+		return status
+	}
+	m.notified = now
+	return tea.Batch(status, tea.Raw(notification(m.notify, "clapper", note)))
 }
+
+// notifyQuiet is how long after one notification the next stays silent.
+const notifyQuiet = 3 * time.Second
 
 // windowTitle counts what is in flight, so a terminal tab tells it.
 func (m *Model) windowTitle() string {

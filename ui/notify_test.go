@@ -48,6 +48,23 @@ func TestFinishedTaskAnnouncedWhenElsewhere(t *testing.T) {
 	}
 }
 
+// Tasks found finished together ring once; the status line names the
+// latest.
+func TestFinishedTasksTogetherRingOnce(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	m.notify = notifyBellOnly
+	send(m, press("2"))
+	n := len(timersOf(m).raw)
+	send(m, finish(t, m, "811000000000000005", api.StateSuccess))
+	send(m, finish(t, m, "811000000000000006", api.StateSuccess))
+	if got := rawSince(m, n); got != "\a" {
+		t.Errorf("two tasks at once wrote %q, want one bell", got)
+	}
+	if !strings.Contains(screen(m), "t2v “a whale breaching at sunrise” is done") {
+		t.Errorf("the status line does not name the latest:\n%s", screen(m))
+	}
+}
+
 // On another page even the selected task is announced, a failure with its
 // reason; a terminal without a known notification gets the bell alone.
 func TestFinishedTaskAnnouncedFromAnotherPage(t *testing.T) {
