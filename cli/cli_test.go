@@ -396,6 +396,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"get"}, "get needs a TASK_ID"},
 		{[]string{"history", "resolve", "1"}, "see clapper history resolve --help"},
 		{[]string{"history", "--state", "done"}, `"done" is not a state`},
+		{[]string{"history", "--search", "state:done"}, `"done" is not a state`},
+		{[]string{"history", "--search", "op:nope"}, `--search: op:nope`},
 		{[]string{"models", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"resubmit", "x"}, "want the number in the first column"},
 		{[]string{"histroy"}, `unknown command "histroy"`},

@@ -114,6 +114,11 @@ func TestHistoryFlagsEachNarrowTheList(t *testing.T) {
 		{[]string{"--model", "svcq3-turbo,svcq2"}, []int64{6, 4, 3}},
 		{[]string{"--search", "fox"}, []int64{4, 1}},
 		{[]string{"--search", "red fox"}, []int64{1}},
+		// The History page's search words work here too.
+		{[]string{"--search", "state:success"}, []int64{4, 1}},
+		{[]string{"--search", "fox op:text2video model:svcq1"}, []int64{1}},
+		{[]string{"--search", "from:2026-11-21 to:2026-11-21"}, []int64{4, 3}},
+		{[]string{"--search", "state:failed", "--state", "processing"}, []int64{3, 2}},
 		{[]string{"--since", "2026-11-21"}, []int64{6, 5, 4, 3}},
 		{[]string{"--until", "2026-11-21"}, []int64{2, 1}},
 		{[]string{"--since", "2026-11-21", "--until", "2026-11-22"}, []int64{4, 3}},

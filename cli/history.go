@@ -47,7 +47,7 @@ func newHistoryCmd(app *App) *cobra.Command {
 	f.StringSliceVar(&o.states, "state", nil, "Only these states: created, queueing, processing,\nsuccess, failed, unknown, rejected, abandoned")
 	f.StringSliceVar(&o.operations, "operation", nil, "Only these operations")
 	f.StringSliceVar(&o.models, "model", nil, "Only these models")
-	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation")
+	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation, and the History page's state:,\nop:, model:, from: and to: (YYYY-MM-DD)")
 	f.StringVar(&o.since, "since", "", "Created on or after this day (YYYY-MM-DD) or\ntime (RFC 3339)")
 	f.StringVar(&o.until, "until", "", "Created before this date or time")
 	f.IntVar(&o.limit, "limit", 50, "How many tasks at most (0 for all)")
@@ -95,14 +95,23 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 }
 
 func (o historyOpts) filter() (history.Filter, error) {
-	f := history.Filter{Text: o.search, Models: o.models}
-	for _, s := range o.states {
+	// --search speaks the History page's language (state:, op:, model:,
+	// from:, to:), so a query copied from the studio or an agent's
+	// list_tasks finds the same tasks here; the flags add to it.
+	f, err := history.ParseSearch(o.search)
+	if err != nil {
+		return f, fmt.Errorf("--search: %w", err)
+	}
+	f.Models = append(f.Models, o.models...)
+	states := append(f.States, o.states...)
+	f.States = nil
+	for _, s := range states {
 		switch s {
 		case unknownState:
 			s = history.StateSubmitting
 		case api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, history.StateRejected, history.StateAbandoned:
 		default:
-			return f, fmt.Errorf("--state: %q is not a state; choose from created, queueing, processing, success, failed, unknown, rejected, abandoned", s)
+			return f, fmt.Errorf("%q is not a state (--state, state:); choose from created, queueing, processing, success, failed, unknown, rejected, abandoned", s)
 		}
 		f.States = append(f.States, s)
 	}
@@ -113,12 +122,15 @@ func (o historyOpts) filter() (history.Filter, error) {
 		}
 		f.Operations = append(f.Operations, op)
 	}
-	var err error
-	if f.From, err = parseWhen(o.since); err != nil {
-		return f, fmt.Errorf("--since: %w", err)
+	if o.since != "" {
+		if f.From, err = parseWhen(o.since); err != nil {
+			return f, fmt.Errorf("--since: %w", err)
+		}
 	}
-	if f.To, err = parseWhen(o.until); err != nil {
-		return f, fmt.Errorf("--until: %w", err)
+	if o.until != "" {
+		if f.To, err = parseWhen(o.until); err != nil {
+			return f, fmt.Errorf("--until: %w", err)
+		}
 	}
 	return f, nil
 }
