@@ -162,6 +162,11 @@ func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord
 			ms(now)); err != nil {
 			return false, fmt.Errorf("history: job %s version %s: %w", jobID, sj.ID, err)
 		}
+		if sj.State == api.StateFailed {
+			if err := refundFailed(ctx, tx, jobID, sj.ID, now); err != nil {
+				return false, fmt.Errorf("history: job %s version %s: %w", jobID, sj.ID, err)
+			}
+		}
 	}
 	return moved, nil
 }

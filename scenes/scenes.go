@@ -41,8 +41,9 @@ type Service struct {
 	NudgeEvery time.Duration
 	// EditCredits is what an edit of a scene of that many seconds costs
 	// when clapper knows it (the embedded sandbox's table), added to the
-	// job's task: the service reports no credits for a job. Nil or 0 when
-	// unknown.
+	// job's task and given back if the version fails (the service does not
+	// charge a failed edit): the service reports no credits for a job. Nil
+	// or 0 when unknown.
 	EditCredits func(seconds int) int64
 }
 
@@ -242,7 +243,7 @@ func (s *Service) Edit(ctx context.Context, jobID, sceneJobID, prompt string) (s
 	}
 	if s.EditCredits != nil && j.LocalID != 0 {
 		if n := s.EditCredits(cur.Duration); n > 0 {
-			if err := s.Store.AddCredits(ctx, j.LocalID, n); err != nil {
+			if err := s.Store.ChargeVersion(ctx, j.LocalID, id, n); err != nil {
 				return id, fmt.Errorf("version %s was made; its %d credits were not recorded: %w", id, n, err)
 			}
 		}
