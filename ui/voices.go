@@ -60,7 +60,7 @@ func newVoicesKeys() voicesKeys {
 }
 
 func (k voicesKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Speak, k.Play, k.LipSync, k.Subject, k.Clone, k.Forget}
+	return []key.Binding{k.Speak, k.Play, k.LipSync, k.Subject, k.Clone, k.Forget, k.Subjects.New}
 }
 
 func (k voicesKeys) FullHelp() [][]key.Binding {

@@ -200,6 +200,10 @@ func TestVoicesEmptyStateSaysWhatToDo(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, got)
 		}
 	}
+	// The footer names the subject key too: s works on an empty page.
+	if lines := strings.Split(strings.TrimRight(got, "\n"), "\n"); !strings.Contains(lines[len(lines)-1], "s new subject") {
+		t.Errorf("the footer does not offer s new subject:\n%s", got)
+	}
 	if m.pages[pageVoices].Title() != "Voices" {
 		t.Errorf("badge without voices: %q", m.pages[pageVoices].Title())
 	}
