@@ -385,7 +385,11 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	}
 	e := f.focused()
 	if e != nil && e.OwnsKey(k) {
-		return f.edit(e, msg)
+		cmd := f.edit(e, msg)
+		if l, ok := e.(interface{ Full() bool }); ok && k.String() == "enter" && l.Full() {
+			return tea.Batch(cmd, f.move(1))
+		}
+		return cmd
 	}
 	switch {
 	case key.Matches(k, keys.Review):

@@ -331,3 +331,25 @@ func TestPickerEndsFilterAndLastFolder(t *testing.T) {
 		t.Fatalf("another form's picker opens in %s, not the last folder used", g.picker.dir)
 	}
 }
+
+// A list filled to the model's limit by enter moves on: what is typed next
+// goes to the next field, not into the full list as an item too many.
+func TestFullListMovesOn(t *testing.T) {
+	f := newTestForm(t, api.OpImg2Video, "svcq1")
+	writePNG(t, f.ctx.Dir, "a.png", 512, 512)
+	focus(t, f, "images")
+	list := f.editors["images"].(*listEditor)
+	if list.f.MaxItems != 1 {
+		t.Fatalf("img2video svcq1 takes %d images; this test wants a list of one", list.f.MaxItems)
+	}
+	typeText(f, "a.png")
+	press(f, "enter")
+	if f.focusedName() == "images" {
+		t.Fatalf("the full list kept the focus:\n%s", f.View())
+	}
+	next := f.focusedName()
+	typeText(f, "x")
+	if len(list.items) != 1 || list.line.val != "" {
+		t.Errorf("typing after the list was full reached it: items %v, line %q (focus on %s)", list.items, list.line.val, next)
+	}
+}

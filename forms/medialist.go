@@ -48,6 +48,12 @@ func (e *listEditor) SetField(f catalog.Field) {
 }
 
 func (e *listEditor) Focus() tea.Cmd {
+	if e.Full() {
+		// Nothing more can be added: the last item is what there is to
+		// change (ctrl+d), and typing still reaches the line.
+		e.cursor = len(e.items) - 1
+		return nil
+	}
 	e.cursor = len(e.items)
 	return e.line.Focus()
 }
@@ -151,6 +157,13 @@ func (e *listEditor) idle(k tea.KeyPressMsg) string {
 		return "ctrl+d removes a listed item; there is none yet (backspace erases what you typed)"
 	}
 	return "ctrl+d removes the item ↑ selects; what you typed stays (backspace erases it)"
+}
+
+// Full reports that the list holds as many items as the model takes: the
+// form then moves on, so what is typed next goes to the next field rather
+// than become an item too many.
+func (e *listEditor) Full() bool {
+	return e.f.MaxItems > 0 && len(e.items) >= e.f.MaxItems
 }
 
 // Add appends an item (enter, or a file from the picker).
