@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -121,7 +122,12 @@ func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, er
 		query = `SELECT t.state, sum(t.n) FROM task_counts t` + whereClause(conds) +
 			` GROUP BY t.state HAVING sum(t.n) > 0`
 	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	return stateCounts(s.r.QueryContext(ctx, query, args...))
+}
+
+// stateCounts reads rows of (state, count) into a map, leaving out states
+// counted zero.
+func stateCounts(rows *sql.Rows, err error) (map[string]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -135,7 +141,9 @@ func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, er
 		if err := rows.Scan(&state, &n); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
-		out[state] = n
+		if n > 0 {
+			out[state] = n
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("history: %w", err)

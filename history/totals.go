@@ -95,28 +95,7 @@ func (s *Store) countsByDay(ctx context.Context, f Filter) (map[string]int, erro
 		) GROUP BY state`
 		args = append(append([]any{sp.lo, sp.hi}, stateArgs...), args...)
 	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var (
-			state string
-			n     int
-		)
-		if err := rows.Scan(&state, &n); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		}
-		if n > 0 {
-			out[state] = n
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	return out, nil
+	return stateCounts(s.r.QueryContext(ctx, query, args...))
 }
 
 // DayCredits is the spending of one calendar day.
