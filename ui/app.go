@@ -11,7 +11,6 @@
 package ui
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -19,12 +18,10 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"clapper/api"
 	"clapper/history"
-	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -471,122 +468,9 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 }
 
-func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.WindowTitle = m.windowTitle()
-	if m.detail != nil {
-		if pb := m.detail.progressBar(); pb != nil {
-			v.ProgressBar = pb
-		}
-	}
-	return v
-}
-
 // minWidth and minHeight are the smallest terminal clapper lays out in;
 // below it the screen says so rather than draw a broken page.
 const minWidth, minHeight = 60, 16
-
-func (m *Model) render() string {
-	if m.width == 0 {
-		return ""
-	}
-	if m.width < minWidth || m.height < minHeight {
-		msg := fmt.Sprintf("clapper needs a terminal of at least %dx%d; this one is %dx%d. Enlarge it (ctrl+c quits).",
-			minWidth, minHeight, m.width, m.height)
-		return m.env.theme.Warning.Render(wrap(msg, m.width))
-	}
-	th := m.env.theme
-	body := ""
-	h := max(m.height-headerHeight-footerHeight, 1)
-	switch {
-	case m.showHelp:
-		body = m.fullHelp()
-	case m.detail != nil:
-		body = m.detail.View()
-	default:
-		body = m.pages[m.active].View()
-	}
-	body = clampBlock(body, m.width, h)
-	screen := m.header() + "\n" + body + "\n" + m.footer()
-	if m.dialog != nil {
-		d := m.dialog.View(th, m.width)
-		x := max((m.width-lipgloss.Width(d))/2, 0)
-		y := max((m.height-lipgloss.Height(d))/2, 0)
-		screen = lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(d).X(x).Y(y).Z(1)).Render()
-	}
-	return screen
-}
-
-func (m *Model) header() string {
-	th := m.env.theme
-	s := m.env.studio
-	left := th.Title.Render(" clapper ")
-	if s.Sandbox() {
-		left += th.Badge.Render("SANDBOX")
-		if m.width >= 90 {
-			left += th.Dim.Render(" results are simulated")
-		}
-	} else {
-		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
-	}
-	right := ""
-	summaries := m.accountSummaries()
-	if summaries == nil && m.statsLoaded {
-		dot := th.Dim.Render(" · ")
-		run := th.Running.Render(fmt.Sprintf("%d running", m.running))
-		summaries = []string{
-			run + dot + fmt.Sprintf("%d queued", m.queued) + th.Dim.Render(" · limit 5 · ") + credits(m.creditsToday) + th.Dim.Render(" today "),
-			run + dot + fmt.Sprintf("%d queued", m.queued) + dot + fmt.Sprintf("%d cr today ", m.creditsToday),
-			run + dot + fmt.Sprintf("%d queued ", m.queued),
-		}
-	}
-	// The longest summary that fits beside the badge: the backend must
-	// never be cut.
-	for _, r := range summaries {
-		right = r
-		if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
-			break
-		}
-	}
-	line1 := textutil.JoinEnds(left, right, m.width)
-	var tabs []string
-	for i, p := range m.pages {
-		label := string(rune('1'+i)) + " " + p.Title()
-		if i == m.active && m.detail == nil {
-			tabs = append(tabs, th.TabActive.Render(label))
-		} else {
-			tabs = append(tabs, th.Tab.Render(label))
-		}
-	}
-	line2 := textutil.Cut(" "+strings.Join(tabs, ""), m.width)
-	rule := th.Faint.Render(strings.Repeat("─", m.width))
-	return line1 + "\n" + line2 + "\n" + rule
-}
-
-func (m *Model) footer() string {
-	th := m.env.theme
-	status := ""
-	if m.statusText != "" {
-		if m.statusBad {
-			status = th.Error.Render(" " + m.statusText)
-		} else {
-			status = th.Success.Render(" " + m.statusText)
-		}
-	}
-	if m.statusText != "" && lipgloss.Width(status) > m.width {
-		// The rest is one key away, never lost.
-		more := " ! all"
-		status = textutil.Cut(status, m.width-len(more)) + th.Key.Render(more)
-	}
-	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
-	if m.detail == nil && m.pages[m.active].Capturing() {
-		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
-	}
-	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
-	local := m.help.ShortHelpView(m.screenKeys().ShortHelp())
-	return status + "\n" + textutil.JoinEnds(" "+local, global+" ", m.width)
-}
 
 // typingHelpKey and typingQuitKey are the global keys that work while keys
 // are text.
@@ -594,36 +478,3 @@ var (
 	typingHelpKey = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "all keys"))
 	typingQuitKey = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
 )
-
-func (m *Model) screenKeys() help.KeyMap {
-	if m.detail != nil {
-		return m.detail.Help()
-	}
-	return m.pages[m.active].Help()
-}
-
-func (m *Model) fullHelp() string {
-	th := m.env.theme
-	// Two columns: in one, the global keys would push the closing hint off
-	// an 80x24 screen under a list's six navigation rows.
-	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New}, {m.keys.Message, m.keys.Help, m.keys.Quit}}
-	if m.detail == nil && m.pages[m.active].Capturing() {
-		// Page keys are text in an input: list only what works here.
-		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}
-	}
-	hm := help.New()
-	hm.Styles = th.Help
-	hm.SetWidth(m.width)
-	title := "Keys: " + m.pages[m.active].Title()
-	if m.detail != nil {
-		title = "Keys: task detail"
-	}
-	return th.Section.Render(" "+title) + "\n\n" + indent(hm.FullHelpView(m.screenKeys().FullHelp()), 1) +
-		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +
-		"\n\n" + th.Dim.Render(" ?, f1 or esc closes this help")
-}
-
-func indent(s string, n int) string {
-	pad := strings.Repeat(" ", n)
-	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
-}

@@ -1,21 +1,14 @@
 package ui
 
 import (
-	"encoding/json"
-	"fmt"
-	"slices"
-	"strings"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"clapper/api"
 	"clapper/history"
-	"clapper/internal/textutil"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -402,29 +395,6 @@ func (d *detailModel) progressBar() *tea.ProgressBar {
 	return tea.NewProgressBar(tea.ProgressBarDefault, int(got*100/total))
 }
 
-func (d *detailModel) View() string {
-	if d.sideBySide() {
-		side := d.previewView()
-		return lipgloss.JoinHorizontal(lipgloss.Top, d.vp.View(), "   ", side)
-	}
-	return d.vp.View()
-}
-
-func (d *detailModel) previewView() string {
-	th := d.env.theme
-	switch {
-	case d.preview != nil && d.imageID != 0:
-		return d.preview.KittyPlaceholders(d.imageID)
-	case d.preview != nil:
-		return d.preview.HalfBlock()
-	case d.previewLoading:
-		return th.Dim.Render("loading preview…")
-	case d.previewNote != "":
-		return th.Dim.Render(wrap(d.previewNote, previewCols))
-	}
-	return ""
-}
-
 // render rebuilds the text; only when the task, the size or the preview
 // changed, never on a plain redraw.
 // originText says who sent a task, for its detail.
@@ -432,168 +402,6 @@ var originText = map[history.Origin]string{
 	history.OriginTUI: "the terminal studio",
 	history.OriginCLI: "a clapper command",
 	history.OriginMCP: "an AI agent (clapper mcp)",
-}
-
-func (d *detailModel) render() {
-	if d.width == 0 {
-		return
-	}
-	th := d.env.theme
-	w := d.textWidth()
-	var b strings.Builder
-	if d.loadErr != nil {
-		b.WriteString(th.Error.Render("Could not read this task from history: " + api.CleanLine(d.loadErr.Error())))
-		d.vp.SetContent(b.String())
-		return
-	}
-	t := d.task
-	if t == nil {
-		d.vp.SetContent(th.Dim.Render("reading…"))
-		return
-	}
-	now := d.env.now()
-	title := fmt.Sprintf("%s · %s", t.Operation, orDash(api.CleanLine(t.Model)))
-	id := "no task id yet"
-	if t.TaskID != "" {
-		id = "task " + api.CleanLine(t.TaskID)
-	}
-	b.WriteString(th.Title.Render(title) + th.Dim.Render(fmt.Sprintf("  %s  #%d", id, t.LocalID)) + "\n")
-	st := stateStyle(th, t.State)(glyph(t.State) + " " + stateCell(*t))
-	b.WriteString(st + th.Dim.Render("  ·  ") + credits(t.Credits) + th.Dim.Render("  ·  created ") +
-		t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)") + "\n")
-	if u, known := d.env.usual[d.usualKey()]; known || inFlight(t.State) {
-		if line := timingLine(*t, now, u, known); line != "" {
-			b.WriteString(th.Dim.Render(wrap(line, w)) + "\n")
-		}
-	}
-	if t.OffPeak {
-		b.WriteString(th.Dim.Render(offPeakLine(*t)) + "\n")
-	}
-	if by := originText[t.Origin]; by != "" {
-		b.WriteString(th.Dim.Render("sent by "+by) + "\n")
-	}
-
-	if t.ErrCode != "" {
-		b.WriteString("\n" + th.Section.Render("Error") + "\n")
-		b.WriteString("  " + th.Error.Render(api.CleanLine(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
-	}
-	if r := t.Rejection; r != nil && t.NotSent() {
-		b.WriteString("\n" + th.Section.Render("Not sent") + "\n")
-		b.WriteString("  " + th.Error.Render(wrapIndent(r.Message, w-4, 2)) + "\n")
-		b.WriteString(th.Dim.Render(wrapIndent("Nothing reached the service: no task was created and nothing was charged. It can be sent again as it is.", w-4, 2)) + "\n")
-	} else if r != nil {
-		b.WriteString("\n" + th.Section.Render("Refused") + "\n")
-		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(api.CleanLine(r.Reason)), r.Status, api.CleanLine(r.Message)))
-		b.WriteString("  " + wrapIndent(api.Explain(r.Reason, r.Status), w-4, 2) + "\n")
-		if len(r.Fields) > 0 {
-			b.WriteString("  fields: " + api.CleanLine(strings.Join(r.Fields, ", ")) + "\n")
-		}
-		if r.TraceID != "" {
-			b.WriteString(th.Dim.Render("  trace id (for support): ") + api.CleanLine(r.TraceID) + "\n")
-		}
-	}
-
-	b.WriteString("\n" + th.Section.Render("Results") + "\n")
-	if len(t.Creations) == 0 {
-		b.WriteString(th.Dim.Render("  "+noResults(t.State)) + "\n")
-	}
-	for _, c := range t.Creations {
-		b.WriteString(fmt.Sprintf("  %d  %s\n", c.Index+1, textutil.Fit(api.CleanLine(c.URL), w-6)))
-		line := "     "
-		if exp := left(now, c.URLExpiresAt); exp == "expired" {
-			line += th.Dim.Render("URL expired (r re-reads it for a fresh one)")
-		} else if exp != "" {
-			line += th.Dim.Render("URL valid for " + exp)
-		}
-		b.WriteString(line + "\n")
-		for _, dl := range d.downloads {
-			if dl.Index == c.Index && dl.Kind == history.KindURL {
-				b.WriteString("     " + d.downloadLine(dl, w-6) + "\n")
-			}
-		}
-	}
-	if !d.sideBySide() {
-		if pv := d.previewView(); pv != "" {
-			b.WriteString("\n" + pv + "\n")
-		}
-	}
-
-	b.WriteString("\n" + th.Section.Render("Timeline") + "\n")
-	for _, ev := range t.Events {
-		b.WriteString("  " + th.Dim.Render(ev.At.Local().Format("Jan 2 15:04:05")) + "  " + stateStyle(th, ev.To)(stateLabel(ev.To)) + "\n")
-	}
-	if len(t.Events) == 0 {
-		b.WriteString(th.Dim.Render("  no state change recorded yet") + "\n")
-	}
-
-	b.WriteString("\n" + th.Section.Render("Request") + "\n")
-	b.WriteString(fields(th, t.Request, w))
-	for _, m := range t.Media {
-		b.WriteString(th.Dim.Render(fmt.Sprintf("  %s was a local %s file (%s)", api.CleanLine(m.Path), api.CleanLine(m.ContentType), api.ByteSize(m.Bytes))) + "\n")
-	}
-	if len(t.Echo) > 0 {
-		b.WriteString("\n" + th.Section.Render("Creation echo") + "\n")
-		b.WriteString(fields(th, t.Echo, w))
-	}
-	d.vp.SetContent(b.String())
-}
-
-func (d *detailModel) downloadLine(dl history.Download, w int) string {
-	th := d.env.theme
-	switch dl.Status {
-	case history.DownloadDone:
-		return th.Success.Render("saved ") + textutil.Fit(api.CleanLine(dl.Path), w-20) + th.Dim.Render(" ("+api.ByteSize(dl.Bytes)+")")
-	case history.DownloadQueued:
-		return th.Dim.Render("download queued")
-	case history.DownloadRunning:
-		pct := 0.0
-		if dl.Total > 0 {
-			pct = float64(dl.Bytes) / float64(dl.Total)
-		}
-		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", api.ByteSize(dl.Bytes), api.ByteSize(dl.Total)))
-	}
-	return th.Error.Render(fmt.Sprintf("download %s: %s", api.CleanLine(string(dl.Status)), api.CleanLine(dl.Error)))
-}
-
-// fields lists a JSON object's keys and values, one per line, sorted.
-func fields(th *Theme, raw []byte, w int) string {
-	var obj map[string]any
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return "  " + textutil.Fit(api.CleanLine(string(raw)), w-2) + "\n"
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	kw := 0
-	for _, k := range keys {
-		kw = max(kw, min(len(k), 22))
-	}
-	var b strings.Builder
-	for _, k := range keys {
-		v := obj[k]
-		var s string
-		if str, ok := v.(string); ok {
-			s = str
-		} else {
-			enc, _ := json.Marshal(v)
-			s = string(enc)
-		}
-		b.WriteString("  " + th.Dim.Render(textutil.Fit(api.CleanLine(k), kw)) + "  " + textutil.Fit(api.CleanLine(s), max(w-kw-4, 8)) + "\n")
-	}
-	return b.String()
-}
-
-func wrapIndent(s string, w, n int) string {
-	return strings.ReplaceAll(wrap(api.CleanLine(s), w), "\n", "\n"+strings.Repeat(" ", n))
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 // rereadTask reads a task from the service now (r on the Tasks page and in
