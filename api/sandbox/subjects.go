@@ -25,16 +25,8 @@ const (
 	subjectsMax    = 100
 )
 
-type subject struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Images      []string `json:"images"`
-	Videos      []string `json:"videos"`
-	VoiceID     string   `json:"voice_id"`
-	Style       string   `json:"style"`
-	Description string   `json:"description"`
-	Credits     int      `json:"credits"`
-}
+// subject is a stored subject in the service's wire form, the client's own.
+type subject = api.StoredSubject
 
 // systemSubjects are the service's own subjects (ownership=system).
 var systemSubjects = []subject{
