@@ -26,7 +26,7 @@ func newAccountCmd(app *App) *cobra.Command {
 			defer s.Close()
 			a, err := s.Account(cmd.Context())
 			if err != nil {
-				return describeAPIError(err)
+				return studio.DescribeAPIError(err)
 			}
 			if asJSON {
 				out := map[string]any{"remaining_credits": a.Remaining}

@@ -77,7 +77,7 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		return err
 	}
 	defer s.Close()
-	setID, _, err := s.Store.OpenSet(ctx, history.SetBatch, b.sha, filepath.Base(file), setMembers(b.requests))
+	setID, _, err := s.Store.OpenSet(ctx, history.SetBatch, b.sha, filepath.Base(file), studio.SetMembers(b.requests))
 	if err != nil {
 		return err
 	}
@@ -89,13 +89,13 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	for _, m := range members {
 		sent[m.Line] = m.LocalID != 0
 	}
-	var unsent []setRequest
+	var unsent []studio.SetRequest
 	for _, r := range b.requests {
-		if !sent[r.line] {
+		if !sent[r.Line] {
 			unsent = append(unsent, r)
 		}
 	}
-	whole := setPrice(s, b.requests)
+	whole := s.SetPrice(b.requests)
 	if !o.json {
 		fmt.Fprintf(app.Err, "clapper: %s: %s, %s\n", api.CleanText(file), textutil.Plural(len(b.requests), "request"), whole.Text)
 	}
@@ -106,51 +106,15 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		return nil
 	}
 	if !o.caps.over {
-		if err := s.CheckSpendCaps(ctx, setPrice(s, unsent), "this batch"); err != nil {
+		if err := s.CheckSpendCaps(ctx, s.SetPrice(unsent), "this batch"); err != nil {
 			return capRefused(err)
 		}
 	}
-	sum, err := newSetRun(app, s, setID, "batch", o.json).run(ctx, b.requests)
-	if sum != nil {
-		if werr := sum.write(app.Out, o.json); werr != nil && err == nil {
-			err = werr
-		}
-	}
+	_, sum, err := app.runSet(ctx, s, setID, "batch", b.requests, o.json, false)
 	if err == nil && sum.Failed > 0 {
 		err = fmt.Errorf("%s of the batch failed", textutil.Plural(sum.Failed, "line"))
 	}
 	return err
-}
-
-// setMembers are the history rows of a set's requests.
-func setMembers(reqs []setRequest) []history.SetMember {
-	out := make([]history.SetMember, len(reqs))
-	for i, r := range reqs {
-		out[i] = history.SetMember{Line: r.line, Operation: r.op, Label: r.label}
-	}
-	return out
-}
-
-// setPrice prices requests together with the studio's price function.
-// Credits sums the prices known; when some are not, Known still holds
-// (the sum is a floor, enough to refuse on) and the text says how many.
-func setPrice(s *studio.Studio, reqs []setRequest) studio.Price {
-	var p studio.Price
-	unknown := 0
-	for _, r := range reqs {
-		q := s.Price(r.op, r.body)
-		if !q.Known {
-			unknown++
-			continue
-		}
-		p.Credits += q.Credits
-	}
-	p.Known = p.Credits > 0 || unknown == 0
-	p.Text = textutil.Plural(int(p.Credits), "credit")
-	if unknown > 0 {
-		p.Text = fmt.Sprintf("at least %s (%d of %d priced: the service publishes no price table)", p.Text, len(reqs)-unknown, len(reqs))
-	}
-	return p
 }
 
 // capFlags are the spending caps a sending command takes.

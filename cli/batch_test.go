@@ -282,7 +282,7 @@ func TestBatchKeepsFiveAtTheService(t *testing.T) {
 // unless its images will be uploaded instead.
 func TestBatchLinePastTheBodyLimit(t *testing.T) {
 	uri := "data:image/png;base64," + strings.Repeat("A", 21<<20)
-	b := &batchFile{requests: []setRequest{{line: 3, op: "img2video", body: map[string]any{"model": "svcq1", "images": []any{uri}}}}}
+	b := &batchFile{requests: []studio.SetRequest{{Line: 3, Op: "img2video", Body: map[string]any{"model": "svcq1", "images": []any{uri}}}}}
 	b.checkSizes(studio.Config{Uploads: studio.UploadNever})
 	if len(b.problems) != 1 || !strings.HasPrefix(b.problems[0], "line 3: request body is 21.0 MB") {
 		t.Fatalf("problems %q", b.problems)

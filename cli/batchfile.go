@@ -24,18 +24,10 @@ import (
 // stream is refused.
 const maxBatchFile = 512 << 20
 
-// setRequest is one request of a set: a batch file's line, or a variation.
-type setRequest struct {
-	line  int // the file's line number, or the variation's number
-	op    api.Operation
-	body  map[string]any
-	label string // what tells a variation from its siblings
-}
-
 // batchFile is a batch file checked whole.
 type batchFile struct {
 	sha      string // the SHA-256 of its bytes: the batch's identity
-	requests []setRequest
+	requests []studio.SetRequest
 	problems []string // "line N: field: what is allowed", in file order
 }
 
@@ -202,20 +194,20 @@ func (b *batchFile) check(n int, op api.Operation, body map[string]any) {
 		}
 		return
 	}
-	b.requests = append(b.requests, setRequest{line: n, op: op, body: catalog.Normalize(op, body)})
+	b.requests = append(b.requests, studio.SetRequest{Line: n, Op: op, Body: catalog.Normalize(op, body)})
 }
 
 // checkSizes lists every request past the service's body limit whose
 // images will not be uploaded instead (as create refuses one).
 func (b *batchFile) checkSizes(cfg studio.Config) {
 	for _, r := range b.requests {
-		raw, err := json.Marshal(r.body)
+		raw, err := json.Marshal(r.Body)
 		if err != nil {
-			b.broken(r.line, "request: %v", err)
+			b.broken(r.Line, "request: %v", err)
 			continue
 		}
-		if len(raw) > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(r.op, r.body) {
-			b.broken(r.line, "request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))
+		if len(raw) > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(r.Op, r.Body) {
+			b.broken(r.Line, "request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))
 		}
 	}
 	sort.SliceStable(b.problems, func(i, j int) bool { return problemLine(b.problems[i]) < problemLine(b.problems[j]) })

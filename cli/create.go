@@ -170,17 +170,10 @@ func submitError(err error) error {
 	case errors.Is(err, track.ErrOutcomeUnknown):
 		return fmt.Errorf("%w\n  The request is kept in clapper history as #%s, outcome unknown: check whether the task exists, then\n"+
 			"  attach it with: clapper history resolve %s TASK_ID, or give up with: clapper history abandon %s", err, n, n, n)
-	case isRetryable(err):
-		return fmt.Errorf("%w\n  The request is kept in history; send it again with: clapper resubmit %s", describeAPIError(err), n)
+	case studio.IsRetryable(err):
+		return fmt.Errorf("%w\n  The request is kept in history; send it again with: clapper resubmit %s", studio.DescribeAPIError(err), n)
 	}
-	return describeAPIError(err)
-}
-
-func isRetryable(err error) bool {
-	if e, ok := api.AsError(err); ok {
-		return e.Temporary()
-	}
-	return api.NeverSent(err)
+	return studio.DescribeAPIError(err)
 }
 
 // validationError lists every broken rule, one per line.
@@ -310,10 +303,3 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 	return err
 }
 
-// describeAPIError adds the plain-language explanation to a rejection.
-func describeAPIError(err error) error {
-	if e, ok := api.AsError(err); ok {
-		return fmt.Errorf("%w\n  %s", err, e.Explanation())
-	}
-	return err
-}

@@ -43,7 +43,7 @@ func newFollowCmd(app *App) *cobra.Command {
 			}
 			t, wasLost, err := s.Refollow(ctx, t)
 			if err != nil {
-				return describeAPIError(err)
+				return studio.DescribeAPIError(err)
 			}
 			if wasLost {
 				fmt.Fprintf(app.Err, "task %s is followed again: the service knows it (%s)\n", id, api.DescribeState(t.State))

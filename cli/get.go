@@ -33,7 +33,7 @@ func newGetCmd(app *App) *cobra.Command {
 			defer s.Close()
 			raw, err := fetch(cmd.Context(), s.Client, args[0], knownMultiScene(cmd.Context(), s.Store, args[0]))
 			if err != nil {
-				return describeAPIError(err)
+				return studio.DescribeAPIError(err)
 			}
 			if asJSON {
 				return writeRaw(app.Out, raw)

@@ -283,7 +283,7 @@ func newResolveCmd(app *App) *cobra.Command {
 					return fmt.Errorf("the service does not know task %s (%s: %s); nothing attached, request #%d stays of unknown outcome",
 						taskID, e.Reason, e.Message, localID)
 				}
-				return fmt.Errorf("could not confirm task %s with the service, so nothing was attached: %w", taskID, describeAPIError(err))
+				return fmt.Errorf("could not confirm task %s with the service, so nothing was attached: %w", taskID, studio.DescribeAPIError(err))
 			}
 			if err := store.ResolveUnknown(ctx, localID, taskID); err != nil {
 				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")

@@ -182,7 +182,7 @@ func scenesError(err error) error {
 	if errors.As(err, &ie) {
 		return &ExitError{Code: 2, Err: err}
 	}
-	return describeAPIError(err)
+	return studio.DescribeAPIError(err)
 }
 
 func (app *App) showJob(ctx context.Context, s *scenes.Service, jobID string, asJSON bool) error {
@@ -190,7 +190,7 @@ func (app *App) showJob(ctx context.Context, s *scenes.Service, jobID string, as
 	if err != nil {
 		held, herr := s.Store.Job(ctx, jobID)
 		if herr != nil {
-			return describeAPIError(err)
+			return studio.DescribeAPIError(err)
 		}
 		fmt.Fprintf(app.Err, "clapper: could not read job %s from the service (%s); showing history's record of %s\n",
 			jobID, api.CleanText(err.Error()), held.FetchedAt.Local().Format("2006-01-02 15:04:05"))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"clapper/studio"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestVariationsSendDistinctSeeds(t *testing.T) {
 	if r.code != 0 || svc.count() != 4 {
 		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
 	}
-	var sum setSummary
+	var sum studio.SetSummary
 	if err := json.Unmarshal([]byte(r.out), &sum); err != nil {
 		t.Fatalf("%v:\n%s", err, r.out)
 	}

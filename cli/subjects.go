@@ -103,7 +103,7 @@ func newSubjectSaveCmd(app *App, edit bool) *cobra.Command {
 			sb, err = s.CreateSubject(cmd.Context(), body)
 		}
 		if err != nil {
-			return describeAPIError(err)
+			return studio.DescribeAPIError(err)
 		}
 		if f.asJSON {
 			return writeJSON(app.Out, subjectJSON(*sb), false)

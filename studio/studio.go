@@ -71,6 +71,12 @@ type Studio struct {
 
 	// previewMu makes Preview fetch a picture once (see Preview).
 	previewMu sync.Mutex
+
+	// runs are the sets running in the background (StartSet), by set id;
+	// started is Start's context, which they run under.
+	setsMu  sync.Mutex
+	runs    map[int64]*SetRun
+	started context.Context
 }
 
 // connect returns a client for the configured service, or for the embedded
@@ -217,6 +223,9 @@ func (s *Studio) Start(ctx context.Context) error {
 	// history (Downloader.Settle) and would never drain their progress.
 	s.Downloader.Emit = s.Watcher.Publish
 	ctx, s.cancel = context.WithCancel(ctx)
+	s.setsMu.Lock()
+	s.started = ctx
+	s.setsMu.Unlock()
 	every := s.opts.ChangeInterval
 	if every == 0 {
 		every = 500 * time.Millisecond
@@ -285,6 +294,7 @@ func (s *Studio) relay(ctx context.Context) {
 			if s.Config.AutoDownload && ev.Kind == track.EventState && ev.To == api.StateSuccess {
 				s.queueResults(ctx, ev)
 			}
+			s.offerSets(ev)
 			select {
 			case s.events <- ev:
 			case <-ctx.Done():

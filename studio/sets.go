@@ -1,0 +1,421 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"clapper/api"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/internal/textutil"
+)
+
+// SetSlots is how many tasks the service runs (or queues) at once per
+// account: a set never has more than that at the service; the rest wait on
+// our side.
+var SetSlots = track.DefaultSchedule().Slots
+
+// SetRetryPause is how long a line the service refused for now (429: too
+// many tasks) waits before it is sent again when none of the set is
+// running.
+var SetRetryPause = 5 * time.Second
+
+// StateUnknown is a set line's outcome when it may or may not have reached
+// the service (clapper history resolves it).
+const StateUnknown = "unknown"
+
+// ErrSetStopped ends a set run whose context was cancelled: what was sent
+// is in history, and the lines never sent are sent by the next run.
+var ErrSetStopped = errors.New("set run stopped")
+
+// SetRequest is one request of a set: a batch file's line, or a version
+// of one request.
+type SetRequest struct {
+	Line  int // the file's line number, or the version's number
+	Op    api.Operation
+	Body  map[string]any
+	Label string // what tells a version from its siblings (seed=7)
+}
+
+// SetMembers are the history rows of a set's requests.
+func SetMembers(reqs []SetRequest) []history.SetMember {
+	out := make([]history.SetMember, len(reqs))
+	for i, r := range reqs {
+		out[i] = history.SetMember{Line: r.Line, Operation: r.Op, Label: r.Label}
+	}
+	return out
+}
+
+// SetPrice prices requests together. Credits sums the prices known; when
+// some are not, Known still holds (the sum is a floor, enough to refuse
+// on) and the text says how many.
+func (s *Studio) SetPrice(reqs []SetRequest) Price {
+	var p Price
+	unknown := 0
+	for _, r := range reqs {
+		q := s.Price(r.Op, r.Body)
+		if !q.Known {
+			unknown++
+			continue
+		}
+		p.Credits += q.Credits
+	}
+	p.Known = p.Credits > 0 || unknown == 0
+	p.Text = textutil.Plural(int(p.Credits), "credit")
+	if unknown > 0 {
+		p.Text = fmt.Sprintf("at least %s (%d of %d priced: the service publishes no price table)", p.Text, len(reqs)-unknown, len(reqs))
+	}
+	return p
+}
+
+// SetRun sends a set's requests, at most SetSlots at the service at once,
+// and follows them until each ends (or, with UntilSent, until the last is
+// sent). Each line is tied to its task in history as it is recorded, so a
+// run stopped anyhow is taken up again by the next: lines sent before are
+// followed, never sent twice. The CLI runs one in the foreground (Run); the
+// TUI in the background (StartSet), fed by the studio's relay.
+type SetRun struct {
+	s     *Studio
+	SetID int64
+	// Noun names the set in what the run says: "batch", "variations".
+	Noun string
+	reqs []SetRequest
+	// UntilSent ends the run once the last line is sent.
+	UntilSent bool
+	// Note tells one line's news; Say something about the whole run;
+	// Progress is called after each round of sends and events. Each may
+	// be nil.
+	Note, Say func(format string, args ...any)
+	Progress  func(SetProgress)
+	// Explain turns a refused send into what the user reads (nil: the
+	// error and the service's explanation of its code).
+	Explain func(error) error
+
+	mu       sync.Mutex
+	queue    []SetRequest           // never sent, in order
+	inflight map[string]*SetRequest // at the service, by task id
+	ended    map[int]string         // line -> final state
+	results  map[int]*api.TaskResult
+	taskIDs  map[int]string
+	wake     chan struct{}
+	// lastNote is the last line's news, for a screen that shows the set.
+	lastNote string
+}
+
+// SetProgress is where a run stands.
+type SetProgress struct {
+	Total, Done, Failed, Unknown, AtService, Waiting int
+}
+
+// NewSetRun prepares the run of set setID's requests.
+func (s *Studio) NewSetRun(setID int64, noun string, reqs []SetRequest) *SetRun {
+	return &SetRun{s: s, SetID: setID, Noun: noun, reqs: reqs,
+		inflight: map[string]*SetRequest{}, ended: map[int]string{},
+		results: map[int]*api.TaskResult{}, taskIDs: map[int]string{}, wake: make(chan struct{}, 1)}
+}
+
+func (r *SetRun) note(format string, args ...any) {
+	r.mu.Lock()
+	r.lastNote = fmt.Sprintf(format, args...)
+	r.mu.Unlock()
+	if r.Note != nil {
+		r.Note(format, args...)
+	}
+}
+
+func (r *SetRun) say(format string, args ...any) {
+	if r.Say != nil {
+		r.Say(format, args...)
+	}
+}
+
+// Result is a line's result as the run saw it end (nil when it did not).
+func (r *SetRun) Result(line int) (taskID string, res *api.TaskResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.taskIDs[line], r.results[line]
+}
+
+// Run takes up the set's lines as history holds them and drives them to
+// their end. A cancelled ctx returns ErrSetStopped.
+func (r *SetRun) Run(ctx context.Context) error {
+	if err := r.resume(ctx); err != nil {
+		return err
+	}
+	var events <-chan track.Event
+	if r.s.relays() {
+		// The studio's relay reads the watcher's events and hands each to
+		// the running sets (take): the front end sees them too.
+		r.s.addSet(r)
+		defer r.s.removeSet(r)
+	} else {
+		r.s.Follow(ctx)
+		events = r.s.Watcher.Events()
+	}
+	retry := time.NewTimer(0)
+	defer retry.Stop()
+	<-retry.C
+	for {
+		if err := r.fill(ctx, retry); err != nil {
+			return err
+		}
+		p := r.progress()
+		if r.Progress != nil {
+			r.Progress(p)
+		}
+		if p.AtService == 0 && p.Waiting == 0 || r.UntilSent && p.Waiting == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ErrSetStopped
+		case <-retry.C:
+		case <-r.wake:
+		case ev := <-events:
+			r.take(ev)
+		}
+	}
+}
+
+// resume sorts the set's lines into never sent (queued), at the service
+// (followed) and ended, as history holds them.
+func (r *SetRun) resume(ctx context.Context) error {
+	members, err := r.s.Store.SetMembers(ctx, r.SetID)
+	if err != nil {
+		return err
+	}
+	sent := map[int]int64{}
+	for _, m := range members {
+		if m.LocalID != 0 {
+			sent[m.Line] = m.LocalID
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range r.reqs {
+		req := &r.reqs[i]
+		id, ok := sent[req.Line]
+		if !ok {
+			r.queue = append(r.queue, *req)
+			continue
+		}
+		t, err := r.s.Store.Task(ctx, id)
+		if err != nil {
+			return err
+		}
+		r.taskIDs[req.Line] = t.TaskID
+		switch {
+		case t.TaskID == "" && t.State == history.StateRejected && t.Rejection != nil && t.Rejection.Retryable:
+			r.queue = append(r.queue, *req) // refused for now (429): sent again
+		case t.TaskID == "" && t.State == history.StateRejected:
+			r.ended[req.Line] = api.StateFailed
+		case t.TaskID == "":
+			r.ended[req.Line] = StateUnknown
+		case api.IsTerminal(t.State):
+			r.ended[req.Line] = t.State
+		default:
+			r.inflight[t.TaskID] = req
+			r.s.Watcher.Watch(t.TaskID, t.Operation, t.Model, t.State, t.CreatedAt)
+		}
+	}
+	if len(r.reqs) > len(r.queue) {
+		r.say("%s sent before: %d ended, %d followed; %d to send", r.Noun, len(r.ended), len(r.inflight), len(r.queue))
+	}
+	if len(r.queue) > 0 && len(r.queue)+len(r.inflight) >= SetSlots {
+		r.say("at most %d at the service at once; the rest wait here", SetSlots)
+	}
+	return nil
+}
+
+// fill sends queued lines while the service has room for the set.
+func (r *SetRun) fill(ctx context.Context, retry *time.Timer) error {
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 || len(r.inflight) >= SetSlots {
+			r.mu.Unlock()
+			return nil
+		}
+		req := r.queue[0]
+		running := len(r.inflight)
+		r.mu.Unlock()
+		sub, err := r.s.SendInSet(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line})
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return nil // the loop reports the stop
+		case errors.Is(err, history.ErrLineSent):
+			// Another run of the same set sent it meanwhile: it follows it.
+			r.end(req.Line, StateUnknown)
+			continue
+		case IsRetryable(err) && !errors.Is(err, track.ErrOutcomeUnknown):
+			// Too many tasks at the service (ours or others'): try again once
+			// one ends, or after a pause when none of ours runs.
+			r.note("line %d: %s; sent again later", req.Line, api.CleanText(err.Error()))
+			if running == 0 {
+				retry.Reset(SetRetryPause)
+			}
+			return nil
+		case errors.Is(err, track.ErrOutcomeUnknown):
+			r.end(req.Line, StateUnknown)
+			r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+			continue
+		default:
+			r.end(req.Line, api.StateFailed)
+			r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+			continue
+		}
+		id := sub.Task.Identifier()
+		r.mu.Lock()
+		r.queue = r.queue[1:]
+		r.taskIDs[req.Line] = id
+		r.mu.Unlock()
+		r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
+		if api.IsTerminal(sub.Task.State) || id == "" {
+			r.mu.Lock()
+			r.ended[req.Line] = sub.Task.State
+			r.results[req.Line] = track.SyncResult(sub.Task)
+			r.mu.Unlock()
+			continue
+		}
+		t, err := r.s.Store.Task(ctx, sub.LocalID)
+		if err != nil {
+			return err
+		}
+		r.mu.Lock()
+		r.inflight[id] = &req
+		r.mu.Unlock()
+		r.s.Watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
+	}
+}
+
+// end takes the queue's first line off with its final state.
+func (r *SetRun) end(line int, state string) {
+	r.mu.Lock()
+	r.queue = r.queue[1:]
+	r.ended[line] = state
+	r.mu.Unlock()
+}
+
+// take records what the watcher saw of a task of the set.
+func (r *SetRun) take(ev track.Event) {
+	r.mu.Lock()
+	req, ours := r.inflight[ev.TaskID]
+	if !ours {
+		r.mu.Unlock()
+		return
+	}
+	var news string
+	switch {
+	case ev.Kind == track.EventLost:
+		delete(r.inflight, ev.TaskID)
+		r.ended[req.Line] = api.StateFailed
+		news = fmt.Sprintf("line %d: the service does not know task %s (%s)", req.Line, api.CleanText(ev.TaskID), api.CleanText(ev.Err.Error()))
+	case ev.Kind == track.EventState && api.IsTerminal(ev.To):
+		delete(r.inflight, ev.TaskID)
+		r.ended[req.Line] = ev.To
+		r.results[req.Line] = ev.Result
+		news = fmt.Sprintf("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(ev.TaskID), api.CleanText(ev.To))
+	}
+	r.mu.Unlock()
+	if news != "" {
+		r.note("%s", news)
+		select {
+		case r.wake <- struct{}{}:
+		default: // one pending wake says it all
+		}
+	}
+}
+
+func (r *SetRun) explain(err error) error {
+	if r.Explain != nil {
+		return r.Explain(err)
+	}
+	return DescribeAPIError(err)
+}
+
+// IsRetryable reports whether a refused send may be sent again as it is:
+// the service refused it for now (too many tasks, busy), or it never left.
+func IsRetryable(err error) bool {
+	if e, ok := api.AsError(err); ok {
+		return e.Temporary()
+	}
+	return api.NeverSent(err)
+}
+
+// DescribeAPIError adds the service's explanation of an error code.
+func DescribeAPIError(err error) error {
+	if e, ok := api.AsError(err); ok {
+		return fmt.Errorf("%w\n  %s", err, e.Explanation())
+	}
+	return err
+}
+
+func labelled(label string) string {
+	if label == "" {
+		return ""
+	}
+	return " (" + label + ")"
+}
+
+// progress counts the lines by where they stand.
+func (r *SetRun) progress() SetProgress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := SetProgress{Total: len(r.reqs), AtService: len(r.inflight), Waiting: len(r.queue)}
+	for _, st := range r.ended {
+		switch st {
+		case api.StateSuccess:
+			p.Done++
+		case StateUnknown:
+			p.Unknown++
+		default:
+			p.Failed++
+		}
+	}
+	return p
+}
+
+// SetSummary is what a run ends with.
+type SetSummary struct {
+	Kind    string        `json:"kind"`
+	Done    int           `json:"done"`
+	Failed  int           `json:"failed"`
+	Unknown int           `json:"unknown"`
+	Waiting int           `json:"waiting"`
+	Credits int64         `json:"credits"`
+	Lines   []SummaryLine `json:"lines"`
+}
+
+// SummaryLine is one line of a set in its summary.
+type SummaryLine struct {
+	Line   int    `json:"line"`
+	Label  string `json:"label,omitempty"`
+	TaskID string `json:"task_id,omitempty"`
+	State  string `json:"state"`
+}
+
+// Summary counts the lines and their credits as history holds them.
+func (r *SetRun) Summary(ctx context.Context) *SetSummary {
+	kind := r.Noun
+	ctx = context.WithoutCancel(ctx)
+	p := r.progress()
+	sum := &SetSummary{Kind: kind, Done: p.Done, Failed: p.Failed, Unknown: p.Unknown, Waiting: p.Waiting}
+	members, err := r.s.Store.SetMembers(ctx, r.SetID)
+	if err != nil {
+		r.say("the %s's lines could not be read back for the summary: %v", kind, err)
+	}
+	for _, m := range members {
+		line := SummaryLine{Line: m.Line, Label: m.Label, State: "waiting"}
+		if m.LocalID != 0 {
+			if t, err := r.s.Store.Task(ctx, m.LocalID); err == nil {
+				sum.Credits += t.Credits
+				line.TaskID, line.State = t.TaskID, t.State
+			}
+		}
+		sum.Lines = append(sum.Lines, line)
+	}
+	return sum
+}

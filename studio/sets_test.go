@@ -1,0 +1,130 @@
+package studio_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/api/track"
+	"clapper/history"
+	"clapper/studio"
+)
+
+// A set started in the background of a running studio (the TUI's
+// variations) keeps at most five at the service, shows the rest waiting
+// on our side, and sends every line once as room frees up.
+func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
+			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
+				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"model": "svcq2", "prompt": "a lighthouse"}
+	reqs, err := studio.SeedVariations(api.OpReference2Image, body, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "seven", studio.SetMembers(reqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
+		t.Fatal(err)
+	}
+	sent := func() int {
+		members, err := s.Store.SetMembers(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range members {
+			if m.LocalID != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for sent() < 5 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a sixth send, were it wrongly allowed
+	a := s.SetActivity(id)
+	if n := sent(); n != 5 || !a.Running || len(a.Waiting) != 2 || !a.Waiting[6] || !a.Waiting[7] {
+		t.Fatalf("before any ends: %d sent, activity %+v; want 5 at the service and lines 6, 7 waiting here", n, a)
+	}
+	for (sent() < 7 || s.SetActivity(id).Running) && time.Now().Before(deadline) {
+		clk.Advance(20 * time.Minute)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n, a := sent(), s.SetActivity(id); n != 7 || a.Running {
+		t.Fatalf("after the first ended: %d of 7 sent, activity %+v", n, a)
+	}
+	members, _ := s.Store.SetMembers(ctx, id)
+	seen := map[int64]bool{}
+	for _, m := range members {
+		if seen[m.LocalID] {
+			t.Fatalf("line %d shares task #%d with another line", m.Line, m.LocalID)
+		}
+		seen[m.LocalID] = true
+	}
+	if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
+		t.Fatalf("a set taken up again: %v", err)
+	}
+}
+
+// Seeds are distinct and labelled; an operation without a seed is
+// refused with a reason; values are typed by their field and every broken
+// version is listed.
+func TestVariationsRules(t *testing.T) {
+	body := map[string]any{"model": "svcq2", "prompt": "a lighthouse"}
+	reqs, err := studio.SeedVariations(api.OpReference2Image, body, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := map[string]bool{}
+	for i, r := range reqs {
+		if r.Line != i+1 || r.Label != "seed="+r.Body["seed"].(interface{ String() string }).String() {
+			t.Fatalf("version %d: line %d label %q seed %v", i+1, r.Line, r.Label, r.Body["seed"])
+		}
+		seeds[r.Label] = true
+	}
+	if len(seeds) != 16 || body["seed"] != nil {
+		t.Fatalf("%d distinct seeds of 16; the request itself changed: %v", len(seeds), body)
+	}
+	if _, err := studio.SeedVariations(api.OpReference2Image, body, 1); err == nil || !strings.Contains(err.Error(), "2 to 50") {
+		t.Fatalf("one version: %v", err)
+	}
+	if _, err := studio.SeedVariations(api.OpAudioTTS, map[string]any{}, 4); err == nil || !strings.Contains(err.Error(), "no seed") {
+		t.Fatalf("no seed field: %v", err)
+	}
+	video := map[string]any{"model": "svcq3-turbo", "prompt": "a red mug turning"}
+	reqs, err = studio.ValueVariations(api.OpText2Video, video, "duration", []string{"5", "8"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 2 || reqs[1].Label != "duration=8" || reqs[1].Body["duration"] != int64(8) && reqs[1].Body["duration"].(interface{ String() string }).String() != "8" {
+		t.Fatalf("durations: %+v", reqs)
+	}
+	_, err = studio.ValueVariations(api.OpText2Video, video, "duration", []string{"5", "99", "98"}, nil)
+	var broken *studio.VariationsError
+	if !errors.As(err, &broken) || len(broken.Problems) != 2 || !strings.Contains(broken.Problems[0], "version 2 (duration=99): duration") {
+		t.Fatalf("broken versions: %v", err)
+	}
+	if _, err := studio.ValueVariations(api.OpText2Video, video, "nope", []string{"a", "b"}, nil); err == nil || !strings.Contains(err.Error(), "no such field") {
+		t.Fatalf("unknown field: %v", err)
+	}
+}
