@@ -302,4 +302,3 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 	_, err := fmt.Fprintln(w, line)
 	return err
 }
-
