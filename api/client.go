@@ -56,7 +56,11 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		apiKey:  apiKey,
-		http:    &http.Client{},
+		// A transport of its own: a pool shared with an earlier client
+		// of a server since closed on the same address (a sandbox that
+		// keeps its port across backends) hands a POST a dead connection,
+		// which fails with EOF and is never retried.
+		http:    &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
 		timeout: 60 * time.Second,
 		maxBody: MaxAnswer,
 		retry:   DefaultRetry,
@@ -81,6 +85,10 @@ func (c *Client) With(opts ...Option) *Client {
 	}
 	return &cp
 }
+
+// CloseIdleConnections closes the kept-alive connections of the client's
+// transport, once its backend is closed.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
 // BaseURL is the service address the client talks to.
 func (c *Client) BaseURL() string { return c.baseURL }

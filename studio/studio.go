@@ -371,6 +371,9 @@ func (s *Studio) Close() error {
 	if s.stopSandbx != nil {
 		s.stopSandbx()
 	}
+	if s.Client != nil {
+		s.Client.CloseIdleConnections()
+	}
 	return err
 }
 
