@@ -35,8 +35,8 @@ func newScenesCmd(app *App) *cobra.Command {
 			"  clapper scenes compose 812345678901234567 --download",
 		Args: exactArgs(1, "a multi-scene job id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return app.withScenes(cmd.Context(), false, func(s *scenes.Service) error {
-				return app.showJob(cmd.Context(), s, args[0], asJSON)
+			return app.withScenes(cmd.Context(), false, func(st *studio.Studio) error {
+				return app.showJob(cmd.Context(), st.Scenes(), args[0], asJSON)
 			})
 		},
 	}
@@ -48,28 +48,41 @@ func newScenesCmd(app *App) *cobra.Command {
 func newScenesEditCmd(app *App) *cobra.Command {
 	var sceneJob, prompt string
 	var wait bool
+	var caps capFlags
 	cmd := &cobra.Command{
 		Use:   "edit JOB_ID",
 		Short: "Make one scene again from a new prompt",
 		Long: "Asks the service to make one scene of a multi-scene job again from a new prompt (at most " +
 			"3000 characters). SCENE_JOB_ID is any version of the scene (clapper scenes JOB_ID lists " +
-			"them). The new version is printed and kept in history; --wait follows it until it ends " +
-			"(exit 1 when it fails).",
+			"them). The new version is printed with its name (scene 2 v3) and price and kept in history; " +
+			"--wait follows it until it ends (exit 1 when it fails). An edit is charged like a new scene: " +
+			"one that would pass the daily or monthly credit cap is refused (exit 2) unless --over-cap.",
 		Args: exactArgs(1, "a multi-scene job id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sceneJob == "" || prompt == "" {
 				return usageError("scenes edit needs --scene-job and --prompt; see clapper scenes edit --help")
 			}
-			return app.withScenes(cmd.Context(), wait, func(s *scenes.Service) error {
-				id, err := s.Edit(cmd.Context(), args[0], sceneJob, prompt)
+			if err := caps.apply(cmd, &app.Config); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			return app.withScenes(ctx, wait, func(st *studio.Studio) error {
+				price := st.SceneEditPrice(ctx, args[0], sceneJob)
+				if !caps.over {
+					if err := st.CheckSpendCaps(ctx, price, "this scene edit"); err != nil {
+						return capRefused(err)
+					}
+				}
+				s := st.Scenes()
+				id, err := s.Edit(ctx, args[0], sceneJob, prompt)
 				if err != nil {
 					return scenesError(err)
 				}
-				fmt.Fprintf(app.Out, "scene version %s: created\n", id)
+				fmt.Fprintf(app.Out, "scene version %s: created%s; cost %s\n", id, versionName(ctx, s, args[0], id), price.Text)
 				if !wait {
 					return nil
 				}
-				_, err = app.waitVersion(cmd.Context(), s, args[0], id)
+				_, err = app.waitVersion(ctx, s, args[0], id)
 				return err
 			})
 		},
@@ -77,7 +90,21 @@ func newScenesEditCmd(app *App) *cobra.Command {
 	cmd.Flags().StringVar(&sceneJob, "scene-job", "", "A version of the scene to make again")
 	cmd.Flags().StringVar(&prompt, "prompt", "", "The scene's new prompt")
 	cmd.Flags().BoolVar(&wait, "wait", false, "Follow the new version until it ends")
+	caps.add(cmd)
 	return cmd
+}
+
+// versionName is " as scene 2 v3" for a version history holds, else "".
+func versionName(ctx context.Context, s *scenes.Service, jobID, id string) string {
+	j, err := s.Load(ctx, jobID)
+	if err != nil {
+		return ""
+	}
+	rec, _, ok := scenes.Find(j, id)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" as scene %d %s", rec.Index+1, scenes.VersionLabel(rec, id))
 }
 
 func newScenesComposeCmd(app *App) *cobra.Command {
@@ -85,6 +112,7 @@ func newScenesComposeCmd(app *App) *cobra.Command {
 		ids            []string
 		wait, download bool
 		dir            string
+		caps           capFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "compose JOB_ID",
@@ -92,16 +120,27 @@ func newScenesComposeCmd(app *App) *cobra.Command {
 		Long: "Asks the service to compose a multi-scene job from one version per scene: those given " +
 			"with --jobs, else the chosen version of every scene. --wait follows the composition " +
 			"until it ends (exit 1 when it fails); --download (which waits) then saves the video, " +
-			"re-reading its signed URL first: it lives under three minutes.",
+			"re-reading its signed URL first: it lives under three minutes. A composition that would " +
+			"pass the daily or monthly credit cap is refused (exit 2) unless --over-cap.",
 		Args: exactArgs(1, "a multi-scene job id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			wait = wait || download
-			return app.withScenes(cmd.Context(), wait, func(s *scenes.Service) error {
+			if err := caps.apply(cmd, &app.Config); err != nil {
+				return err
+			}
+			return app.withScenes(cmd.Context(), wait, func(st *studio.Studio) error {
+				price := st.ScenePrice(false, 0)
+				if !caps.over {
+					if err := st.CheckSpendCaps(cmd.Context(), price, "this composition"); err != nil {
+						return capRefused(err)
+					}
+				}
+				s := st.Scenes()
 				id, sent, err := s.Compose(cmd.Context(), args[0], ids)
 				if err != nil {
 					return scenesError(err)
 				}
-				fmt.Fprintf(app.Out, "composition %s: created from %s\n", id, strings.Join(sent, ", "))
+				fmt.Fprintf(app.Out, "composition %s: created from %s; cost %s\n", id, strings.Join(sent, ", "), price.Text)
 				if !wait {
 					return nil
 				}
@@ -121,13 +160,14 @@ func newScenesComposeCmd(app *App) *cobra.Command {
 	cmd.Flags().BoolVar(&wait, "wait", false, "Follow the composition until it ends")
 	cmd.Flags().BoolVar(&download, "download", false, "Wait, then save the composed video")
 	cmd.Flags().StringVar(&dir, "download-dir", "", "With --download: save it here (default\n"+downloadDirHint+")")
+	caps.add(cmd)
 	return cmd
 }
 
 // withScenes runs fn on the scenes work of this command's backend; with
 // follow, the studio's watcher runs meanwhile (and callbacks are received
 // if set up).
-func (app *App) withScenes(ctx context.Context, follow bool, fn func(*scenes.Service) error) error {
+func (app *App) withScenes(ctx context.Context, follow bool, fn func(*studio.Studio) error) error {
 	s, err := app.open(ctx, studio.Options{SendOnly: !follow})
 	if err != nil {
 		return err
@@ -136,7 +176,7 @@ func (app *App) withScenes(ctx context.Context, follow bool, fn func(*scenes.Ser
 	if follow {
 		s.Follow(ctx)
 	}
-	return fn(s.Scenes())
+	return fn(s)
 }
 
 // waitVersion follows a version to its end, printing its states; a failed

@@ -108,7 +108,8 @@ func TestScenesCommands(t *testing.T) {
 	}
 
 	r = cli("scenes", "edit", job, "--scene-job", scene2, "--prompt", "a storm rolls in", "--wait")
-	if r.code != 0 || !strings.HasPrefix(r.out, "scene version ") || !strings.Contains(r.err, "success") {
+	if r.code != 0 || !strings.HasPrefix(r.out, "scene version ") || !strings.Contains(r.out, "created as scene 2 v2; cost ") ||
+		!strings.Contains(r.err, "success") {
 		t.Fatalf("edit --wait: exit %d\n%s\n%s", r.code, r.out, r.err)
 	}
 	edited := strings.Fields(strings.TrimPrefix(r.out, "scene version "))[0]

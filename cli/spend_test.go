@@ -3,8 +3,10 @@ package cli
 import (
 	"clapper/studio"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // --variations 4 sends four versions of one request with four distinct
@@ -96,5 +98,48 @@ func TestVariationsWithoutWaitEndOnceAllAreSent(t *testing.T) {
 	}
 	if !strings.Contains(r.err, "at most 5 at the service at once; the rest wait here") || !strings.Contains(r.err, "(seed=") {
 		t.Fatalf("the wait on our side is not told:\n%s", r.err)
+	}
+}
+
+// A scene edit is charged like a new scene of its length: one whose price
+// would take the day past the cap is refused (exit 2, no version made)
+// though the day's spending alone is under it; --over-cap sends it. A
+// composition the sandbox charges nothing for passes the same cap.
+func TestSceneEditsAreCheckedAgainstTheCaps(t *testing.T) {
+	data := t.TempDir()
+	base := []string{"--data-dir", data, "--sandbox-speed", "3600"}
+	r := execute("", append([]string{"create", "general_one_click", "--set", "images=https://example.com/a.png",
+		"--set", "prompt=a day at the sea", "--set", "duration=25", "--json"}, base...)...)
+	var created struct{ ID string }
+	if r.code != 0 || json.Unmarshal([]byte(r.out), &created) != nil {
+		t.Fatalf("create: exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+	var job jobJSON
+	for deadline := time.Now().Add(10 * time.Second); job.State != "success"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s", job.State)
+		}
+		r = execute("", append([]string{"scenes", created.ID, "--json"}, base...)...)
+		job = jobJSON{}
+		json.Unmarshal([]byte(r.out), &job)
+	}
+	scene2 := job.JobRecords[1].Jobs[0].ID
+	spent := 100 // the sandbox's price of a 25 s one-click job
+	edit := append([]string{"scenes", "edit", created.ID, "--scene-job", scene2, "--prompt", "a storm rolls in",
+		"--daily-cap", strconv.Itoa(spent + 1)}, base...)
+	r = execute("", edit...)
+	if r.code != 2 || !strings.Contains(r.err, "tasks have cost 100 credits today; this scene edit costs 32 more") {
+		t.Fatalf("edit past the cap: exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+	if r = execute("", append([]string{"scenes", created.ID}, base...)...); strings.Contains(r.out, " v2 ") {
+		t.Fatalf("a refused edit made a version:\n%s", r.out)
+	}
+	r = execute("", append(edit, "--over-cap")...)
+	if r.code != 0 || !strings.Contains(r.out, "created as scene 2 v2; cost 32 credits (sandbox price table)") {
+		t.Fatalf("--over-cap: exit %d:\n%s%s", r.code, r.out, r.err)
+	}
+	r = execute("", append([]string{"scenes", "compose", created.ID, "--daily-cap", "1"}, base...)...)
+	if r.code != 0 || !strings.Contains(r.out, "cost 0 credits") {
+		t.Fatalf("compose: exit %d:\n%s%s", r.code, r.out, r.err)
 	}
 }

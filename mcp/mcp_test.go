@@ -371,3 +371,25 @@ func TestResourcesAreBoundedImages(t *testing.T) {
 		t.Errorf("a resource of an unknown task was read")
 	}
 }
+
+// A scene edit is priced like a new scene of its length, so one that would
+// take the day's agent work past the cap is refused though the day's
+// spending alone is under it; a composition costs nothing and passes.
+func TestSceneEditsCountAgainstTheAgentCap(t *testing.T) {
+	r := newRig(t, rigOpts{cap: 101})
+	var c created
+	r.ok(t, "create_general_one_click", map[string]any{"images": []string{"https://example.com/a.png"}, "prompt": "a lighthouse keeper's day", "duration": 25}, &c)
+	var done taskOut
+	r.ok(t, "wait_task", map[string]any{"task_id": c.TaskID, "timeout_seconds": 30}, &done)
+	var job jobOut
+	r.ok(t, "get_scenes", map[string]any{"job_id": c.TaskID}, &job)
+	if done.State != api.StateSuccess || len(job.Scenes) == 0 {
+		t.Fatalf("job: %+v %+v", done, job)
+	}
+	msg := r.refused(t, "edit_scene", map[string]any{"job_id": c.TaskID, "scene_job_id": job.Scenes[0].Versions[0].ID, "prompt": "at dawn"})
+	if !strings.Contains(msg, "credit cap for agent work is 101 credits") || !strings.Contains(msg, "this request costs") {
+		t.Errorf("edit past the agent cap: %s", msg)
+	}
+	var composed startedOut
+	r.ok(t, "compose_scenes", map[string]any{"job_id": c.TaskID}, &composed)
+}

@@ -11,7 +11,6 @@ import (
 	"clapper/api"
 	"clapper/history"
 	"clapper/scenes"
-	"clapper/studio"
 )
 
 type scenesIn struct {
@@ -94,7 +93,7 @@ func (s *Server) addSceneTools() {
 		func(ctx context.Context, _ *sdk.CallToolRequest, in editIn) (*sdk.CallToolResult, startedOut, error) {
 			s.sendMu.Lock()
 			defer s.sendMu.Unlock()
-			if err := s.studio.CheckAgentCap(ctx, studio.Price{}); err != nil {
+			if err := s.studio.CheckAgentCap(ctx, s.studio.SceneEditPrice(ctx, in.JobID, in.SceneJobID)); err != nil {
 				return nil, startedOut{}, err
 			}
 			id, err := s.studio.Scenes().Edit(ctx, in.JobID, in.SceneJobID, in.Prompt)
@@ -109,7 +108,7 @@ func (s *Server) addSceneTools() {
 		func(ctx context.Context, _ *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, startedOut, error) {
 			s.sendMu.Lock()
 			defer s.sendMu.Unlock()
-			if err := s.studio.CheckAgentCap(ctx, studio.Price{}); err != nil {
+			if err := s.studio.CheckAgentCap(ctx, s.studio.ScenePrice(false, 0)); err != nil {
 				return nil, startedOut{}, err
 			}
 			id, used, err := s.studio.Scenes().Compose(ctx, in.JobID, in.VersionIDs)

@@ -9,6 +9,7 @@ import (
 	"clapper/api/catalog"
 	"clapper/api/sandbox"
 	"clapper/internal/textutil"
+	"clapper/scenes"
 )
 
 // priceFields are the request fields a price depends on besides the
@@ -86,4 +87,20 @@ func (s *Studio) ScenePrice(edit bool, seconds int) Price {
 		n = sandbox.Quote(api.OpGeneralOneClick, map[string]any{"duration": seconds})
 	}
 	return Price{Credits: int64(n), Known: true, Text: textutil.Plural(n, "credit") + " (sandbox price table)"}
+}
+
+// SceneEditPrice prices making again the scene that version sceneJobID of
+// job jobID belongs to: a scene of that version's length. It is unknown
+// when history does not hold the version yet; the edit itself then says
+// what is wrong.
+func (s *Studio) SceneEditPrice(ctx context.Context, jobID, sceneJobID string) Price {
+	if !s.Sandbox() {
+		return s.ScenePrice(true, 0)
+	}
+	if j, err := s.Scenes().Load(ctx, jobID); err == nil {
+		if _, v, ok := scenes.Find(j, sceneJobID); ok {
+			return s.ScenePrice(true, v.Duration)
+		}
+	}
+	return Price{Text: "unknown (the scene's length is not in history yet)"}
 }

@@ -93,8 +93,8 @@ func (s *Studio) Spent(ctx context.Context) (Spending, error) {
 // with no like task in history) is refused only once the cap is reached:
 // the service says what it charged, and that counts from then on.
 func (s *Studio) checkCap(ctx context.Context, c CapError, origin history.Origin) error {
-	if c.Cap <= 0 {
-		return nil
+	if c.Cap <= 0 || (c.Price.Known && c.Price.Credits == 0) {
+		return nil // no cap, or a send that costs nothing
 	}
 	spent, err := s.Store.CreditsSince(ctx, origin, s.periodStart(c.Period))
 	if err != nil {
@@ -127,8 +127,8 @@ func (s *Studio) now() time.Time {
 // SpendingFor is what the review shows beside a request's price: today's
 // and this month's spending (with the caps, when set), and, when sending
 // it would pass a cap, the refusal the CLI would give, for the TUI to ask
-// about first.
-func (s *Studio) SpendingFor(ctx context.Context, p Price) (spent, overCap string) {
+// about first. sending names what p prices, as CheckSpendCaps takes it.
+func (s *Studio) SpendingFor(ctx context.Context, p Price, sending string) (spent, overCap string) {
 	sp, err := s.Spent(ctx)
 	if err != nil {
 		return "unknown (" + err.Error() + ")", ""
@@ -136,7 +136,7 @@ func (s *Studio) SpendingFor(ctx context.Context, p Price) (spent, overCap strin
 	spent = fmt.Sprintf("%s today%s · %s this month%s",
 		textutil.Plural(int(sp.Today), "credit"), ofCap(s.Config.DailyCreditCap),
 		textutil.Plural(int(sp.Month), "credit"), ofCap(s.Config.MonthlyCreditCap))
-	if err := s.CheckSpendCaps(ctx, p, ""); err != nil {
+	if err := s.CheckSpendCaps(ctx, p, sending); err != nil {
 		overCap = err.Error()
 	}
 	return spent, overCap

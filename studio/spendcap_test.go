@@ -64,7 +64,7 @@ func TestSpendCapsSumTheDayAndTheMonth(t *testing.T) {
 		}
 	}
 	s := &Studio{Config: Config{DailyCreditCap: 150, MonthlyCreditCap: 250}, Store: store, opts: Options{Clock: func() time.Time { return now }}}
-	spent, over := s.SpendingFor(ctx, Price{Credits: 40, Known: true})
+	spent, over := s.SpendingFor(ctx, Price{Credits: 40, Known: true}, "")
 	if spent != "100 credits today of 150 · 200 credits this month of 250" || over != "" {
 		t.Fatalf("spent %q, over %q", spent, over)
 	}
@@ -76,6 +76,14 @@ func TestSpendCapsSumTheDayAndTheMonth(t *testing.T) {
 	err = s.CheckSpendCaps(ctx, Price{Credits: 60, Known: true}, "this batch")
 	if !errors.As(err, &ce) || ce.Period != "month" || !strings.Contains(err.Error(), "monthly credit cap is 250 credits and tasks have cost 200 credits this month; this batch costs 60 more") {
 		t.Fatalf("60 more passes the monthly cap: %v", err)
+	} // Once the day's spending has reached its cap, a send of unknown price
+	// is refused; one that costs nothing (a sandbox composition) is not.
+	s.Config.DailyCreditCap = 100
+	if err := s.CheckSpendCaps(ctx, Price{Text: "unknown"}, ""); !errors.As(err, &ce) || ce.Period != "day" {
+		t.Fatalf("an unpriced send at the cap: %v", err)
+	}
+	if err := s.CheckSpendCaps(ctx, Price{Known: true}, "this composition"); err != nil {
+		t.Fatalf("a free send at the cap: %v", err)
 	}
 }
 

@@ -163,7 +163,7 @@ func (p *newPage) resetBackend() {
 	p.drafts = forms.Drafts{Dir: filepath.Join(s.Config.DataDir, "drafts")}
 	p.ctx.Quote = s.Quote
 	p.ctx.Spending = func(op api.Operation, body map[string]any) (string, string) {
-		return s.SpendingFor(context.Background(), s.Price(op, body))
+		return s.SpendingFor(context.Background(), s.Price(op, body), "")
 	}
 	p.ctx.UploadImages = s.Config.Uploads != studio.UploadNever
 }

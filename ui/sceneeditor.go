@@ -14,6 +14,7 @@ import (
 	"clapper/history"
 	"clapper/internal/editor"
 	"clapper/scenes"
+	"clapper/studio"
 	"clapper/ui/preview"
 )
 
@@ -249,11 +250,12 @@ func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return sceneSentMsg{text: "scene edit sent: " + name + " is being made"}
 	})
-	// Every send shows its price first.
+	// Every send shows its price and the spending caps first.
+	st, label := m.env.studio, scenes.VersionLabel(rec, from.ID)
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{
 			title: fmt.Sprintf("Send the edit of scene %d?", scene),
-			body:  fmt.Sprintf("It makes %s from %s.\ncost: %s", name, scenes.VersionLabel(rec, from.ID), price.Text),
+			body:  fmt.Sprintf("It makes %s from %s.\n%s", name, label, spendingLines(ctx, st, price, "this scene edit")),
 			onYes: send,
 		}}
 	}
@@ -393,13 +395,12 @@ func (m *sceneEditor) confirmCompose() tea.Cmd {
 		}
 		body.WriteString("\n")
 	}
-	body.WriteString("cost: " + m.env.studio.ScenePrice(false, 0).Text + "\n")
 	cut := strings.Join(labels, ", ")
-	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID
+	ctx, svc, jobID, st := m.env.ctx, m.svc(), m.jobID, m.env.studio
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{
 			title: "Compose these versions?",
-			body:  strings.TrimRight(body.String(), "\n"),
+			body:  body.String() + spendingLines(ctx, st, st.ScenePrice(false, 0), "this composition"),
 			onYes: func() tea.Msg {
 				if _, _, err := svc.Compose(ctx, jobID, ids); err != nil {
 					return statusMsg{text: "compose: " + api.CleanLine(err.Error()), bad: true}
@@ -430,4 +431,17 @@ func (m *sceneEditor) loadThumb() tea.Cmd {
 		}
 		return sceneThumbMsg{versionID: id, cells: cells}
 	}
+}
+
+// spendingLines are a scene send's price, today's and this month's
+// spending, and, when the send passes a credit cap, that it does: the
+// review of a new task shows the same. It reads history, so it runs in a
+// command.
+func spendingLines(ctx context.Context, st *studio.Studio, price studio.Price, sending string) string {
+	spent, overCap := st.SpendingFor(ctx, price, sending)
+	out := "cost: " + price.Text + "\nspent: " + spent
+	if overCap != "" {
+		out += "\n! " + strings.TrimPrefix(overCap, "not sent: ") + "\nSend it anyway?"
+	}
+	return out
 }

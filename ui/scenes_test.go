@@ -242,3 +242,37 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 		t.Errorf("the header does not say the current cut is saved:\n%s", got)
 	}
 }
+
+// An edit that would pass the daily credit cap says so in its confirmation,
+// beside the day's spending, and is sent only on yes; under the cap the
+// confirmation shows the spending alone.
+func TestSceneEditPastTheCapAsksFirst(t *testing.T) {
+	r := newSceneRig(t)
+	m := r.model(t, 80, 24)
+	for _, k := range []string{"3", "enter", "down", "down", "e"} {
+		send(m, press(k))
+	}
+	typeText(m, " at noon")
+	ctrlS := tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	send(m, ctrlS)
+	if got := screen(m); !strings.Contains(got, "spent: ") || strings.Contains(got, "Send it anyway?") {
+		t.Fatalf("under no cap the confirmation shows the spending alone:\n%s", got)
+	}
+	send(m, press("n"))
+	r.s.Config.DailyCreditCap = 1
+	send(m, press("e"))
+	typeText(m, " at dusk")
+	send(m, ctrlS)
+	got := screen(m)
+	if !strings.Contains(got, "daily credit cap is 1 credit") || !strings.Contains(got, "this scene edit costs 32") ||
+		!strings.Contains(got, "Send it anyway?") {
+		t.Fatalf("an edit past the cap does not say so:\n%s", got)
+	}
+	if j := r.load(t); len(j.Scenes[2].Jobs) != 1 {
+		t.Fatal("the edit past the cap was sent before yes")
+	}
+	send(m, press("y"))
+	if j := r.load(t); len(j.Scenes[2].Jobs) != 2 {
+		t.Fatalf("yes did not send the edit past the cap: %+v", j.Scenes[2])
+	}
+}
