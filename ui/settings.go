@@ -66,7 +66,6 @@ type settingsPage struct {
 	editing bool
 	input   textinput.Model
 	problem string
-	dirty   bool
 	// typed marks the rows changed on the page: only these are saved.
 	typed  map[int]bool
 	width  int
@@ -192,7 +191,7 @@ func (p *settingsPage) reopen() tea.Cmd {
 }
 
 func (p *settingsPage) discard() {
-	p.draft, p.dirty, p.problem, p.typed = p.env.studio.Config, false, "", map[int]bool{}
+	p.draft, p.problem, p.typed = p.env.studio.Config, "", map[int]bool{}
 }
 
 func (p *settingsPage) Help() help.KeyMap {
@@ -205,8 +204,9 @@ func (p *settingsPage) Help() help.KeyMap {
 	k.Toggle.SetEnabled(kind == toggleSetting || kind == choiceSetting)
 	k.ToggleBack.SetEnabled(kind == choiceSetting)
 	k.Edit.SetEnabled(kind == textSetting || kind == secretSetting)
-	k.Save.SetEnabled(p.dirty)
-	k.Cancel.SetEnabled(p.dirty)
+	dirty := p.dirty()
+	k.Save.SetEnabled(dirty)
+	k.Cancel.SetEnabled(dirty)
 	return k
 }
 
@@ -269,7 +269,21 @@ func (p *settingsPage) toggle(row setting, step int) {
 		n := len(row.choices)
 		row.set(&p.draft, row.choices[((i+step)%n+n)%n])
 	}
-	p.dirty, p.typed[p.cursor] = true, true
+	p.typed[p.cursor] = true
+}
+
+// dirty is whether saving would change anything: a value that differs from
+// the running configuration, or one given by a flag for this session only
+// that was typed here to be kept. A value switched away and back is not a
+// change.
+func (p *settingsPage) dirty() bool {
+	cur := p.env.studio.Config
+	for i, r := range p.rows {
+		if r.get(&p.draft) != r.get(&cur) || (p.typed[i] && p.sessionOnly(i) != "") {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
@@ -279,7 +293,7 @@ func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
 			p.problem = err.Error()
 			return nil
 		}
-		p.editing, p.problem, p.dirty = false, "", true
+		p.editing, p.problem = false, ""
 		p.typed[p.cursor] = true
 		p.input.Blur()
 		return nil
@@ -387,21 +401,31 @@ func (p *settingsPage) View() string {
 			b.WriteString(strings.Repeat(" ", lw+3) + th.Dim.Render(textutil.Fit(r.help, max(p.width-lw-4, 10))) + "\n")
 		}
 	}
-	b.WriteString("\n")
+	var tail []string
 	switch {
 	case p.problem != "":
-		b.WriteString(th.Error.Render(" "+p.problem) + "\n")
-	case p.dirty:
-		b.WriteString(th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them.") + "\n")
+		tail = append(tail, th.Error.Render(" "+p.problem))
+	case p.dirty():
+		tail = append(tail, th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them."))
 	}
 	w := max(p.width-2, 20)
+	settings, err := studio.SettingsPath()
+	history := api.CleanLine(cur.HistoryPath())
 	// Paths stay on one line each, cut at the end if they must be: a
-	// wrapped path reads as two.
-	if path, err := studio.SettingsPath(); err == nil {
-		b.WriteString(th.Dim.Render(" Settings file (0600, may hold the key): ") + "\n")
-		b.WriteString("   " + textutil.Fit(api.CleanLine(path), w-2) + "\n")
+	// wrapped path reads as two. Where the page is short they go beside
+	// their names, so the history path is never the line that falls off.
+	lines := strings.Count(b.String(), "\n") + 1 + len(tail)
+	if lines+4 <= p.height || p.height == 0 {
+		if err == nil {
+			tail = append(tail, th.Dim.Render(" Settings file (0600, may hold the key):"), "   "+textutil.Fit(api.CleanLine(settings), w-2))
+		}
+		tail = append(tail, th.Dim.Render(" History of this backend (each backend keeps its own):"), "   "+textutil.Fit(history, w-2))
+	} else {
+		if err == nil {
+			tail = append(tail, th.Dim.Render(" Settings file ")+textutil.Fit(api.CleanLine(settings), w-15))
+		}
+		tail = append(tail, th.Dim.Render(" History       ")+textutil.Fit(history, w-15))
 	}
-	b.WriteString(th.Dim.Render(" History of this backend (each backend keeps its own):") + "\n")
-	b.WriteString("   " + textutil.Fit(api.CleanLine(cur.HistoryPath()), w-2) + "\n")
+	b.WriteString("\n" + strings.Join(tail, "\n") + "\n")
 	return b.String()
 }

@@ -87,3 +87,28 @@ func TestSettingsSavesTheDailyAndMonthlyCaps(t *testing.T) {
 		t.Errorf("settings.json:\n%s", b)
 	}
 }
+
+// At 80x24 a change keeps the history path on screen (the paths go beside
+// their names), and a value switched away and back is no change: the
+// unsaved-changes line and the s key go with it.
+func TestSettingsChangeAt80x24(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("6"))
+	p := m.pages[pageSettings].(*settingsPage)
+	for range 3 {
+		send(m, press("down"))
+	}
+	history := p.env.studio.Config.HistoryPath()
+	send(m, press("space"))
+	got := screen(m)
+	if !strings.Contains(got, "Auto-download") || !strings.Contains(got, "Unsaved changes") ||
+		!strings.Contains(got, "History       "+history) || !strings.Contains(got, "s save and apply") {
+		t.Fatalf("a change at 80x24:\n%s", got)
+	}
+	send(m, press("space"))
+	got = screen(m)
+	if strings.Contains(got, "Unsaved changes") ||
+		strings.Contains(got, "s save and apply") || !strings.Contains(got, history) {
+		t.Fatalf("switched back, still a change:\n%s", got)
+	}
+}
