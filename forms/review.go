@@ -192,7 +192,8 @@ func modelSuffix(m string) string {
 }
 
 // reviewLines draws the review once per check: the request line, the
-// exact JSON with data URIs shortened, the defaults and the price.
+// price and spending, the rules it breaks, the exact JSON with data URIs
+// shortened, and the defaults.
 func (f *Form) reviewLines(w int) []string {
 	s := f.styles
 	c := f.check
@@ -211,6 +212,14 @@ func (f *Form) reviewLines(w int) []string {
 	if c.OverCap != "" {
 		out = append(out, wrapLines(s.Warning, "! "+strings.TrimPrefix(c.OverCap, "not sent: "), w)...)
 	}
+	// What is wrong comes before the body, so even a short terminal
+	// shows why the request is refused without scrolling.
+	if len(c.Broken) > 0 {
+		out = append(out, "", s.Error.Render(fmt.Sprintf("The catalog refuses this request: %s", textutil.Plural(len(c.Broken), "rule")+" broken")))
+		for _, m := range c.Broken {
+			out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
+		}
+	}
 	out = append(out, "")
 	for _, l := range strings.Split(displayJSON(c), "\n") {
 		out = append(out, s.Value.Render(l))
@@ -223,12 +232,6 @@ func (f *Form) reviewLines(w int) []string {
 		out = append(out, "", s.Warning.Render("Fields clapper does not know (sent as written)"))
 		for _, m := range c.Warnings {
 			out = append(out, wrapLines(s.Warning, "! "+m, w)...)
-		}
-	}
-	if len(c.Broken) > 0 {
-		out = append(out, "", s.Error.Render(fmt.Sprintf("The catalog refuses this request: %s", textutil.Plural(len(c.Broken), "rule")+" broken")))
-		for _, m := range c.Broken {
-			out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
 		}
 	}
 	return out

@@ -46,3 +46,21 @@ func TestReviewAsksBeforePassingACreditCap(t *testing.T) {
 		t.Fatalf("y must send it, not as a request the catalog refuses: %#v", msgs)
 	}
 }
+
+// On a short terminal the review shows the rules a request breaks before
+// its body, so both reasons of a reference2video without prompt or images
+// are on screen without scrolling.
+func TestReviewShowsBrokenRulesFirst(t *testing.T) {
+	f := newTestForm(t, api.OpReference2Video, "svcq1")
+	f.SetSize(80, 19) // the New page's share of an 80x24 terminal
+	press(f, "ctrl+s")
+	view := f.View()
+	for _, want := range []string{"2 rules broken", "✗ prompt: required", "✗ images: give images"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q is not on the first screen of the review:\n%s", want, view)
+		}
+	}
+	if strings.Index(view, "✗ images") > strings.Index(view, `"model": "svcq1"`) {
+		t.Errorf("the body comes before the broken rules:\n%s", view)
+	}
+}
