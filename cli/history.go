@@ -47,7 +47,7 @@ func newHistoryCmd(app *App) *cobra.Command {
 	f.StringSliceVar(&o.states, "state", nil, "Only these states: created, queueing, processing,\nsuccess, failed, unknown, rejected, abandoned")
 	f.StringSliceVar(&o.operations, "operation", nil, "Only these operations")
 	f.StringSliceVar(&o.models, "model", nil, "Only these models")
-	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation, and the History page's state:,\nop:, model:, from: and to: (YYYY-MM-DD)")
+	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation, and the History page's state:,\nop:, model:, tag:, from: and to: (YYYY-MM-DD)")
 	f.StringVar(&o.since, "since", "", "Created on or after this day (YYYY-MM-DD) or\ntime (RFC 3339)")
 	f.StringVar(&o.until, "until", "", "Created before this date or time")
 	f.IntVar(&o.limit, "limit", 50, "How many tasks at most (0 for all)")
@@ -96,7 +96,7 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 
 func (o historyOpts) filter() (history.Filter, error) {
 	// --search speaks the History page's language (state:, op:, model:,
-	// from:, to:), so a query copied from the studio or an agent's
+	// tag:, from:, to:), so a query copied from the studio or an agent's
 	// list_tasks finds the same tasks here; the flags add to it.
 	f, err := history.ParseSearch(o.search)
 	if err != nil {
@@ -164,18 +164,20 @@ func displayState(t history.Task) string {
 }
 
 type historyLine struct {
-	LocalID   int64   `json:"local_id"`
-	TaskID    string  `json:"task_id"`
-	Operation string  `json:"operation"`
-	Model     string  `json:"model"`
-	State     string  `json:"state"`
-	ErrCode   string  `json:"err_code,omitempty"`
-	Credits   int64   `json:"credits"`
-	Progress  *int64  `json:"progress,omitempty"`
-	OffPeak   bool    `json:"off_peak,omitempty"`
-	CreatedAt string  `json:"created_at"`
-	Prompt    string  `json:"prompt,omitempty"`
-	Rejection *reject `json:"rejection,omitempty"`
+	LocalID   int64    `json:"local_id"`
+	TaskID    string   `json:"task_id"`
+	Operation string   `json:"operation"`
+	Model     string   `json:"model"`
+	State     string   `json:"state"`
+	ErrCode   string   `json:"err_code,omitempty"`
+	Credits   int64    `json:"credits"`
+	Progress  *int64   `json:"progress,omitempty"`
+	OffPeak   bool     `json:"off_peak,omitempty"`
+	CreatedAt string   `json:"created_at"`
+	Prompt    string   `json:"prompt,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	Note      string   `json:"note,omitempty"`
+	Rejection *reject  `json:"rejection,omitempty"`
 }
 
 type reject struct {
@@ -191,7 +193,7 @@ func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
 	for _, t := range tasks {
 		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
 			State: displayState(t), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
-			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt}
+			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt, Tags: t.Tags, Note: t.Note}
 		if r := t.Rejection; r != nil && t.State == history.StateRejected {
 			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
 		}
@@ -236,6 +238,9 @@ func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
 			}
 		}
 		prompt := oneLine(api.CleanText(t.Prompt))
+		if len(t.Tags) > 0 {
+			prompt = "[" + strings.Join(t.Tags, " ") + "] " + prompt
+		}
 		if narrow {
 			// Two lines a task: what and how it went, then what was asked.
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.LocalID, api.CleanLine(id), t.CreatedAt.Local().Format("01-02 15:04"), api.CleanLine(state), t.Credits)

@@ -124,7 +124,7 @@ func NewRoot(app *App) *cobra.Command {
 	pf.Float64Var(&app.Config.SandboxSpeed, "sandbox-speed", 0, "Embedded sandbox only: 1 is real time, 60 runs\na minute of generation in a second\n(env "+studio.EnvSandboxSpeed+", default 1)")
 	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status\ncallbacks, e.g. 127.0.0.1:8787\n(env "+studio.EnvCallbackListen+")")
 	pf.StringVar(&app.Config.CallbackURL, "callback-url", "", "Public URL the service calls, forwarded to\n--callback-listen (env "+studio.EnvCallbackURL+")")
-	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newVoicesCmd(app), newSubjectsCmd(app), newAccountCmd(app), newScenesCmd(app), newBatchCmd(app), newWatchCmd(app), newFollowCmd(app), newSandboxCmd(app), newMCPCmd(app))
+	root.AddCommand(newModelsCmd(app), newCreateCmd(app), newGetCmd(app), newResubmitCmd(app), newHistoryCmd(app), newTagCmd(app), newVoicesCmd(app), newSubjectsCmd(app), newAccountCmd(app), newScenesCmd(app), newBatchCmd(app), newWatchCmd(app), newFollowCmd(app), newSandboxCmd(app), newMCPCmd(app))
 	// cobra's own completion command, added now so its line fits too.
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

@@ -20,14 +20,14 @@ var (
 	fixtureErr  error
 )
 
-// fixture is a history of 100,000 tasks spread over a year, built once per
-// machine (in one transaction with one prepared statement: a minute on a
+// fixture is a history of 100,000 tasks spread over a year (each with its
+// own prompt in its request), built once per machine (in one transaction with one prepared statement: a minute on a
 // busy machine, with the triggers that keep counts and totals) and kept in
 // the temp dir for the next run; Open brings it to the current schema.
 func fixture(b *testing.B) string {
 	b.Helper()
 	fixtureOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("clapper-history-bench-%d", fixtureTasks))
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("clapper-history-bench-%d-prompts", fixtureTasks))
 		fixturePath = filepath.Join(dir, "history.db")
 		if _, err := os.Stat(fixturePath); err == nil {
 			return

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -75,8 +76,14 @@ func WriteFixtureInFlight(path string, n, inFlight int, from, to time.Time) erro
 			taskID = nil
 		}
 		created := base + int64(i)*step
+		// The request holds the prompt, as a sent one does: the prompt
+		// memory (the prompts table) is kept from it.
+		req, err := json.Marshal(map[string]string{"prompt": prompt.String()})
+		if err != nil {
+			return err
+		}
 		if _, err := stmt.ExecContext(ctx, taskID, fixtureOps[rng.IntN(len(fixtureOps))], fixtureModels[rng.IntN(len(fixtureModels))],
-			prompt.String(), state, rng.IntN(60), `{"prompt":"x"}`, created, created); err != nil {
+			prompt.String(), state, rng.IntN(60), string(req), created, created); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,8 @@ type Filter struct {
 	States     []string
 	Operations []api.Operation
 	Models     []string
+	// Tags: the task has every one of them.
+	Tags []string
 	// From and To bound created_at: From <= created_at < To.
 	From, To time.Time
 
@@ -114,6 +116,8 @@ func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, er
 		args = append([]any{match}, args...)
 		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
 			whereClause(conds) + ` GROUP BY t.state`
+	case len(f.Tags) > 0:
+		// Tags are no column of the trigger-kept counts: the tasks answer.
 	case f.Text == "" && len(f.Operations) == 0 && len(f.Models) == 0 && !(f.From.IsZero() && f.To.IsZero()):
 		// Dates (and states): the trigger-kept sums per day answer.
 		return s.countsByDay(ctx, f)
@@ -182,6 +186,10 @@ func (f Filter) where() (conds []string, args []any, match string) {
 	}
 	in("t.operation", ops)
 	in("t.model", f.Models)
+	for _, tag := range f.Tags {
+		conds = append(conds, "EXISTS (SELECT 1 FROM task_tags g WHERE g.task = t.id AND g.tag = ?)")
+		args = append(args, tag)
+	}
 	if !f.From.IsZero() {
 		conds = append(conds, "t.created_at >= ?")
 		args = append(args, ms(f.From))

@@ -9,10 +9,12 @@ import (
 )
 
 // SearchSyntax is the History page's search language, for help texts.
-const SearchSyntax = "words state:failed op:text2video model:svcq1 from:2026-11-01 to:2026-11-30"
+const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30"
 
 // ParseSearch reads the History page's search ("words state:failed
-// op:text2video model:svcq1 from:2026-11-01 to:2026-11-30") into a filter;
+// op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30") into
+// a filter (the Tasks page's filter and list_tasks read it too); tag:a tag:b
+// wants both;
 // a word it cannot read is named with what is allowed. Dates are local days;
 // to: includes its whole day.
 func ParseSearch(s string) (Filter, error) {
@@ -35,6 +37,12 @@ func ParseSearch(s string) (Filter, error) {
 			f.Operations = append(f.Operations, op)
 		case "model":
 			f.Models = append(f.Models, v)
+		case "tag":
+			tag, err := ParseTag(v)
+			if err != nil {
+				return f, fmt.Errorf("tag:%s: a tag is %s", api.CleanLine(v), TagRule)
+			}
+			f.Tags = append(f.Tags, tag)
 		case "from", "since":
 			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
 			if err != nil {

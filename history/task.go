@@ -77,6 +77,11 @@ type Task struct {
 	Sender     string
 	SenderBeat time.Time
 
+	// Tags (in alphabetical order) and Note are what the user said about
+	// the task (see SetLabels).
+	Tags []string
+	Note string
+
 	Request   []byte     // detail: the request with data URIs stripped
 	Media     []MediaRef // detail: what the stripped data URIs were
 	Payload   string     // detail: the request's pass-through payload
@@ -132,7 +137,8 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 	t.reject_trace_id, t.reject_fields, t.reject_retryable, t.origin,
 	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != ''),
 	(SELECT i.sender FROM intent_senders i WHERE i.task = t.id),
-	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id)`
+	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id),
+	(SELECT group_concat(g.tag, ' ') FROM task_tags g WHERE g.task = t.id), t.note`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -148,11 +154,12 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 		urlsExpire                          sql.NullInt64
 		sender                              sql.NullString
 		beat                                sql.NullInt64
+		tags                                sql.NullString
 	)
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat}
+		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return Task{}, err
 	}
@@ -166,6 +173,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	t.ServiceCreatedAt = fromNullMS(service)
 	t.URLsExpireAt = fromNullMS(urlsExpire)
 	t.Sender, t.SenderBeat = sender.String, fromNullMS(beat)
+	t.Tags = strings.Fields(tags.String)
 	if rStatus.Valid {
 		t.Rejection = &Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,

@@ -40,6 +40,8 @@ type taskOut struct {
 	Credits   int64       `json:"credits,omitempty"`
 	Origin    string      `json:"origin,omitempty"`
 	Prompt    string      `json:"prompt,omitempty"`
+	Tags      []string    `json:"tags,omitempty"`
+	Note      string      `json:"note,omitempty"`
 	CreatedAt string      `json:"created_at"`
 	Results   []resultOut `json:"results,omitempty"`
 	Files     []fileOut   `json:"files,omitempty"`
@@ -136,7 +138,7 @@ func (s *Server) task(ctx context.Context, id string) (history.Task, error) {
 func (s *Server) taskOut(ctx context.Context, t history.Task, detail bool) taskOut {
 	out := taskOut{TaskID: api.CleanText(t.TaskID), LocalID: t.LocalID, Operation: string(t.Operation), Model: api.CleanText(t.Model),
 		State: t.State, Progress: t.Progress, ErrCode: api.CleanText(t.ErrCode),
-		Credits: t.Credits, Origin: string(t.Origin), Prompt: api.CleanText(t.Prompt), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
+		Credits: t.Credits, Origin: string(t.Origin), Prompt: api.CleanText(t.Prompt), Tags: t.Tags, Note: api.CleanText(t.Note), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
 	if !detail {
 		return out
 	}

@@ -353,7 +353,7 @@ const chartWidth = 44
 // searched reports a search beyond dates: its totals are of the tasks it
 // matches, not of the span's days.
 func searched(f history.Filter) bool {
-	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0
+	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0 || len(f.Tags) > 0
 }
 
 // chartsInPlace: on a narrow terminal c shows the charts instead of the list.
