@@ -143,3 +143,18 @@ func TestSceneEditsAreCheckedAgainstTheCaps(t *testing.T) {
 		t.Fatalf("compose: exit %d:\n%s%s", r.code, r.out, r.err)
 	}
 }
+
+// --monthly-cap goes over the environment's monthly cap, both ways.
+func TestMonthlyCapFlagGoesOverTheEnvironment(t *testing.T) {
+	data := t.TempDir()
+	create := []string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox", "--data-dir", data, "--sandbox-speed", "3600"}
+	t.Setenv("CLAPPER_MONTHLY_CREDIT_CAP", "off")
+	r := execute("", append(create, "--monthly-cap", "1")...)
+	if r.code != 2 || !strings.Contains(r.err, "monthly credit cap is 1 credit") || embeddedTasks(t, data) != 0 {
+		t.Fatalf("--monthly-cap 1: exit %d:\n%s", r.code, r.err)
+	}
+	t.Setenv("CLAPPER_MONTHLY_CREDIT_CAP", "1")
+	if r = execute("", append(create, "--monthly-cap", "off")...); r.code != 0 || embeddedTasks(t, data) != 1 {
+		t.Fatalf("--monthly-cap off over the environment's 1: exit %d:\n%s", r.code, r.err)
+	}
+}

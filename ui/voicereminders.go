@@ -44,16 +44,17 @@ type voiceReminderMsg struct{ gen int }
 
 func newReminders() reminders { return reminders{told: map[reminderKey]bool{}} }
 
-// check notes the crossings vs have made by now and returns the notice
-// they are worth and the timer for the next crossing. At start (first)
-// every voice within 24 h makes one summary notice.
+// check notes the crossings vs (the page's voices: none forgotten) have
+// made by now and returns the notice they are worth and the timer for the
+// next crossing. At start (first) every voice within 24 h makes one
+// summary notice.
 func (r *reminders) check(t timers, vs []history.Voice, now time.Time, first bool) tea.Cmd {
 	var (
 		crossed = make([][]history.Voice, len(reminderThresholds))
 		soon    []history.Voice
 	)
 	for _, v := range vs {
-		if v.Kept || v.Deleted || v.Expired(now) {
+		if v.Kept || v.Expired(now) {
 			continue
 		}
 		left := v.ExpiresAt.Sub(now)
@@ -96,7 +97,7 @@ func (r *reminders) check(t timers, vs []history.Voice, now time.Time, first boo
 func (r *reminders) schedule(t timers, vs []history.Voice, now time.Time) tea.Cmd {
 	var next time.Time
 	for _, v := range vs {
-		if v.Kept || v.Deleted || v.Expired(now) {
+		if v.Kept || v.Expired(now) {
 			continue
 		}
 		for _, th := range append(reminderThresholds, 0) {

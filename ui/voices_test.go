@@ -21,6 +21,7 @@ type testVoice struct {
 	ago       time.Duration
 	usedAfter time.Duration
 	demo      bool
+	forgotten bool // forgotten here with f
 }
 
 // seedVoices records voices as the tracker does: the clone, then a
@@ -37,6 +38,11 @@ func seedVoices(t testing.TB, m *Model, voices []testVoice) {
 		}
 		if err := store.RecordVoice(ctx, rec); err != nil {
 			t.Fatal(err)
+		}
+		if v.forgotten {
+			if err := store.DeleteVoice(ctx, v.id); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if v.usedAfter == 0 {
 			continue
@@ -291,6 +297,42 @@ func TestVoiceReminders(t *testing.T) {
 	}
 	if m.pages[pageVoices].Title() != "Voices" {
 		t.Errorf("badge after every voice expired: %q", m.pages[pageVoices].Title())
+	}
+}
+
+// A voice forgotten here is not listed and is no reminder's subject,
+// however close its expiry: neither at start nor when it crosses 1 h left.
+func TestForgottenVoiceGetsNoReminder(t *testing.T) {
+	now := testNow
+	m := newVoicesModel(t, 120, 30, []testVoice{
+		{id: "forgotten_voice", ago: 150 * time.Hour, forgotten: true}, // 18h left
+		{id: "kept_voice", ago: 167 * time.Hour, usedAfter: time.Hour},
+	}, &now)
+	p := m.pages[pageVoices].(*voicesPage)
+	if strings.Contains(m.statusText, "forgotten_voice") || strings.Contains(screen(m), "forgotten_voice") {
+		t.Fatalf("a forgotten voice is listed or named in the start notice (%q):\n%s", m.statusText, screen(m))
+	}
+	now = testNow.Add(17 * time.Hour)
+	send(m, voiceReminderMsg{gen: p.rem.gen})
+	if strings.Contains(m.statusText, "forgotten_voice") || !p.rem.due.IsZero() {
+		t.Fatalf("a forgotten voice was reminded of (%q) or timed (%v)", m.statusText, p.rem.due)
+	}
+}
+
+// A page of kept and expired voices has no countdown on it, so nothing
+// wakes the program to redraw it; one voice counting down does.
+func TestVoicesPageTicksOnlyForACountdown(t *testing.T) {
+	now := testNow
+	m := newVoicesModel(t, 120, 30, []testVoice{
+		{id: "kept_voice", ago: 2 * time.Hour, usedAfter: time.Hour},
+		{id: "gone_voice", ago: 200 * time.Hour},
+	}, &now)
+	if every := m.tickEvery(); every != 0 {
+		t.Fatalf("kept and expired voices wake the page every %v", every)
+	}
+	m = newVoicesModel(t, 120, 30, []testVoice{{id: "fresh_voice", ago: 150*time.Hour + 30*time.Second}}, &now)
+	if every := m.tickEvery(); every <= 0 || every > time.Minute {
+		t.Fatalf("a voice with 17h59m30s left wakes the page every %v, want within the minute its label changes", every)
 	}
 }
 
