@@ -180,3 +180,28 @@ func TestNotSentIsNotRejected(t *testing.T) {
 		t.Errorf("detail:\n%s", got)
 	}
 }
+
+// A URL whose download failed for good is as dead as an expired one: c
+// does not copy it, though its time has not run out.
+func TestDetailCopyRefusesAURLWhoseDownloadFailed(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	s, ctx := m.env.studio, context.Background()
+	task, err := s.Store.TaskByID(ctx, "811000000000000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range task.Creations {
+		id, err := s.Store.QueueDownload(ctx, task.TaskID, c.Index, history.KindURL, filepath.Join(t.TempDir(), "cat.png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: history.DownloadFailed}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	openRow(t, m, "a cat astronaut")
+	send(m, press("c"))
+	if got := screen(m); !strings.Contains(got, "not copied: the result URL is dead") {
+		t.Errorf("c on a URL whose download failed:\n%s", got)
+	}
+}
