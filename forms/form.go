@@ -396,9 +396,9 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		return f.openReview()
 	case key.Matches(k, keys.Leave):
 		return func() tea.Msg { return LeaveMsg{} }
-	case key.Matches(k, keys.Recall) && f.recall:
-		op := f.op
-		return func() tea.Msg { return RecallMsg{Op: op} }
+	case key.Matches(k, keys.Recall) && f.recallKey() != nil:
+		msg := f.recallMsg()
+		return func() tea.Msg { return msg }
 	case key.Matches(k, keys.Pick) && f.takesFiles():
 		return f.openPicker()
 	case key.Matches(k, keys.Reference) && f.focusedName() == "prompt" && len(f.subjectNames()) > 0:

@@ -17,7 +17,7 @@ import (
 
 // Keys the form handles itself.
 type keyMap struct {
-	Next, Prev, Review, Leave, Toggle, Remove, Pick, Reference, Recall key.Binding
+	Next, Prev, Review, Leave, Toggle, Remove, Pick, Reference, Recall, Prompts key.Binding
 }
 
 var keys = keyMap{
@@ -33,17 +33,61 @@ var keys = keyMap{
 	Pick:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file")),
 	Reference: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "insert [@subject]")),
 	Recall:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "fill with the last sent")),
+	Prompts:   key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "earlier prompts")),
 }
 
 // LeaveMsg asks the page to go back to the operations; the form is kept.
 type LeaveMsg struct{}
 
-// RecallMsg asks the page to fill the form with the operation's last sent
-// request.
-type RecallMsg struct{ Op api.Operation }
+// RecallMsg is ctrl+p: it asks the page for earlier prompts to put into
+// Field (holding Text now), the operation's last sent request among them;
+// with Field "" (the model takes no prompt) for the last sent request.
+type RecallMsg struct {
+	Op          api.Operation
+	Field, Text string
+}
 
 // OfferRecall tells the form its operation has a last sent request (ctrl+p).
 func (f *Form) OfferRecall(ok bool) { f.recall = ok }
+
+// promptFields are the free texts whose earlier values ctrl+p searches.
+var promptFields = []string{"prompt", "text"}
+
+// PromptField names the field ctrl+p fills with an earlier prompt: the
+// focused one when it is a prompt field, else the form's first; "" when
+// the model takes none.
+func (f *Form) PromptField() string {
+	if slices.Contains(promptFields, f.focusedName()) {
+		return f.focusedName()
+	}
+	for _, r := range f.rows {
+		if r.kind == rowField && slices.Contains(promptFields, r.name) {
+			return r.name
+		}
+	}
+	return ""
+}
+
+// recallKey is ctrl+p as it works on this form, nil when it does nothing.
+func (f *Form) recallKey() *key.Binding {
+	switch {
+	case f.PromptField() != "":
+		return &keys.Prompts
+	case f.recall:
+		return &keys.Recall
+	}
+	return nil
+}
+
+// recallMsg is what ctrl+p asks the page for.
+func (f *Form) recallMsg() tea.Msg {
+	field := f.PromptField()
+	text := ""
+	if field != "" {
+		text, _ = f.editors[field].Value().(string)
+	}
+	return RecallMsg{Op: f.op, Field: field, Text: text}
+}
 
 // explainIdle says why a key that writes or removes did nothing where the
 // cursor is, with the keys that work there: no keystroke is lost silently.
@@ -88,12 +132,18 @@ func (f *Form) ShortHelp() []key.Binding {
 		return groups[0]
 	}
 	own := groups[0]
+	// A fresh form in its prompt, or with a last sent request: earlier
+	// prompts and the last sent request lead the line (once).
+	k := f.recallKey()
+	lead := k != nil && f.Blank() && (f.recall || slices.Contains(promptFields, f.focusedName()))
+	if lead {
+		own = slices.DeleteFunc(slices.Clone(own), func(b key.Binding) bool { return b.Help() == k.Help() })
+	}
 	if len(own) > 2 {
 		own = own[:2]
 	}
-	if f.recall && f.Blank() {
-		// A fresh form: the last sent request is one key away.
-		own = append([]key.Binding{keys.Recall}, own[:min(len(own), 1)]...)
+	if lead {
+		own = append([]key.Binding{*k}, own[:min(len(own), 1)]...)
 	}
 	return append(slices.Clip(own), keys.Review, keys.Leave)
 }
@@ -120,8 +170,8 @@ func (f *Form) FullHelp() [][]key.Binding {
 	if f.rows[f.focus].kind == rowAdvanced {
 		own = append(own, keys.Toggle)
 	}
-	if f.recall {
-		own = append(own, keys.Recall)
+	if k := f.recallKey(); k != nil {
+		own = append(own, *k)
 	}
 	return [][]key.Binding{own, {keys.Next, keys.Prev, keys.Review, keys.Leave}}
 }

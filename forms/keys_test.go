@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"clapper/api"
 	"clapper/assets"
 	exteditor "clapper/internal/editor"
@@ -195,17 +197,41 @@ func TestSentRequestEndsTheDraft(t *testing.T) {
 	if !ok || err != nil || sent.Values["prompt"] != "a fox" {
 		t.Fatalf("last sent: %v %v %v", sent, ok, err)
 	}
-	fresh := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	// A form without a prompt field offers ctrl+p only with a last sent
+	// request, and asks for it alone (Field "").
+	fresh := newTestForm(t, api.OpTemplateStory, "")
 	if cmd := fresh.Update(keyPress("ctrl+p")); cmd != nil {
-		t.Fatal("ctrl+p with nothing sent must do nothing")
+		t.Fatal("ctrl+p with nothing sent and no prompt must do nothing")
 	}
 	fresh.OfferRecall(true)
 	cmd := fresh.Update(keyPress("ctrl+p"))
 	if cmd == nil {
 		t.Fatal("ctrl+p asked for nothing")
 	}
-	if msg, ok := cmd().(RecallMsg); !ok || msg.Op != api.OpText2Video {
+	if msg, ok := cmd().(RecallMsg); !ok || msg.Op != api.OpTemplateStory || msg.Field != "" {
 		t.Fatalf("ctrl+p sent %#v", msg)
+	}
+}
+
+// In a form with a prompt, ctrl+p asks for earlier prompts for the
+// focused prompt field (or the form's first one), with what it holds.
+func TestCtrlPAsksForEarlierPrompts(t *testing.T) {
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	if !strings.Contains(helpText(f.ShortHelp()), "ctrl+p earlier prompts") {
+		t.Fatalf("a fresh form with a prompt must offer earlier prompts: %s", helpText(f.ShortHelp()))
+	}
+	focus(t, f, "prompt")
+	typeText(f, "a fox")
+	cmd := f.Update(keyPress("ctrl+p"))
+	if cmd == nil {
+		t.Fatal("ctrl+p asked for nothing")
+	}
+	if msg, ok := cmd().(RecallMsg); !ok || msg.Field != "prompt" || msg.Text != "a fox" {
+		t.Fatalf("ctrl+p sent %#v", msg)
+	}
+	speech := newTestForm(t, api.OpAudioTTS, "")
+	if msg, ok := speech.Update(keyPress("ctrl+p"))().(RecallMsg); !ok || msg.Field != "text" {
+		t.Fatalf("ctrl+p in speech sent %#v", msg)
 	}
 }
 
@@ -352,4 +378,13 @@ func TestFullListMovesOn(t *testing.T) {
 	if len(list.items) != 1 || list.line.val != "" {
 		t.Errorf("typing after the list was full reached it: items %v, line %q (focus on %s)", list.items, list.line.val, next)
 	}
+}
+
+// helpText is a help line's keys and descriptions, as a help bar shows them.
+func helpText(bs []key.Binding) string {
+	var parts []string
+	for _, b := range bs {
+		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	}
+	return strings.Join(parts, " · ")
 }

@@ -82,6 +82,8 @@ type newPage struct {
 	// answer is the service's answer to the last request sent.
 	answer string
 	bad    bool
+	// search is ctrl+p's earlier prompts, over the form while open.
+	search *promptSearch
 }
 
 type (
@@ -192,6 +194,9 @@ func (p *newPage) refresh() tea.Cmd { return p.loadVoices() }
 func (p *newPage) Capturing() bool { return p.step == stepForm && p.form != nil }
 
 func (p *newPage) Help() help.KeyMap {
+	if p.searching() {
+		return p.search.Help()
+	}
 	k := p.keys
 	k.form = nil
 	if p.step == stepForm && p.form != nil {
@@ -208,6 +213,9 @@ func (p *newPage) SetSize(w, h int) {
 	p.width, p.height = w, h
 	if p.form != nil {
 		p.form.SetSize(w-2, h-p.answerHeight())
+	}
+	if p.search != nil {
+		p.search.SetSize(w-2, h)
 	}
 }
 
@@ -277,7 +285,13 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 	case duplicateConfirmedMsg:
 		return p.duplicate(msg.task)
 	case forms.RecallMsg:
-		return p.recall(msg.Op, false)
+		return p.openPromptSearch(msg)
+	case lastSentWantedMsg:
+		return p.recall(msg.op, false)
+	case promptChosenMsg:
+		return p.fillPrompt(msg, false)
+	case promptFillMsg:
+		return p.fillPrompt(msg.promptChosenMsg, true)
 	case recallMsg:
 		return p.recall(msg.op, true)
 	case sentKeptMsg:
@@ -326,6 +340,9 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	}
+	if p.searching() {
+		return p.toSearch(msg) // its answers, a paste into it
+	}
 	if p.form != nil {
 		before := p.form.Revision()
 		cmd := p.form.Update(msg)
@@ -339,6 +356,9 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.searching() {
+		return p.toSearch(msg)
+	}
 	if p.step == stepForm && p.form != nil {
 		if p.sending {
 			return nil
@@ -532,6 +552,9 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 func (p *newPage) View() string {
 	switch p.step {
 	case stepForm:
+		if p.searching() {
+			return indent(p.search.View(), 1)
+		}
 		if p.form != nil {
 			v := p.form.View()
 			if p.answer != "" {

@@ -35,7 +35,7 @@ func sendForm(t *testing.T, m *Model, p *newPage) {
 }
 
 // A sent form is no draft: the next form of its operation starts fresh,
-// with the sent values one key away (ctrl+p).
+// with the sent values two keys away (ctrl+p, enter).
 func TestSentFormStartsFreshWithLastSentOneKeyAway(t *testing.T) {
 	m, s := newTestModel(t, 80, 24)
 	p := showForm(t, m, api.OpText2Video, "svcq3-pro")
@@ -63,10 +63,16 @@ func TestSentFormStartsFreshWithLastSentOneKeyAway(t *testing.T) {
 	if v := p.form.Values()["prompt"]; v != nil || strings.Contains(screen(m), "a red fox") {
 		t.Fatalf("the form of a sent request must start fresh, prompt %v:\n%s", v, screen(m))
 	}
-	if !strings.Contains(screen(m), "ctrl+p fill with the last sent") {
-		t.Fatalf("the fresh form must offer the last sent request:\n%s", screen(m))
+	if !strings.Contains(screen(m), "ctrl+p earlier prompts") {
+		t.Fatalf("the fresh form must offer earlier prompts and the last sent request:\n%s", screen(m))
 	}
+	// ctrl+p opens the earlier prompts with the last sent request first:
+	// enter fills the form with it.
 	send(m, ctrl('p'))
+	if !runUntil(m, nil, func() bool { return strings.Contains(screen(m), "last sent request: a red fox in fresh snow") }, 5*time.Second) {
+		t.Fatalf("ctrl+p did not offer the last sent request first:\n%s", screen(m))
+	}
+	send(m, press("enter"))
 	if !runUntil(m, nil, func() bool { return p.form.Values()["prompt"] == "a red fox in fresh snow" }, 5*time.Second) {
 		t.Fatalf("ctrl+p did not fill the last sent request:\n%s", screen(m))
 	}
@@ -76,6 +82,7 @@ func TestSentFormStartsFreshWithLastSentOneKeyAway(t *testing.T) {
 	// Over typed text, ctrl+p asks first.
 	send(m, pasteMsg(" and a hare"))
 	send(m, ctrl('p'))
+	send(m, press("enter"))
 	if m.dialog == nil || !strings.Contains(screen(m), "Replace this form") {
 		t.Fatalf("ctrl+p over typed values must ask:\n%s", screen(m))
 	}
