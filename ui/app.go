@@ -412,9 +412,10 @@ func statusErrText(s string) tea.Cmd {
 }
 
 // scheduleTick keeps one timer running while something on screen moves
-// and none otherwise: spinners and download bars step every 120 ms; ages
-// and URL countdowns only as often as their labels change (seconds under a
-// minute old, else minutes). An idle screen with nothing recent never
+// and none otherwise: spinners and download bars step every 120 ms; a
+// queued task's clock hand, ages, a detail's running time and URL
+// countdowns only as often as their labels change (seconds under a minute
+// old, else minutes). An idle screen with nothing recent never
 // redraws. A timer set for later gives way to one that must fire sooner
 // (a slow minute tick to the spinner of a task just sent): the screen
 // moves whenever something is in flight.
@@ -439,10 +440,7 @@ func (m *Model) scheduleTick() tea.Cmd {
 // never.
 func (m *Model) tickEvery() time.Duration {
 	if m.detail != nil {
-		if m.detail.moving() {
-			return 120 * time.Millisecond
-		}
-		return 0
+		return m.detail.tickEvery()
 	}
 	if p, ok := m.pages[m.active].(interface{ tickEvery() time.Duration }); ok {
 		return p.tickEvery()

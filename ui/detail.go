@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -358,15 +360,23 @@ func (d *detailModel) firstURL() string {
 	return ""
 }
 
-// moving: a spinner or a download bar is on screen.
-func (d *detailModel) moving() bool {
-	if d.task == nil {
-		return false
+// tickEvery is how soon the detail changes by itself, zero when it does
+// not: a download bar steps with the spinner; a task in flight shows how
+// long it has run in whole seconds, and the age beside its creation time.
+func (d *detailModel) tickEvery() time.Duration {
+	switch {
+	case d.task == nil:
+		return 0
+	case d.downloading():
+		return spinnerStep
+	case inFlight(d.task.State):
+		run := d.env.now().Sub(d.task.CreatedAt)
+		if run < 0 {
+			return time.Second
+		}
+		return time.Second - run%time.Second
 	}
-	if inFlight(d.task.State) {
-		return true
-	}
-	return d.downloading()
+	return 0
 }
 
 func (d *detailModel) downloading() bool {

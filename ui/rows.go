@@ -11,8 +11,43 @@ import (
 	"clapper/internal/textutil"
 )
 
+// spinnerStep is how often the spinner of a task at work turns.
+const spinnerStep = 120 * time.Millisecond
+
 // spinnerFrames turn once per tick while something is in flight.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// queuedFrames are a clock hand that moves once a second: a queued task
+// waits (an off-peak one up to 48 hours) and nothing about it changes, so
+// its row moves without redrawing the screen at the spinner's pace.
+var queuedFrames = []string{"◴", "◷", "◶", "◵"}
+
+// motion is the moving glyph of a row in state at now, and which of its
+// frames it is; -1 and "" for a row that does not move. Queued rows follow
+// the clock's seconds, the others the root's spinner frame.
+func motion(state string, now time.Time, frame int) (string, int) {
+	switch {
+	case state == api.StateQueueing:
+		n := int(now.Unix() % int64(len(queuedFrames)))
+		return queuedFrames[n], n
+	case inFlight(state) && state != history.StateSubmitting:
+		n := frame % len(spinnerFrames)
+		return spinnerFrames[n], n
+	}
+	return "", -1
+}
+
+// nextMotion is how soon a row in state next moves by itself, zero when
+// it does not.
+func nextMotion(state string, now time.Time) time.Duration {
+	switch {
+	case state == api.StateQueueing:
+		return time.Second - time.Duration(now.Nanosecond())
+	case inFlight(state):
+		return spinnerStep
+	}
+	return 0
+}
 
 // columns is the task list's layout for one width. Every width shows the
 // operation, the model and a subject; narrower terminals name operations by
@@ -107,9 +142,9 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	} else {
 		b.WriteString(" ")
 	}
-	g := glyph(t.State)
-	if inFlight(t.State) && t.State != history.StateSubmitting {
-		g = spinnerFrames[frame%len(spinnerFrames)]
+	g, n := motion(t.State, now, frame)
+	if n < 0 {
+		g = glyph(t.State)
 	}
 	style := stateStyle(th, t.State)
 	b.WriteString(" " + style(g) + " ")
@@ -201,10 +236,8 @@ type rowKey struct {
 
 func (c *rowCache) render(th *Theme, cols columns, width int, t history.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
-		selected: selected, frame: -1, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1}
-	if inFlight(k.state) {
-		k.frame = frame % len(spinnerFrames)
-	}
+		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1}
+	_, k.frame = motion(k.state, now, frame)
 	if t.Progress != nil {
 		k.progress = *t.Progress
 	}

@@ -416,8 +416,8 @@ func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
 	return func() tea.Msg { return openDialogMsg{d: d} }
 }
 
-// tickEvery is how soon a visible row changes by itself: a spinner turns,
-// an age in seconds or minutes moves on, a URL countdown drops a minute, a
+// tickEvery is how soon a visible row changes by itself: a spinner turns
+// (a queued task's clock hand once a second), an age in seconds or minutes moves on, a URL countdown drops a minute, a
 // request waiting for its answer passes the grace and is pinned.
 func (p *tasksPage) tickEvery() time.Duration {
 	now := p.env.now()
@@ -433,9 +433,11 @@ func (p *tasksPage) tickEvery() time.Duration {
 		}
 	}
 	for _, t := range append(p.visible(), p.unknown()...) {
+		if d := nextMotion(t.State, now); d > 0 {
+			shorter(d) // at most a second: the age moves with it
+			continue
+		}
 		switch {
-		case inFlight(t.State):
-			shorter(120 * time.Millisecond)
 		case now.Sub(t.CreatedAt) < time.Minute:
 			shorter(time.Second)
 		case now.Sub(t.CreatedAt) < time.Hour, !t.URLsExpireAt.IsZero() && t.URLsExpireAt.After(now):

@@ -39,7 +39,7 @@ func TestSpinnerMovesWhileAMinuteTickIsPending(t *testing.T) {
 	if f := timersOf(m); len(f.pending) == 0 {
 		t.Fatal("no timer for the age of the old row")
 	}
-	ids := seed(t, s, clk, []task{{api.OpText2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"the fresh one"}`, "811000000000000002", api.StateQueueing, 40, "", testNow, 0}})
+	ids := seed(t, s, clk, []task{{api.OpText2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"the fresh one"}`, "811000000000000002", api.StateProcessing, 40, "", testNow, 0}})
 	clk.t = testNow
 	send(m, createdMsg{localID: ids[0]})
 	first := lineWith(screen(m), "the fresh one")
@@ -55,6 +55,43 @@ func TestSpinnerMovesWhileAMinuteTickIsPending(t *testing.T) {
 	}
 	if row := lineWith(screen(m), "the fresh one"); !strings.Contains(row, "1s") {
 		t.Errorf("the age did not count after a second: %q", row)
+	}
+}
+
+// A queued task waits and nothing about it changes: its clock hand moves
+// once a second, so a screen whose only task in flight is queued is drawn
+// once a second, not at the spinner's pace (issue 17, idle with 5 queued);
+// its detail, which counts how long it has run, too.
+func TestQueuedTaskMovesOnceASecond(t *testing.T) {
+	m, _, clk := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"waiting for the night"}`, "811000000000000003", api.StateQueueing, 40, "", testNow.Add(-10 * time.Minute), 0},
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-2 * time.Hour), 1},
+	})
+	for _, page := range []string{"tasks", "detail"} {
+		if page == "detail" {
+			send(m, press("enter"))
+			if m.detail == nil {
+				t.Fatalf("enter opened no detail:\n%s", screen(m))
+			}
+		}
+		advance(m, clk, time.Second) // the timers set before fire
+		row, frame := lineWith(screen(m), "waiting for the night"), m.env.frame
+		if page == "tasks" && !strings.ContainsAny(row, strings.Join(queuedFrames, "")) {
+			t.Fatalf("the queued row shows no clock hand: %q", row)
+		}
+		for range 7 {
+			advance(m, clk, 120*time.Millisecond)
+		}
+		if m.env.frame != frame {
+			t.Errorf("%s: %d redraws in 840 ms with only a queued task in flight", page, m.env.frame-frame)
+		}
+		advance(m, clk, 200*time.Millisecond)
+		if m.env.frame != frame+1 {
+			t.Errorf("%s: %d redraws in the next second, want 1", page, m.env.frame-frame)
+		}
+		if page == "tasks" && lineWith(screen(m), "waiting for the night") == row {
+			t.Errorf("the clock hand did not move in a second: %q", row)
+		}
 	}
 }
 
