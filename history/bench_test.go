@@ -136,8 +136,10 @@ func BenchmarkOpen(b *testing.B) {
 }
 
 // The History page's totals and charts at 100,000 tasks (target: each under
-// 50 ms): counts by state for a text search and for a year, credits by day
-// and by model over a year.
+// 50 ms): counts by state for a text search and for a year; for a common
+// word over a year its count (the Tasks page's filter) and its counts with
+// credits (the History page's totals line); credits by day and by model
+// over a year.
 func BenchmarkHistoryTotals(b *testing.B) {
 	s := openFixture(b)
 	ctx := context.Background()
@@ -151,6 +153,11 @@ func BenchmarkHistoryTotals(b *testing.B) {
 		{"year-text-counts", func() (int, error) {
 			m, err := s.CountsByState(ctx, Filter{Text: "neon", From: from, To: to})
 			return len(m), err
+		}},
+		{"year-text-count", func() (int, error) { return s.Count(ctx, Filter{Text: "neon", From: from, To: to}) }},
+		{"year-text-totals", func() (int, error) {
+			t, err := s.TotalsMatching(ctx, Filter{Text: "neon", From: from, To: to})
+			return len(t.States), err
 		}},
 		{"credits-by-day", func() (int, error) { d, err := s.CreditsByDay(ctx, from, to); return len(d), err }},
 		{"credits-by-model", func() (int, error) { m, err := s.CreditsByModel(ctx, from, to); return len(m), err }},

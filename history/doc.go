@@ -54,8 +54,10 @@
 // for the credit charts) triggers keep sums per UTC day (state_days,
 // model_days) and per hour (credit_hours): a span reads its whole days or
 // hours there and its two partial ends from the tasks, so a year costs a few
-// thousand rows (totals.go). A text search's counts look each match up in a
-// narrow index (tasks_by_id) rather than in the whole rows.
+// thousand rows (totals.go). A text search's dates become a span of local
+// ids, which the search index skips to; its count alone (Count) is read from
+// the index without a task, and its counts by state with what its matches
+// cost (TotalsMatching) in one pass that looks each match up once.
 //
 // Every write to a task row (and to a multi-scene job's versions) gives it
 // the next change_seq, in commit order, by trigger: FollowableSince reads

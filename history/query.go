@@ -78,8 +78,7 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 		// in proportion to how common the words are.
 		from = " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid"
 		order = " ORDER BY f.rowid " + dir
-		conds = append([]string{"tasks_fts MATCH ?"}, conds...)
-		args = append([]any{match}, args...)
+		conds, args = f.matching(match, conds, args)
 		if !f.After.IsZero() {
 			conds = append(conds, "f.rowid "+cmp+" ?")
 			args = append(args, f.After.LocalID)
@@ -112,8 +111,7 @@ func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, er
 	query := `SELECT t.state, count(*) FROM tasks t` + whereClause(conds) + ` GROUP BY t.state`
 	switch {
 	case match != "":
-		conds = append([]string{"tasks_fts MATCH ?"}, conds...)
-		args = append([]any{match}, args...)
+		conds, args = f.matching(match, conds, args)
 		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
 			whereClause(conds) + ` GROUP BY t.state`
 	case len(f.Tags) > 0:
@@ -212,6 +210,26 @@ func (f Filter) where() (conds []string, args []any, match string) {
 		args = append(args, like, like, like, like)
 	}
 	return conds, args, strings.Join(phrases, " AND ")
+}
+
+// matching puts the search index's conditions (aliased f) before conds on
+// the tasks: the words, and f's dates as a span of ids. created_at never
+// decreases as the local id grows (BeginSubmit), so the tasks of a span of
+// dates are a span of ids, found in the index on created_at; the search
+// index then skips the matches outside it rather than each being looked up.
+func (f Filter) matching(match string, conds []string, args []any) ([]string, []any) {
+	fts, ftsArgs := []string{"tasks_fts MATCH ?"}, []any{match}
+	if !f.From.IsZero() {
+		fts = append(fts, `f.rowid >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
+			ORDER BY created_at, id LIMIT 1), 9223372036854775807)`)
+		ftsArgs = append(ftsArgs, ms(f.From))
+	}
+	if !f.To.IsZero() {
+		fts = append(fts, `f.rowid <= coalesce((SELECT id FROM tasks WHERE created_at < ?
+			ORDER BY created_at DESC, id DESC LIMIT 1), 0)`)
+		ftsArgs = append(ftsArgs, ms(f.To))
+	}
+	return append(fts, conds...), append(ftsArgs, args...)
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -108,6 +108,11 @@ func TestTasksFilters(t *testing.T) {
 		{"date range half-open", Filter{From: day(1, 0), To: day(3, 0)}, pick(2, 3)},
 		{"combined", Filter{Text: "red", Models: []string{"svcq2"}, States: []string{api.StateProcessing, api.StateSuccess}}, pick(2)},
 		{"combined empty", Filter{Operations: []api.Operation{api.OpText2Video}, States: []string{api.StateQueueing}}, nil},
+		{"text from a date", Filter{Text: "fox", From: day(3, 0)}, pick(4)},
+		{"text to a date", Filter{Text: "red", To: day(1, 0)}, pick(0)},
+		{"text within dates", Filter{Text: "red", From: day(0, 1), To: day(2, 0)}, pick(2)},
+		{"text after every task", Filter{Text: "fox", From: day(9, 0)}, nil},
+		{"text before every task", Filter{Text: "fox", To: day(-1, 0)}, nil},
 		{"everything", Filter{Text: "fox", Operations: []api.Operation{api.OpText2Video}, Models: []string{"svcq1"},
 			States: []string{api.StateSuccess}, From: day(0, 0), To: day(0, 1)}, pick(0)},
 	} {
@@ -132,6 +137,20 @@ func TestTasksFilters(t *testing.T) {
 			}
 			if !maps.Equal(counts, want) {
 				t.Errorf("counts %v, want %v", counts, want)
+			}
+			if n, err := s.Count(ctx, c.f); err != nil || n != len(p.Tasks) {
+				t.Errorf("Count %d (%v), want %d", n, err, len(p.Tasks))
+			}
+			totals, err := s.TotalsMatching(ctx, c.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var credits int64
+			for _, task := range p.Tasks {
+				credits += task.Credits
+			}
+			if !maps.Equal(totals.States, want) || totals.Credits != credits || totals.Tasks() != len(p.Tasks) {
+				t.Errorf("totals %+v, want %v and %d credits", totals, want, credits)
 			}
 		})
 	}

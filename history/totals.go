@@ -207,21 +207,3 @@ func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]Model
 	})
 	return out, nil
 }
-
-// CreditsMatching is what the tasks that match f were charged, for totals
-// that follow a search (words, states, operations, models and dates).
-func (s *Store) CreditsMatching(ctx context.Context, f Filter) (int64, error) {
-	conds, args, match := f.where()
-	query := `SELECT coalesce(sum(t.credits), 0) FROM tasks t` + whereClause(conds)
-	if match != "" {
-		conds = append([]string{"tasks_fts MATCH ?"}, conds...)
-		args = append([]any{match}, args...)
-		query = `SELECT coalesce(sum(t.credits), 0) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
-			whereClause(conds)
-	}
-	var n int64
-	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("history: %w", err)
-	}
-	return n, nil
-}

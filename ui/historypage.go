@@ -84,6 +84,7 @@ func newHistoryPage(e *env) *historyPage {
 		Charts:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charts")),
 	}}
 	p.win = newTaskWindow(e, []history.Filter{{}})
+	p.win.uncounted = true // the totals line counts, in the same pass as its credits
 	return p
 }
 
@@ -104,6 +105,7 @@ func (p *historyPage) Init() tea.Cmd { return tea.Batch(p.win.load(loadReplace, 
 
 func (p *historyPage) reopen() tea.Cmd {
 	p.win = newTaskWindow(p.env, []history.Filter{p.query})
+	p.win.uncounted = true
 	return p.Init()
 }
 
@@ -156,7 +158,14 @@ func (p *historyPage) loadStats() tea.Cmd {
 	from, to := p.statsRange()
 	return func() tea.Msg {
 		msg := historyStatsMsg{filter: f}
-		if msg.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
+		if searched(f) {
+			// The counts and what the matches cost, in one pass.
+			var totals history.Totals
+			if totals, msg.err = store.TotalsMatching(ctx, f); msg.err != nil {
+				return msg
+			}
+			msg.counts, msg.matched = totals.States, totals.Credits
+		} else if msg.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
 			return msg
 		}
 		if msg.byDay, msg.err = store.CreditsByDay(ctx, from, to); msg.err != nil {
@@ -164,9 +173,6 @@ func (p *historyPage) loadStats() tea.Cmd {
 		}
 		if msg.byModel, msg.err = store.CreditsByModel(ctx, from, to); msg.err != nil {
 			return msg
-		}
-		if searched(f) {
-			msg.matched, msg.err = store.CreditsMatching(ctx, f)
 		}
 		return msg
 	}

@@ -26,6 +26,9 @@ type taskWindow struct {
 	offset int   // the position in the whole list of rows[0]
 	cursor int   // index into rows
 	total  int
+	// uncounted: the page shows no place in the list (n/total), so a load
+	// does not count what matches (a text search's count reads every match).
+	uncounted bool
 
 	atTop, atEnd bool // rows[0] is the first row, the last row the last
 	loading      bool
@@ -96,7 +99,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 		w.gen++
 	}
 	w.loading = true
-	ctx, gen, store, segs := w.ctx, w.gen, w.store, slices.Clone(w.segments)
+	ctx, gen, store, segs, counted := w.ctx, w.gen, w.store, slices.Clone(w.segments), !w.uncounted
 	var from history.Task
 	fromSeg := 0
 	switch mode {
@@ -117,9 +120,11 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 	return func() tea.Msg {
 		msg := windowLoadedMsg{win: w, gen: gen, mode: mode, keepID: keepID}
 		var err error
-		if msg.total, err = countAll(ctx, store, segs); err != nil {
-			msg.err = err
-			return msg
+		if counted {
+			if msg.total, err = countAll(ctx, store, segs); err != nil {
+				msg.err = err
+				return msg
+			}
 		}
 		switch mode {
 		case loadReplace:
@@ -188,13 +193,11 @@ func walk(ctx context.Context, store *history.Store, segs []history.Filter, seg 
 func countAll(ctx context.Context, store *history.Store, segs []history.Filter) (int, error) {
 	total := 0
 	for _, f := range segs {
-		counts, err := store.CountsByState(ctx, f)
+		n, err := store.Count(ctx, f)
 		if err != nil {
 			return 0, err
 		}
-		for _, n := range counts {
-			total += n
-		}
+		total += n
 	}
 	return total, nil
 }
