@@ -14,9 +14,13 @@ import (
 func TestBodySizeIsTheJSONLength(t *testing.T) {
 	big := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{0xfb, 0x10, 0x7f}, memoMin))
 	wrapped := big[:1000] + "\r\n" + big[1000:]
+	lineFeeds := big[:1000] + "\n" + big[1000:]
+	returns := big[:1000] + "\r" + big[1000:]
 	for name, req := range map[string]map[string]any{
 		"plain":        {"images": []any{"data:image/png;base64," + big}, "prompt": "a \"quoted\" <cat>"},
 		"line breaks":  {"images": []any{"data:image/png;base64," + wrapped}},
+		"line feed":    {"images": []any{"data:image/png;base64," + lineFeeds}},
+		"return":       {"images": []any{"data:image/png;base64," + returns}},
 		"not base64":   {"image": "data:image/png;base64," + big[:len(big)-9] + "!!!<>&!!!"},
 		"escaped type": {"subjects": []any{map[string]any{"images": []any{"data:image/<png>;base64," + big}}}},
 		"small":        {"images": []any{"data:image/png;base64,iVBORw0KGgo="}, "n": 3},

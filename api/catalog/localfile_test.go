@@ -74,3 +74,30 @@ func clip40(s string) string {
 	}
 	return s
 }
+
+// "HTTP body ... at most 20 MB": a file of 20 MB cannot fit in a body with
+// anything else, and is refused by its size before it is read; one byte
+// less is read.
+func TestMediaFileOfTheBodyLimit(t *testing.T) {
+	dir := t.TempDir()
+	sized := func(name string, n int64) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(n); err != nil { // sparse: no 20 MB written
+			t.Fatal(err)
+		}
+		f.Close()
+		return p
+	}
+	_, err := ReadMediaFile(sized("at.mp4", MaxBodyBytes), MediaVideo)
+	if err == nil || !strings.Contains(err.Error(), "at.mp4 is 20 MB; a request body may not exceed 20 MB") {
+		t.Errorf("a file of exactly 20 MB: %v", err)
+	}
+	fc, err := ReadMediaFile(sized("under.mp4", MaxBodyBytes-1), MediaVideo)
+	if err != nil || len(fc.Data) != MaxBodyBytes-1 {
+		t.Errorf("a file one byte under 20 MB: %d bytes, %v", len(fc.Data), err)
+	}
+}
