@@ -39,14 +39,24 @@ type SubmitMsg struct {
 	Sources map[string]string
 }
 
+// VariationsMsg asks the page to send several versions of the reviewed
+// request (v): it asks how many, or which field to vary.
+type VariationsMsg struct {
+	Op      api.Operation
+	Model   string
+	Body    map[string]any
+	Sources map[string]string
+}
+
 var (
-	sendKey     = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send"))
-	forceKey    = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "send anyway…"))
-	backKey     = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
-	scrollKey   = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll"))
-	confirmYes  = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send it"))
-	confirmNo   = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "don't"))
-	reviewFresh = "checking the latest changes…"
+	variationsKey = key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "variations…"))
+	sendKey       = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send"))
+	forceKey      = key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "send anyway…"))
+	backKey       = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+	scrollKey     = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll"))
+	confirmYes    = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send it"))
+	confirmNo     = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "don't"))
+	reviewFresh   = "checking the latest changes…"
 )
 
 func (f *Form) openReview() tea.Cmd {
@@ -69,7 +79,7 @@ func (f *Form) reviewKeys() []key.Binding {
 	if f.check != nil && !f.check.OK() {
 		return []key.Binding{forceKey, scrollKey, backKey}
 	}
-	return []key.Binding{sendKey, scrollKey, backKey}
+	return []key.Binding{sendKey, variationsKey, scrollKey, backKey}
 }
 
 func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
@@ -97,6 +107,12 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 			f.review.confirming = true
 		} else if fresh && f.check.OK() {
 			return f.submit(false)
+		}
+	case "v":
+		if fresh && f.check.OK() {
+			c := f.check
+			msg := VariationsMsg{Op: f.op, Model: f.model, Body: c.Body, Sources: c.Sources}
+			return func() tea.Msg { return msg }
 		}
 	case "ctrl+f":
 		if fresh && !f.check.OK() {
@@ -173,7 +189,7 @@ func (f *Form) reviewView() string {
 	case f.check.OK() && f.check.OverCap != "":
 		foot = s.Warning.Render("! past a credit cap") + s.Dim.Render(" · enter asks first · esc back to the form")
 	case f.check.OK():
-		foot = s.OK.Render("✓ ready") + s.Dim.Render(" · enter sends it · esc back to the form")
+		foot = s.OK.Render("✓ ready") + s.Dim.Render(" · enter sends it · v variations · esc back")
 	default:
 		foot = s.Error.Render("✗ the catalog refuses it") + s.Dim.Render(" · esc fix it · ctrl+f send anyway…")
 	}

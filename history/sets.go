@@ -29,6 +29,8 @@ type SetMember struct {
 	Operation api.Operation
 	Label     string // what tells a variation from its siblings
 	LocalID   int64  // 0: never sent
+	// Discarded lines are hidden from the contact sheet; their tasks stay.
+	Discarded bool
 }
 
 // ErrLineSent refuses a second send of a set's line: its request was
@@ -75,7 +77,7 @@ func (s *Store) OpenSet(ctx context.Context, kind SetKind, key, name string, mem
 
 // SetMembers lists a set's lines in order, with the task row each made.
 func (s *Store) SetMembers(ctx context.Context, setID int64) ([]SetMember, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0)
+	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded
 		FROM task_set_lines WHERE set_id = ? ORDER BY line`, setID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -85,7 +87,7 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]SetMember, error
 	for rows.Next() {
 		var m SetMember
 		var op string
-		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID); err != nil {
+		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		m.Operation = api.Operation(op)

@@ -40,3 +40,50 @@ func TestSetLinesAreSentOnce(t *testing.T) {
 		t.Fatalf("%d task rows; the refused second send must leave none", len(page.Tasks))
 	}
 }
+
+// The contact sheet's choices persist: one keeper per set, a discarded
+// line hidden (and no longer the keeper) while its task stays; a task
+// finds its set; the list is newest first with its counts.
+func TestSetKeeperAndDiscard(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	members := []SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
+	first, _, err := s.OpenSet(ctx, SetVariations, "", "first", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := s.OpenSet(ctx, SetVariations, "", "second", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := s.BeginSubmit(ctx, Intent{Operation: api.OpReference2Image, Body: []byte(`{}`), Set: &SetLine{SetID: id, Line: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.SetOfTask(ctx, local); err != nil || got != id {
+		t.Fatalf("set of task #%d: %d, %v", local, got, err)
+	}
+	if _, err := s.SetOfTask(ctx, local+100); !errors.Is(err, ErrNoSet) {
+		t.Fatalf("a task in no set: %v", err)
+	}
+	if err := s.KeepSetLine(ctx, id, 2); err != nil {
+		t.Fatal(err)
+	}
+	sets, err := s.Sets(ctx, 10)
+	if err != nil || len(sets) != 2 || sets[0].ID != id || sets[0].Keeper != 2 || sets[0].Lines != 2 || sets[0].Sent != 1 || sets[1].ID != first || sets[1].Keeper != 0 {
+		t.Fatalf("sets %+v, %v", sets, err)
+	}
+	if err := s.DiscardSetLine(ctx, id, 2); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.SetMembers(ctx, id)
+	if info, _ := s.Set(ctx, id); !got[1].Discarded || got[0].Discarded || info.Keeper != 0 {
+		t.Fatalf("after discarding line 2: members %+v, keeper %d", got, info.Keeper)
+	}
+	if _, err := s.Task(ctx, local); err != nil {
+		t.Fatalf("the discarded line's task is gone: %v", err)
+	}
+	if err := s.DiscardSetLine(ctx, id, 9); !errors.Is(err, ErrNoSet) {
+		t.Fatalf("discarding a line the set has not: %v", err)
+	}
+}

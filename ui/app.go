@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -73,6 +74,9 @@ type Model struct {
 	pages  []page
 	active int
 	detail *detailModel
+	// sheet is a set's contact sheet, over the page; a detail opened from
+	// it goes over it.
+	sheet  *contactSheet
 	dialog dialog
 
 	width, height int
@@ -184,6 +188,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		if m.sheet != nil {
+			return m.sheet.reload() // thumbnails for the box the new size fits
+		}
 		return nil
 	case tea.BackgroundColorMsg:
 		m.terminalDark = msg.IsDark()
@@ -267,6 +274,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case openDialogMsg:
 		m.dialog = msg.d
 		return nil
+	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetDiscardedMsg:
+		return m.onSheetMsg(msg)
+	case variationsSentMsg:
+		return tea.Batch(m.pages[pageNew].Update(msg), m.mark(changedTasks), m.openSheet(msg.setID),
+			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots)))
 	case switchPageMsg:
 		return m.switchTo(msg.page)
 	case createdMsg:
@@ -321,7 +333,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
-	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.pages[m.active].Capturing())
+	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing())
 	if m.showHelp && (msg.String() == "esc" || key.Matches(msg, m.keys.Help)) {
 		m.showHelp = false
 		return nil
@@ -356,14 +368,24 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.detail != nil && msg.String() == "esc" {
+		if m.sheet != nil {
+			return tea.Batch(m.closeDetail(), m.sheet.reload())
+		}
 		return tea.Batch(m.closeDetail(), m.refreshShown())
+	}
+	if m.detail == nil && m.sheet != nil && key.Matches(msg, m.sheet.keys.Back) {
+		m.sheet = nil
+		return m.refreshShown()
 	}
 	return m.toScreen(msg)
 }
 
 func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
-	if m.detail != nil {
+	switch {
+	case m.detail != nil:
 		return m.detail.Update(msg)
+	case m.sheet != nil:
+		return m.sheet.Update(msg)
 	}
 	return m.pages[m.active].Update(msg)
 }
@@ -373,6 +395,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	cmd := m.closeDetail()
+	m.sheet = nil
 	m.showHelp = false
 	m.active = i
 	return tea.Batch(cmd, m.refreshShown())
@@ -442,6 +465,9 @@ func (m *Model) tickEvery() time.Duration {
 	if m.detail != nil {
 		return m.detail.tickEvery()
 	}
+	if m.sheet != nil {
+		return m.sheet.tickEvery()
+	}
 	if p, ok := m.pages[m.active].(interface{ tickEvery() time.Duration }); ok {
 		return p.tickEvery()
 	}
@@ -462,6 +488,9 @@ func (m *Model) layout() {
 	}
 	if m.detail != nil {
 		m.detail.SetSize(m.width, h)
+	}
+	if m.sheet != nil {
+		m.sheet.SetSize(m.width, h)
 	}
 	m.help.SetWidth(m.width)
 }

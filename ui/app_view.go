@@ -45,6 +45,8 @@ func (m *Model) render() string {
 		body = m.fullHelp()
 	case m.detail != nil:
 		body = m.detail.View()
+	case m.sheet != nil:
+		body = m.sheet.View()
 	default:
 		body = m.pages[m.active].View()
 	}
@@ -94,7 +96,7 @@ func (m *Model) header() string {
 	var tabs []string
 	for i, p := range m.pages {
 		label := string(rune('1'+i)) + " " + p.Title()
-		if i == m.active && m.detail == nil {
+		if i == m.active && m.detail == nil && m.sheet == nil {
 			tabs = append(tabs, th.TabActive.Render(label))
 		} else {
 			tabs = append(tabs, th.Tab.Render(label))
@@ -121,7 +123,7 @@ func (m *Model) footer() string {
 		status = textutil.Cut(status, m.width-len(more)) + th.Key.Render(more)
 	}
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
-	if m.detail == nil && m.pages[m.active].Capturing() {
+	if m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
 	}
 	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
@@ -130,8 +132,11 @@ func (m *Model) footer() string {
 }
 
 func (m *Model) screenKeys() help.KeyMap {
-	if m.detail != nil {
+	switch {
+	case m.detail != nil:
 		return m.detail.Help()
+	case m.sheet != nil:
+		return m.sheet.Help()
 	}
 	return m.pages[m.active].Help()
 }
@@ -141,7 +146,7 @@ func (m *Model) fullHelp() string {
 	// Two columns: in one, the global keys would push the closing hint off
 	// an 80x24 screen under a list's six navigation rows.
 	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New}, {m.keys.Message, m.keys.Help, m.keys.Quit}}
-	if m.detail == nil && m.pages[m.active].Capturing() {
+	if m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing() {
 		// Page keys are text in an input: list only what works here.
 		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}
 	}
@@ -149,8 +154,11 @@ func (m *Model) fullHelp() string {
 	hm.Styles = th.Help
 	hm.SetWidth(m.width)
 	title := "Keys: " + m.pages[m.active].Title()
-	if m.detail != nil {
+	switch {
+	case m.detail != nil:
 		title = "Keys: task detail"
+	case m.sheet != nil:
+		title = "Keys: contact sheet"
 	}
 	return th.Section.Render(" "+title) + "\n\n" + indent(hm.FullHelpView(m.screenKeys().FullHelp()), 1) +
 		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +

@@ -109,6 +109,9 @@ func (m *Model) mark(what changes) tea.Cmd {
 	if m.detail != nil && what&(changedTasks|changedJobs) != 0 {
 		m.detailStale = true
 	}
+	if m.sheet != nil && what&changedTasks != 0 {
+		return tea.Batch(m.sheet.reload(), m.scheduleFlush())
+	}
 	return m.scheduleFlush()
 }
 
@@ -160,6 +163,9 @@ func (m *Model) refreshShown() tea.Cmd {
 func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	ev := msg.ev
 	cmds := []tea.Cmd{m.onTaskEvent(ev)}
+	if m.sheet != nil {
+		cmds = append(cmds, m.sheet.taskEvent(ev))
+	}
 	switch ev.Kind {
 	case track.EventState:
 		// A task finished elsewhere is announced once read (onTaskRead);

@@ -335,6 +335,10 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		return p.saveDraft()
 	case forms.SubmitMsg:
 		return p.send(msg)
+	case forms.VariationsMsg:
+		return p.askVariations(msg)
+	case variationsSentMsg:
+		return p.onVariationsSent()
 	case sentMsg:
 		return p.onSent(msg)
 	case tea.KeyPressMsg:

@@ -22,6 +22,8 @@ type tasksKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Open, Filter, ClearFilter, State, Op    key.Binding
 	Sort, Attach, Abandon, Reread           key.Binding
+	// Sheet opens the contact sheet of the row's set; Sets lists them all.
+	Sheet, Sets key.Binding
 }
 
 func newTasksKeys() tasksKeys {
@@ -41,6 +43,8 @@ func newTasksKeys() tasksKeys {
 		Attach:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach task id")),
 		Abandon:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "abandon request")),
 		Reread:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read task")),
+		Sheet:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "its set's contact sheet")),
+		Sets:        key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "sets (variations, batches)")),
 	}
 }
 
@@ -52,7 +56,7 @@ func (k tasksKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Sort},
-		{k.Attach, k.Abandon, k.Reread},
+		{k.Attach, k.Abandon, k.Reread, k.Sheet, k.Sets},
 	}
 }
 
@@ -177,6 +181,7 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	row, hasRow := p.win.selected()
 	k.Open.SetEnabled(onPinned || hasRow)
 	k.Reread.SetEnabled(!onPinned && hasRow && row.TaskID != "")
+	k.Sheet.SetEnabled(!onPinned && hasRow)
 	if p.filtering {
 		k.Filter.SetHelp("enter", "keep filter")
 	}
@@ -363,6 +368,12 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		if t, ok := p.win.selected(); ok {
 			return func() tea.Msg { return openDetailMsg{localID: t.LocalID} }
 		}
+	case key.Matches(msg, k.Sheet):
+		if t, ok := p.win.selected(); ok {
+			return openSetOf(p.env, t.LocalID)
+		}
+	case key.Matches(msg, k.Sets):
+		return listSets(p.env)
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		return p.filter.Focus()
