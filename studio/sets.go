@@ -101,6 +101,9 @@ type SetRun struct {
 	results  map[int]*api.TaskResult
 	taskIDs  map[int]string
 	wake     chan struct{}
+	// relayed: the run is fed by a started studio's relay, whose front end
+	// hears of each send as an event (the TUI's lists show the new task).
+	relayed bool
 	// lastNote is the last line's news, for a screen that shows the set.
 	lastNote string
 }
@@ -146,7 +149,7 @@ func (r *SetRun) Run(ctx context.Context) error {
 		return err
 	}
 	var events <-chan track.Event
-	if r.s.relays() {
+	if r.relayed = r.s.relays(); r.relayed {
 		// The studio's relay reads the watcher's events and hands each to
 		// the running sets (take): the front end sees them too.
 		r.s.addSet(r)
@@ -273,6 +276,9 @@ func (r *SetRun) fill(ctx context.Context, retry *time.Timer) error {
 		r.taskIDs[req.Line] = id
 		r.mu.Unlock()
 		r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
+		if r.relayed && id != "" {
+			r.s.Watcher.Publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: time.Now()})
+		}
 		if api.IsTerminal(sub.Task.State) || id == "" {
 			r.mu.Lock()
 			r.ended[req.Line] = sub.Task.State

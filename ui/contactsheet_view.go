@@ -125,12 +125,13 @@ func (c *contactSheet) titleLine() string {
 		kind = "batch"
 	}
 	left := th.Title.Render(fmt.Sprintf(" Set %d", c.info.ID)) + th.Dim.Render(" · "+kind+" · ") + th.Strong.Render(api.CleanLine(c.info.Name))
-	var done, running, waiting, failed int
+	var done, running, waiting, failed, unsent int
 	for _, cell := range c.cells {
 		switch {
 		case cell.task == nil && cell.waiting:
 			waiting++
 		case cell.task == nil:
+			unsent++
 		case cell.task.State == api.StateSuccess:
 			done++
 		case inFlight(cell.task.State):
@@ -148,6 +149,9 @@ func (c *contactSheet) titleLine() string {
 	}
 	if failed > 0 {
 		parts = append(parts, th.Error.Render(fmt.Sprintf("%d failed", failed)))
+	}
+	if unsent > 0 {
+		parts = append(parts, th.Dim.Render(fmt.Sprintf("%d not sent", unsent)))
 	}
 	if c.info.Keeper != 0 {
 		parts = append(parts, th.Marker.Render(fmt.Sprintf("★ %d", c.info.Keeper)))

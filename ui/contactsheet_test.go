@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/history"
+	"clapper/studio"
+)
+
+// sheetSet records a variations set of n versions of one image request:
+// all but the last two succeeded with a saved picture (a gradient of its
+// own colour), the second last is processing at 40%, the last was never
+// sent. It returns the set's id and each sent line's task row.
+func sheetSet(t testing.TB, s *studio.Studio, clk *clock, n int) (int64, []int64) {
+	t.Helper()
+	ctx := context.Background()
+	members := make([]history.SetMember, n)
+	for i := range members {
+		members[i] = history.SetMember{Line: i + 1, Operation: api.OpReference2Image, Label: fmt.Sprintf("seed=%d", 1000+i)}
+	}
+	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", fmt.Sprintf("reference2image, %d versions", n), members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(s.Config.DataDir, "downloads")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var locals []int64
+	for i := range n - 1 {
+		clk.t = testNow.Add(-time.Hour + time.Duration(i)*time.Minute)
+		body := fmt.Sprintf(`{"model":"svcq2","prompt":"a lighthouse at dusk","seed":%d}`, 1000+i)
+		local, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpReference2Image, Body: []byte(body), Origin: history.OriginTUI,
+			Set: &history.SetLine{SetID: id, Line: i + 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		locals = append(locals, local)
+		taskID := fmt.Sprintf("8120000000000000%02d", i+1)
+		if err := s.Store.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: taskID, Credits: 4, Raw: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		u := history.Update{State: api.StateSuccess, Credits: 4}
+		if i == n-2 {
+			p := int64(40)
+			u = history.Update{State: api.StateProcessing, Credits: 4, Progress: &p}
+		} else {
+			u.Creations = history.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/" + taskID + ".png"}}, testNow.Add(24*time.Hour))
+		}
+		if _, err := s.Store.ApplyResult(ctx, taskID, u); err != nil {
+			t.Fatal(err)
+		}
+		if i == n-2 {
+			continue
+		}
+		path := filepath.Join(dir, taskID+".png")
+		writeGradient(t, path, i)
+		dl, err := s.Store.QueueDownload(ctx, taskID, 0, history.KindURL, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.t = testNow
+	return id, locals
+}
+
+// writeGradient writes a 160x90 PNG whose hue follows i.
+func writeGradient(t testing.TB, path string, i int) {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 160, 90))
+	for y := range 90 {
+		for x := range 160 {
+			img.Set(x, y, color.NRGBA{uint8(40 * i), uint8(x), uint8(2 * y), 255})
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sheetModel is the root showing set id's contact sheet, its thumbnails
+// decoded.
+func sheetModel(t testing.TB, w, h, n int) (*Model, *studio.Studio, int64, []int64) {
+	t.Helper()
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	id, locals := sheetSet(t, s, clk, n)
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	send(m, tea.BackgroundColorMsg{Color: color.Black})
+	run(m, m.Init())
+	send(m, openSheetMsg{setID: id})
+	if m.sheet == nil || len(m.sheet.cells) != n || len(m.sheet.thumbs) != n-2 {
+		t.Fatalf("the sheet of %d: %+v\n%s", n, m.sheet, screen(m))
+	}
+	return m, s, id, locals
+}
+
+// The contact sheet at both sizes: a picture per finished version, the
+// running one's progress, the unsent one, seeds and values under each.
+func TestContactSheetScreens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			m, _, _, _ := sheetModel(t, size.w, size.h, 6)
+			scr := screen(m)
+			for _, want := range []string{"Set 1 · variations", "seed 1000", "✓ success", "version 1"} {
+				if !strings.Contains(scr, want) {
+					t.Fatalf("the sheet lacks %q:\n%s", want, scr)
+				}
+			}
+			snapshot(t, m)
+		})
+	}
+}
+
+// Reached from a task's row (c): arrows move, space marks the keeper and
+// history keeps it, x asks before discarding and n keeps the version,
+// enter opens the detail and esc comes back to the sheet.
+func TestContactSheetKeys(t *testing.T) {
+	m, s, id, locals := sheetModel(t, 140, 40, 6)
+	send(m, press("esc"))
+	if m.sheet != nil {
+		t.Fatal("esc did not leave the sheet")
+	}
+	send(m, press("1"))
+	tp := m.pages[pageTasks].(*tasksPage)
+	for row, ok := tp.win.selected(); !ok || row.LocalID != locals[4]; row, ok = tp.win.selected() {
+		send(m, press("j"))
+	}
+	send(m, press("c"))
+	if m.sheet == nil || m.sheet.setID != id {
+		t.Fatalf("c on a version's row did not open its set:\n%s", screen(m))
+	}
+	send(m, press("right"))
+	send(m, press("l"))
+	send(m, press("space"))
+	ctx := context.Background()
+	if info, err := s.Store.Set(ctx, id); err != nil || info.Keeper != 3 {
+		t.Fatalf("the keeper in history: %+v, %v", info, err)
+	}
+	if !strings.Contains(screen(m), "★ keeper") || !strings.Contains(screen(m), "★ version 3 (seed=1002) is the keeper") {
+		t.Fatalf("the keeper is not shown:\n%s", screen(m))
+	}
+	send(m, press("x"))
+	if !strings.Contains(screen(m), "Discard version 3 (seed=1002)?") || !strings.Contains(screen(m), "saved file stays on") {
+		t.Fatalf("x did not ask first:\n%s", screen(m))
+	}
+	send(m, press("n"))
+	if len(m.sheet.cells) != 6 {
+		t.Fatalf("n discarded anyway: %d cells", len(m.sheet.cells))
+	}
+	send(m, press("x"))
+	send(m, press("y"))
+	if len(m.sheet.cells) != 5 || strings.Contains(screen(m), "seed 1002") {
+		t.Fatalf("y did not hide version 3:\n%s", screen(m))
+	}
+	members, _ := s.Store.SetMembers(ctx, id)
+	if !members[2].Discarded {
+		t.Fatalf("the discard is not in history: %+v", members)
+	}
+	if _, err := os.Stat(filepath.Join(s.Config.DataDir, "downloads", "812000000000000003.png")); err != nil {
+		t.Fatalf("discarding deleted the saved file: %v", err)
+	}
+	send(m, press("h"))
+	send(m, press("enter"))
+	if m.detail == nil || m.detail.localID != locals[1] {
+		t.Fatalf("enter did not open version 2's detail:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	if m.detail != nil || m.sheet == nil || !strings.Contains(screen(m), "Set 1 · variations") {
+		t.Fatalf("esc from the detail did not come back to the sheet:\n%s", screen(m))
+	}
+}
+
+// C lists the sets; enter opens one's sheet.
+func TestSetsListOpensASheet(t *testing.T) {
+	m, _, id, _ := sheetModel(t, 80, 24, 3)
+	send(m, press("esc"))
+	send(m, press("C"))
+	if !strings.Contains(screen(m), "reference2image, 3 versions") {
+		t.Fatalf("C did not list the set:\n%s", screen(m))
+	}
+	send(m, press("enter"))
+	if m.sheet == nil || m.sheet.setID != id {
+		t.Fatalf("enter did not open the set's sheet:\n%s", screen(m))
+	}
+}
+
+// v on the review asks how many versions (4 by default), shows the whole
+// set's price and today's spending, and y sends four requests, each with
+// its own seed, as one set whose sheet opens.
+func TestReviewVariationsSendsASet(t *testing.T) {
+	m, s := newTestModel(t, 140, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p := showForm(t, m, api.OpReference2Image, "svcq2")
+	send(m, press("tab"))
+	send(m, pasteMsg("a lighthouse at dusk"))
+	if !runUntil(m, nil, func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v\n%s", p.form.Check().Broken, screen(m))
+	}
+	send(m, ctrl('s'))
+	send(m, press("v"))
+	if !strings.Contains(screen(m), "Variations of this reference2image request") {
+		t.Fatalf("v did not ask how many:\n%s", screen(m))
+	}
+	_, cmd := m.Update(press("enter"))
+	if !runUntil(m, cmd, func() bool { return strings.Contains(screen(m), "Send 4 versions as a set?") }, 5*time.Second) {
+		t.Fatalf("no confirmation of 4 versions:\n%s", screen(m))
+	}
+	if scr := screen(m); !strings.Contains(scr, "Cost: 16 credits for all 4") || !strings.Contains(scr, "Spent:") {
+		t.Fatalf("the set's price or the spending is missing:\n%s", scr)
+	}
+	_, cmd = m.Update(press("y"))
+	// The program's relay: each event of the studio becomes a message.
+	var relay tea.Cmd
+	relay = func() tea.Msg {
+		select {
+		case ev := <-s.Events():
+			return tea.BatchMsg{func() tea.Msg { return studioEventMsg{ev} }, relay}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	cmd = tea.Batch(cmd, relay)
+	sent := func() bool {
+		if m.sheet == nil || len(m.sheet.cells) != 4 {
+			return false
+		}
+		for _, c := range m.sheet.cells {
+			if c.task == nil || c.task.TaskID == "" {
+				return false
+			}
+		}
+		return true
+	}
+	if !runUntil(m, cmd, sent, hangGuard) {
+		members, _ := s.Store.SetMembers(ctx, m.sheet.setID)
+		t.Fatalf("four versions were not sent as a set: %+v %+v\n%s", members, s.SetActivity(m.sheet.setID), screen(m))
+	}
+	ids, seeds := map[string]bool{}, map[string]bool{}
+	for _, c := range m.sheet.cells {
+		// The sandbox answers for each: it took four POSTs.
+		if _, err := s.Client.Get(ctx, c.task.TaskID); err != nil {
+			t.Fatalf("the sandbox does not know task %s: %v", c.task.TaskID, err)
+		}
+		ids[c.task.TaskID], seeds[c.seed] = true, true
+		if !strings.Contains(screen(m), "seed "+c.seed) {
+			t.Fatalf("seed %s is not on the sheet:\n%s", c.seed, screen(m))
+		}
+	}
+	if len(ids) != 4 || len(seeds) != 4 {
+		t.Fatalf("%d tasks, %d seeds; want 4 of each", len(ids), len(seeds))
+	}
+	page, _ := s.Store.Tasks(ctx, history.Filter{Operations: []api.Operation{api.OpReference2Image}})
+	if n := len(page.Tasks); n != 4+1 { // the standard data holds one
+		t.Fatalf("%d reference2image rows in history; want the 4 versions and the one seeded", n)
+	}
+}
