@@ -106,8 +106,7 @@ func (p *newPage) confirmVariations(msg forms.VariationsMsg, versions []studio.S
 	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
 	return func() tea.Msg {
 		price := s.SetPrice(versions)
-		spent, _ := s.SpendingFor(ctx, studio.Price{})
-		capErr := s.CheckSpendCaps(ctx, price, "these variations")
+		spent, overCap := s.SpendingFor(ctx, price, "these variations")
 		var body strings.Builder
 		labels := make([]string, len(versions))
 		for i, v := range versions {
@@ -122,13 +121,10 @@ func (p *newPage) confirmVariations(msg forms.VariationsMsg, versions []studio.S
 			fmt.Fprintf(&body, "At most %d run at the service at once; the rest wait here, shown as waiting (ours) on the set's contact sheet.\n", studio.SetSlots)
 		}
 		title := fmt.Sprintf("Send %d versions as a set?", len(versions))
-		var ce *studio.CapError
-		if errors.As(capErr, &ce) {
+		if overCap != "" {
 			title = fmt.Sprintf("Send %d versions past a credit cap?", len(versions))
-			why := strings.TrimPrefix(ce.Error(), "not sent: ")
+			why := strings.TrimPrefix(overCap, "not sent: ")
 			fmt.Fprintf(&body, "! %s.\n", strings.ToUpper(why[:1])+why[1:])
-		} else if capErr != nil {
-			return statusMsg{text: "the spending could not be checked: " + api.CleanLine(capErr.Error()), bad: true}
 		}
 		return openDialogMsg{d: &confirmDialog{
 			title: title,

@@ -1,4 +1,4 @@
--- 0017: a set's keeper and its discarded results, chosen on the contact
+-- 0018: a set's keeper and its discarded results, chosen on the contact
 -- sheet.
 --
 -- keeper_line is the line of the version the user keeps (one per set; NULL
