@@ -25,8 +25,10 @@ func (t Totals) Tasks() int {
 // Count is how many tasks match f (After and Limit ignored). Words and
 // dates alone are answered by the search index, without reading a task.
 func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
-	_, _, match := f.where()
-	if match == "" || len(f.States)+len(f.Operations)+len(f.Models) > 0 || !indexable(f.Text) {
+	conds, _, match := f.where()
+	// Any condition beyond the words and the dates is on the tasks.
+	bare, _, _ := Filter{Text: f.Text, From: f.From, To: f.To}.where()
+	if match == "" || len(conds) != len(bare) || !indexable(f.Text) {
 		counts, err := s.CountsByState(ctx, f)
 		n := 0
 		for _, c := range counts {

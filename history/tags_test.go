@@ -85,6 +85,15 @@ func TestLabelsAndTagFilter(t *testing.T) {
 	if got := tagged(Filter{Tags: []string{"keeper"}, Text: "two"}); !slices.Equal(got, []int64{ids[1]}) {
 		t.Fatalf("tag and words %v", got)
 	}
+	if n, err := s.Count(ctx, Filter{Tags: []string{"client"}, Text: "one"}); err != nil || n != 1 {
+		t.Fatalf("count of tag and words %d %v", n, err)
+	}
+	if n, err := s.Count(ctx, Filter{Tags: []string{"client"}, Text: "two"}); err != nil || n != 0 {
+		t.Fatalf("count of a tag and words no task has together %d %v", n, err)
+	}
+	if totals, err := s.TotalsMatching(ctx, Filter{Tags: []string{"keeper"}, Text: "two"}); err != nil || totals.Tasks() != 1 {
+		t.Fatalf("totals of tag and words %+v %v", totals, err)
+	}
 	counts, err := s.CountsByState(ctx, Filter{Tags: []string{"keeper"}})
 	if err != nil || counts[api.StateSuccess] != 2 || len(counts) != 1 {
 		t.Fatalf("counts of tag:keeper %v %v", counts, err)
