@@ -16,7 +16,7 @@ import (
 )
 
 type detailKeys struct {
-	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate key.Binding
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Tags key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -31,15 +31,16 @@ func newDetailKeys() detailKeys {
 		Reread:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read")),
 		Cancel:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel task")),
 		Duplicate: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "duplicate into New")),
+		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
 	}
 }
 
 func (k detailKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Back, k.Open, k.Copy, k.Download, k.Reread, k.Cancel, k.Duplicate}
+	return []key.Binding{k.Back, k.Open, k.Copy, k.Download, k.Reread, k.Cancel, k.Duplicate, k.Tags}
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Reread, k.Cancel, k.Duplicate}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -140,6 +141,7 @@ func (d *detailModel) Help() help.KeyMap {
 	k.Reread.SetEnabled(t != nil && t.TaskID != "")
 	k.Cancel.SetEnabled(t != nil && studio.Cancellable(*t))
 	k.Duplicate.SetEnabled(t != nil && len(t.Request) > 0)
+	k.Tags.SetEnabled(t != nil)
 	return k
 }
 
@@ -245,6 +247,9 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 				},
 			}}
 		}
+	case key.Matches(msg, k.Tags):
+		t := *d.task
+		return func() tea.Msg { return openDialogMsg{newTagEditor(d.env, t)} }
 	case key.Matches(msg, k.Duplicate):
 		t := *d.task
 		return func() tea.Msg { return duplicateMsg{task: t} }

@@ -76,6 +76,17 @@ func (d *detailModel) render() {
 	if by := originText[t.Origin]; by != "" {
 		b.WriteString(th.Dim.Render("sent by "+by) + "\n")
 	}
+	if len(t.Tags) > 0 {
+		b.WriteString(th.Dim.Render("tags  ") + th.Key.Render(strings.Join(t.Tags, " ")) + "\n")
+	}
+	if t.Note != "" {
+		// The note keeps its lines; each is wrapped under the first.
+		var lines []string
+		for _, line := range strings.Split(api.CleanText(t.Note), "\n") {
+			lines = append(lines, wrap(line, w-6))
+		}
+		b.WriteString(th.Dim.Render("note  ") + strings.ReplaceAll(strings.Join(lines, "\n"), "\n", "\n      ") + "\n")
+	}
 
 	if t.ErrCode != "" {
 		b.WriteString("\n" + th.Section.Render("Error") + "\n")

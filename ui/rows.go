@@ -164,7 +164,12 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	if c.origin == 0 && t.Origin == history.OriginMCP {
 		tag = "mcp "
 	}
-	subject = textutil.Fit(subject, c.prompt-len(tag)) + " "
+	// The user's tags lead the subject, in at most a third of its room.
+	labels := ""
+	if len(t.Tags) > 0 && c.prompt >= 24 {
+		labels = textutil.Truncate("#"+strings.Join(t.Tags, " #"), c.prompt/3) + " "
+	}
+	subject = textutil.Fit(subject, c.prompt-len(tag)-textutil.Width(labels)) + " "
 	render := func(s string) string { return s }
 	if selected {
 		render = func(s string) string { return th.Selected.Render(s) }
@@ -172,6 +177,9 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	b.WriteString(render(text))
 	if tag != "" {
 		b.WriteString(th.Warning.Render(tag))
+	}
+	if labels != "" {
+		b.WriteString(th.Key.Render(labels))
 	}
 	b.WriteString(render(subject))
 	b.WriteString(style(textutil.Fit(stateCell(t), c.state)) + " ")
@@ -232,11 +240,13 @@ type rowKey struct {
 	frame     int // -1 when the row has no spinner
 	age, urls string
 	progress  int64
+	tags      string // tags change no time of the task
 }
 
 func (c *rowCache) render(th *Theme, cols columns, width int, t history.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
-		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1}
+		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
+		tags: strings.Join(t.Tags, " ")}
 	_, k.frame = motion(k.state, now, frame)
 	if t.Progress != nil {
 		k.progress = *t.Progress

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,10 +91,15 @@ type tasksPage struct {
 	// shows: the list is searched once typing pauses (filterSettledMsg of
 	// the last edit) or on enter, not on every key.
 	typed, searched int
-	state, op       int // quick filters: index into stateChoices, 0 or 1+operation
-	byState         bool
-	empty           bool // the history holds no task at all
-	loadedOnce      bool
+	// query is the filter's words as last searched (history.ParseSearch:
+	// words, state:, op:, model:, tag:, from:, to:); problem names a word
+	// that could not be read, note a state: no task can have.
+	query         history.Filter
+	problem, note string
+	state, op     int // quick filters: index into stateChoices, 0 or 1+operation
+	byState       bool
+	empty         bool // the history holds no task at all
+	loadedOnce    bool
 
 	width, height int
 	scroll        int // first visible list row
@@ -103,7 +109,7 @@ type tasksPage struct {
 func newTasksPage(e *env) *tasksPage {
 	in := textinput.New()
 	in.Prompt = "/ "
-	in.Placeholder = "words in prompt, id, model or operation"
+	in.Placeholder = "words, state: op: model: tag: from: to:"
 	p := &tasksPage{env: e, keys: newTasksKeys(), pinned: -1, filter: in}
 	p.win = newTaskWindow(e, p.segments())
 	return p
@@ -125,12 +131,36 @@ func (p *tasksPage) reopen() tea.Cmd {
 	return p.Init()
 }
 
+// baseFilter is the typed filter and the quick ones together: both must
+// hold, so a state: or op: typed meets the quick filter's choice.
 func (p *tasksPage) baseFilter() history.Filter {
-	f := history.Filter{Text: strings.TrimSpace(p.filter.Value()), States: stateChoices[p.state].states}
+	f := p.query
+	f.States = both(f.States, stateChoices[p.state].states)
 	if p.op > 0 {
-		f.Operations = []api.Operation{api.Operations()[p.op-1]}
+		f.Operations = both(f.Operations, []api.Operation{api.Operations()[p.op-1]})
 	}
 	return f
+}
+
+// both is the values two conditions allow together (nil allows any). When
+// they share none, the answer is a value no task has, so nothing matches.
+func both[T ~string](a, b []T) []T {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	var out []T
+	for _, v := range a {
+		if slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return []T{"(none)"}
+	}
+	return out
 }
 
 func (p *tasksPage) segments() []history.Filter {
@@ -236,6 +266,7 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		p.filtering = false
 		p.filter.Blur()
 		p.filter.SetValue("")
+		p.query, p.problem, p.note = history.Filter{}, "", ""
 		p.searched = p.typed // a search still pending is this one
 		p.state, p.op, p.pinned = 0, 0, -1
 		p.win.segments = p.segments()
@@ -268,12 +299,19 @@ const filterDelay = 150 * time.Millisecond
 // filterSettledMsg: typing paused after the filter's edit number typed.
 type filterSettledMsg struct{ typed int }
 
-// search shows the list for the filter as typed, unless it already does.
+// search shows the list for the filter as typed, unless it already does;
+// a word that cannot be read is named and the list stays as it was.
 func (p *tasksPage) search() tea.Cmd {
 	if p.searched == p.typed {
 		return nil
 	}
-	p.searched = p.typed
+	f, err := history.ParseSearch(p.filter.Value())
+	if err != nil {
+		p.problem = err.Error()
+		return nil
+	}
+	p.problem, p.note = "", unknownStates(f.States)
+	p.searched, p.query = p.typed, f
 	return p.win.setSegments(p.segments())
 }
 
@@ -528,6 +566,14 @@ func (p *tasksPage) filterLine() string {
 		pos = "no match"
 	}
 	right := th.Dim.Render(strings.Join(append(parts, pos), " · "))
+	// A word that cannot be read is named in at most half the line: the
+	// message starts with the word, and what is typed stays in view.
+	switch half := max(p.width/2, 20); {
+	case p.problem != "":
+		right = th.Error.Render(textutil.Truncate(api.CleanLine(p.problem), half))
+	case p.note != "":
+		right = th.Warning.Render(textutil.Truncate(p.note, half)) + th.Dim.Render(" · ") + right
+	}
 	var in string
 	if p.filtering {
 		in = p.filter.View()

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/history"
+)
+
+// openTagEditor opens the detail of task id and presses t.
+func openTagEditor(t *testing.T, m *Model, id int64) {
+	t.Helper()
+	run(m, func() tea.Msg { return openDetailMsg{localID: id} })
+	if !runUntil(m, nil, func() bool { return m.detail != nil && m.detail.task != nil }, 5*time.Second) {
+		t.Fatalf("the detail of #%d did not open:\n%s", id, screen(m))
+	}
+	send(m, press("t"))
+	if _, ok := m.dialog.(*tagEditor); !ok {
+		t.Fatalf("t did not open the tag editor:\n%s", screen(m))
+	}
+}
+
+// t in the detail sets tags and a note: a tag that is no tag is named and
+// kept in the editor; saved ones are in history and the detail shows them.
+func TestTagsAndNoteFromTheDetail(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	ctx := context.Background()
+	fox, err := s.Store.TaskByID(ctx, "811000000000000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openTagEditor(t, m, fox.LocalID)
+	typeText(m, "Keeper a/b")
+	send(m, ctrl('s'))
+	if m.dialog == nil || !strings.Contains(screen(m), `tag "a/b": a tag is letters, digits`) {
+		t.Fatalf("a bad tag must be named and the editor stay:\n%s", screen(m))
+	}
+	for range 3 {
+		send(m, press("backspace"))
+	}
+	typeText(m, "client-a")
+	send(m, press("tab"))
+	typeText(m, "best seed so far")
+	send(m, press("enter"))
+	typeText(m, "second line")
+	send(m, ctrl('s'))
+	if m.dialog != nil {
+		t.Fatalf("ctrl+s did not save:\n%s", screen(m))
+	}
+	got := func() history.Task {
+		task, err := s.Store.Task(ctx, fox.LocalID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return task
+	}
+	if !runUntil(m, nil, func() bool { return len(got().Tags) == 2 }, 5*time.Second) {
+		t.Fatalf("the tags were not kept: %q", got().Tags)
+	}
+	if task := got(); !slices.Equal(task.Tags, []string{"client-a", "keeper"}) || task.Note != "best seed so far\nsecond line" {
+		t.Fatalf("kept %q and %q", task.Tags, task.Note)
+	}
+	if !runUntil(m, nil, func() bool {
+		sc := screen(m)
+		return strings.Contains(sc, "tags  client-a keeper") && strings.Contains(sc, "note  best seed so far") && strings.Contains(sc, "      second line")
+	}, 5*time.Second) {
+		t.Fatalf("the detail does not show the tags and note:\n%s", screen(m))
+	}
+	// Reopened, the editor holds them; esc keeps them as they are.
+	send(m, press("t"))
+	if sc := screen(m); !strings.Contains(sc, "client-a, keeper") {
+		t.Fatalf("the editor does not hold the tags:\n%s", sc)
+	}
+	send(m, press("esc"))
+	if m.dialog != nil || len(got().Tags) != 2 {
+		t.Fatal("esc must close the editor and change nothing")
+	}
+}
+
+// tagTasks tags the standard tasks by their service ids.
+func tagTasks(t *testing.T, s interface {
+	TaskByID(context.Context, string) (history.Task, error)
+	SetLabels(context.Context, int64, []string, string) error
+}, tags map[string][]string) {
+	t.Helper()
+	for id, tt := range tags {
+		task, err := s.TaskByID(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetLabels(context.Background(), task.LocalID, tt, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// tag: in the Tasks filter keeps only the tasks with every tag named; the
+// rows show their tags.
+func TestTasksFilterByTag(t *testing.T) {
+	m, s := newTestModel(t, 100, 30)
+	tagTasks(t, s.Store, map[string][]string{"811000000000000001": {"keeper", "client-a"}, "811000000000000006": {"keeper"}})
+	p := m.pages[pageTasks].(*tasksPage)
+	send(m, press("1"))
+	run(m, p.refresh())
+	if sc := screen(m); !strings.Contains(sc, "#client-a #… a red fox") || !strings.Contains(sc, "#keeper a whale") {
+		t.Fatalf("the row does not show its tags:\n%s", sc)
+	}
+	search := func(text string) {
+		t.Helper()
+		send(m, press("/"))
+		for p.filter.Value() != "" {
+			send(m, press("backspace"))
+		}
+		typeText(m, text)
+		send(m, press("enter"))
+		run(m, nil)
+	}
+	search("tag:keeper")
+	if !runUntil(m, nil, func() bool { return p.win.total == 2 }, 5*time.Second) {
+		t.Fatalf("tag:keeper lists %d tasks, want 2:\n%s", p.win.total, screen(m))
+	}
+	if sc := screen(m); !strings.Contains(sc, "a red fox") || !strings.Contains(sc, "a whale breaching") || strings.Contains(sc, "neon city") {
+		t.Fatalf("tag:keeper shows other tasks:\n%s", sc)
+	}
+	search("tag:keeper tag:client-a")
+	if !runUntil(m, nil, func() bool { return p.win.total == 1 }, 5*time.Second) {
+		t.Fatalf("two tags list %d tasks, want 1:\n%s", p.win.total, screen(m))
+	}
+	// The quick state filter and a typed state: hold together.
+	search("tag:keeper state:processing")
+	if !runUntil(m, nil, func() bool { return p.win.total == 1 && strings.Contains(screen(m), "a whale") }, 5*time.Second) {
+		t.Fatalf("tag and state list %d:\n%s", p.win.total, screen(m))
+	}
+	search("tag:a/b")
+	if sc := screen(m); !strings.Contains(sc, "tag:a/b: a tag is") || p.win.total != 1 {
+		t.Fatalf("a tag that cannot be one must be named, the list kept:\n%s", sc)
+	}
+}
+
+// tag: in the History search narrows the same way.
+func TestHistorySearchByTag(t *testing.T) {
+	m, s := newTestModel(t, 100, 30)
+	tagTasks(t, s.Store, map[string][]string{"811000000000000002": {"cats"}})
+	send(m, press("5"))
+	p := m.pages[pageHistory].(*historyPage)
+	send(m, press("/"))
+	typeText(m, "tag:cats")
+	send(m, lastHistoryPause(t, m))
+	if len(p.win.rows) != 1 || !strings.Contains(screen(m), "a cat astronaut") {
+		t.Fatalf("tag:cats lists %d rows, want the cat:\n%s", len(p.win.rows), screen(m))
+	}
+}
+
+// The tag editor at both sizes, over a task's detail.
+func TestTagEditorScreens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			m, s := newTestModel(t, size.w, size.h)
+			tagTasks(t, s.Store, map[string][]string{"811000000000000001": {"keeper"}})
+			fox, err := s.Store.TaskByID(context.Background(), "811000000000000001")
+			if err != nil {
+				t.Fatal(err)
+			}
+			openTagEditor(t, m, fox.LocalID)
+			snapshot(t, m)
+		})
+	}
+}
