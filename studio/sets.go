@@ -104,6 +104,9 @@ type SetRun struct {
 	// relayed: the run is fed by a started studio's relay, whose front end
 	// hears of each send as an event (the TUI's lists show the new task).
 	relayed bool
+	// resumed: the lines are sorted from history already (StartSet does
+	// it before returning, so the waiting lines show at once).
+	resumed bool
 	// lastNote is the last line's news, for a screen that shows the set.
 	lastNote string
 }
@@ -145,8 +148,10 @@ func (r *SetRun) Result(line int) (taskID string, res *api.TaskResult) {
 // Run takes up the set's lines as history holds them and drives them to
 // their end. A cancelled ctx returns ErrSetStopped.
 func (r *SetRun) Run(ctx context.Context) error {
-	if err := r.resume(ctx); err != nil {
-		return err
+	if !r.resumed {
+		if err := r.resume(ctx); err != nil {
+			return err
+		}
 	}
 	var events <-chan track.Event
 	if r.relayed = r.s.relays(); r.relayed {
@@ -198,6 +203,7 @@ func (r *SetRun) resume(ctx context.Context) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.resumed = true
 	for i := range r.reqs {
 		req := &r.reqs[i]
 		id, ok := sent[req.Line]

@@ -63,7 +63,7 @@ func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond) // room for a sixth send, were it wrongly allowed
 	a := s.SetActivity(id)
-	if n := sent(); n != 5 || !a.Running || len(a.Waiting) != 2 || !a.Waiting[6] || !a.Waiting[7] {
+	if n := sent(); n != 5 || !a.Running || len(a.Waiting) != 2 || !a.Waiting[6] || !a.Waiting[7] || s.SetsWaiting() != 2 {
 		t.Fatalf("before any ends: %d sent, activity %+v; want 5 at the service and lines 6, 7 waiting here", n, a)
 	}
 	for (sent() < 7 || s.SetActivity(id).Running) && time.Now().Before(deadline) {

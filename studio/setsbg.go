@@ -59,7 +59,10 @@ func (s *Studio) StartSet(r *SetRun) error {
 	if running {
 		return fmt.Errorf("set %d is running already", r.SetID)
 	}
-	s.addSet(r) // seen running from now on, not once the goroutine starts
+	if err := r.resume(ctx); err != nil {
+		return err
+	}
+	s.addSet(r) // seen running, its lines waiting, from now on
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -94,4 +97,22 @@ func (s *Studio) SetActivity(setID int64) SetActivity {
 		a.Waiting[q.Line] = true
 	}
 	return a
+}
+
+// SetsWaiting counts the lines of the sets running in this process that
+// wait on our side, never sent: quitting leaves them unsent.
+func (s *Studio) SetsWaiting() int {
+	s.setsMu.Lock()
+	runs := make([]*SetRun, 0, len(s.runs))
+	for _, r := range s.runs {
+		runs = append(runs, r)
+	}
+	s.setsMu.Unlock()
+	n := 0
+	for _, r := range runs {
+		r.mu.Lock()
+		n += len(r.queue)
+		r.mu.Unlock()
+	}
+	return n
 }

@@ -412,6 +412,14 @@ func (m *Model) closeDetail() tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
+	if n := m.env.studio.SetsWaiting(); n > 0 && m.dialog == nil {
+		m.dialog = &confirmDialog{
+			title: fmt.Sprintf("Quit with %d versions still waiting here?", n),
+			body:  "They wait for room at the service (at most five run at once) and were never sent: quitting leaves them unsent, marked so on their set's contact sheet. What was sent goes on and is followed next time.",
+			onYes: func() tea.Msg { return quitConfirmedMsg{} },
+		}
+		return nil
+	}
 	if m.submitting > 0 {
 		m.dialog = &confirmDialog{
 			title: "Quit while a request is being sent?",

@@ -280,3 +280,78 @@ func TestReviewVariationsSendsASet(t *testing.T) {
 		t.Fatalf("%d reference2image rows in history; want the 4 versions and the one seeded", n)
 	}
 }
+
+// A batch shows as a set the same way: its lines by number and
+// operation; a speech result has a cell without a picture, with its state.
+func TestBatchShowsAsASet(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ctx := context.Background()
+	members := []history.SetMember{{Line: 2, Operation: api.OpAudioTTS}, {Line: 3, Operation: api.OpText2Video}}
+	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "sha", "lines.jsonl", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hello","voice_id":"narrator_1"}`),
+		Set: &history.SetLine{SetID: id, Line: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: "813000000000000001", Raw: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	u := history.Update{State: api.StateSuccess, Creations: history.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/a.wav"}}, testNow.Add(time.Hour))}
+	if _, err := s.Store.ApplyResult(ctx, "813000000000000001", u); err != nil {
+		t.Fatal(err)
+	}
+	m := New(s, func() time.Time { return testNow }, nil)
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	run(m, m.Init())
+	send(m, press("C"))
+	if !strings.Contains(screen(m), "batch") || !strings.Contains(screen(m), "lines.jsonl") {
+		t.Fatalf("the batch is not among the sets:\n%s", screen(m))
+	}
+	send(m, press("enter"))
+	scr := screen(m)
+	for _, want := range []string{"Set 1 · batch · lines.jsonl", "line 2 · audio-tts", "♪ audio", "✓ success", "line 3 · text2video", "– not sent"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the batch's sheet lacks %q:\n%s", want, scr)
+		}
+	}
+	if len(m.sheet.thumbNote) != 0 {
+		t.Fatalf("a picture was sought for speech: %v", m.sheet.thumbNote)
+	}
+}
+
+// Quitting while versions wait on our side asks first: they were never
+// sent, and quitting leaves them so.
+func TestQuitAsksWhileVersionsWait(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reqs, err := studio.SeedVariations(api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "seven", studio.SetMembers(reqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
+		t.Fatal(err)
+	}
+	if s.SetsWaiting() == 0 {
+		t.Fatal("no version waits here right after the start")
+	}
+	_, cmd := m.Update(press("q"))
+	if cmd != nil || !strings.Contains(screen(m), "versions still waiting here?") {
+		t.Fatalf("q did not ask first:\n%s", screen(m))
+	}
+	send(m, press("n"))
+	if m.quitting || m.dialog != nil {
+		t.Fatal("n quit anyway")
+	}
+}
