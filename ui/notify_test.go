@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/api/track"
 )
 
 // rawSince is what the program wrote verbatim since n writes.
@@ -45,6 +46,13 @@ func TestFinishedTaskAnnouncedWhenElsewhere(t *testing.T) {
 	}
 	if got := m.View().WindowTitle; got != "clapper" {
 		t.Errorf("window title with nothing in flight: %q", got)
+	}
+	// A later read of the finished task (r, or fresh URLs) is no second end.
+	n = len(timersOf(m).raw)
+	send(m, studioEventMsg{track.Event{Kind: track.EventState, TaskID: "811000000000000005", Operation: api.OpText2Video,
+		From: api.StateSuccess, To: api.StateSuccess}})
+	if got := rawSince(m, n); got != "" {
+		t.Errorf("a re-read of a finished task was announced again: %q", got)
 	}
 }
 
