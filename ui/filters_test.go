@@ -45,6 +45,18 @@ func TestHistorySearchWordsFilterTheTotals(t *testing.T) {
 			}
 		})
 	}
+	// A search by any word counts the credits of the tasks it finds.
+	for query, want := range map[string]string{
+		"model:svcq3-turbo": "40 credits spent on these",
+		"op:text2video":     "200 credits spent on these",
+		"state:failed":      "0 credits spent on these",
+		"whale":             "credits spent on these",
+	} {
+		search(m, query)
+		if got := screen(m); !strings.Contains(got, want) {
+			t.Errorf("searching %q: the totals do not read %q:\n%s", query, want, firstLines(got, 4))
+		}
+	}
 	// The credits spent follow the search's dates: 40 on Nov 25, 166 on
 	// Nov 26 (6 + 40 + 120; the failed and refused tasks cost nothing).
 	for query, want := range map[string]string{

@@ -274,5 +274,10 @@ func TestSceneEditPastTheCapAsksFirst(t *testing.T) {
 	send(m, press("y"))
 	if j := r.load(t); len(j.Scenes[2].Jobs) != 2 {
 		t.Fatalf("yes did not send the edit past the cap: %+v", j.Scenes[2])
+	}	// While v2 is being made, e offers no second edit of the scene.
+	send(m, historyChangedMsg{})
+	send(m, press("e"))
+	if m.pages[pageScenes].Capturing() {
+		t.Fatalf("e opened a prompt for a scene still being made:\n%s", screen(m))
 	}
 }
