@@ -274,7 +274,7 @@ func TestSceneEditPastTheCapAsksFirst(t *testing.T) {
 	send(m, press("y"))
 	if j := r.load(t); len(j.Scenes[2].Jobs) != 2 {
 		t.Fatalf("yes did not send the edit past the cap: %+v", j.Scenes[2])
-	}	// While v2 is being made, e offers no second edit of the scene.
+	} // While v2 is being made, e offers no second edit of the scene.
 	send(m, historyChangedMsg{})
 	send(m, press("e"))
 	if m.pages[pageScenes].Capturing() {
