@@ -233,13 +233,8 @@ func (e *listEditor) View(s *Styles, width int, focused bool) string {
 }
 
 // itemNames are what the items of a list stand for, where their place
-// means something: start-end2video's images are its first and last frame.
-func (e *listEditor) itemNames() []string {
-	if e.ctx.Op == api.OpStartEnd2Video && e.f.Name == "images" {
-		return []string{"first frame", "last frame"}
-	}
-	return nil
-}
+// means something (the catalog says where).
+func (e *listEditor) itemNames() []string { return e.f.ItemNames }
 
 func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) (string, bool)) string {
 	var b strings.Builder

@@ -25,6 +25,9 @@ type Intent struct {
 	// Set, when not nil, is the set line this request is made for: it is
 	// tied to the request in the same transaction.
 	Set *SetLine
+	// Parent, when not nil, is the task this request was sent onward
+	// from: tied to it in the same transaction.
+	Parent *Parent
 }
 
 // SubmittedEcho is the service's answer to a creation request.
@@ -96,6 +99,11 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 		}
 		if in.Set != nil {
 			if err := linkSetLine(ctx, tx, *in.Set, localID); err != nil {
+				return err
+			}
+		}
+		if in.Parent != nil {
+			if err := linkParent(ctx, tx, *in.Parent, localID); err != nil {
 				return err
 			}
 		}

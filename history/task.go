@@ -90,6 +90,10 @@ type Task struct {
 	Pending   bool       // detail: the full body is kept for a resubmission
 	Creations []Creation // detail: by index
 	Events    []Event    // detail: state changes, oldest first
+	// From is the task this one was sent onward from (detail; nil when
+	// none), and Onward the tasks sent onward from this one (detail).
+	From   *Link
+	Onward []Link
 }
 
 // Event is one state change of a task.
@@ -255,6 +259,9 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, err
 			return err
 		}
 		if t.Creations, err = creations(ctx, tx, t.LocalID); err != nil {
+			return err
+		}
+		if t.From, t.Onward, err = chain(ctx, tx, t.LocalID); err != nil {
 			return err
 		}
 		t.Events, err = events(ctx, tx, t.LocalID)

@@ -83,7 +83,13 @@ func Cancellable(t history.Task) bool {
 // Submit records a request, sends it and follows the task it created
 // until it ends (a speech synthesis may answer "queueing" too).
 func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]any) (*track.Submission, error) {
-	sub, err := s.Send(ctx, op, body)
+	return s.SubmitFrom(ctx, op, body, nil)
+}
+
+// SubmitFrom is Submit for a request sent onward from a parent task (nil
+// for none): history ties the new task to it as the request is recorded.
+func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[string]any, parent *history.Parent) (*track.Submission, error) {
+	sub, err := s.sendLinked(ctx, op, body, nil, parent)
 	if err != nil {
 		return nil, err
 	}

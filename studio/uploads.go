@@ -45,6 +45,11 @@ func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any
 // SendInSet is Send for a line of a set (nil for none), tied to it as the
 // request is recorded: a line sent before is refused with nothing sent.
 func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine) (*track.Submission, error) {
+	return s.sendLinked(ctx, op, body, line, nil)
+}
+
+// sendLinked is Send for a set's line and a parent task (either nil).
+func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine, parent *history.Parent) (*track.Submission, error) {
 	if err := s.checkServerIDs(ctx, op, body); err != nil {
 		return nil, err
 	}
@@ -52,7 +57,7 @@ func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[strin
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.Tracker.SubmitInSet(ctx, op, prepared, line)
+	sub, err := s.Tracker.SubmitLinked(ctx, op, prepared, line, parent)
 	if err == nil {
 		return sub, s.recordJobCredits(ctx, op, body, sub)
 	}
@@ -67,7 +72,7 @@ func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[strin
 	if prepared, _, err = s.uploadImages(ctx, op, body, true); err != nil {
 		return nil, err
 	}
-	sub, err = s.Tracker.SubmitInSet(ctx, op, prepared, line)
+	sub, err = s.Tracker.SubmitLinked(ctx, op, prepared, line, parent)
 	if err != nil {
 		return sub, err
 	}

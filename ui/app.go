@@ -303,6 +303,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case newFormMsg:
 		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+	case onwardMsg:
+		return readOnward(m.env, msg.LocalID)
+	case onwardReadMsg:
+		d, cmd := openOnward(msg)
+		if d != nil {
+			m.dialog = d
+		}
+		return cmd
+	case onwardChosenMsg:
+		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)
 	case accountLoadedMsg, accountDueMsg:

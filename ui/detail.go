@@ -16,7 +16,7 @@ import (
 )
 
 type detailKeys struct {
-	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Tags key.Binding
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Tags key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -31,16 +31,17 @@ func newDetailKeys() detailKeys {
 		Reread:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read")),
 		Cancel:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel task")),
 		Duplicate: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "duplicate into New")),
+		Onward:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
 		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
 	}
 }
 
 func (k detailKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Back, k.Open, k.Copy, k.Download, k.Reread, k.Cancel, k.Duplicate, k.Tags}
+	return []key.Binding{k.Back, k.Onward, k.Open, k.Copy, k.Download, k.Reread, k.Cancel, k.Duplicate, k.Tags}
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -142,6 +143,9 @@ func (d *detailModel) Help() help.KeyMap {
 	k.Cancel.SetEnabled(t != nil && studio.Cancellable(*t))
 	k.Duplicate.SetEnabled(t != nil && len(t.Request) > 0)
 	k.Tags.SetEnabled(t != nil)
+	// Offered on every finished task: what it gives, or why it gives
+	// nothing (a lapsed URL never saved), is said when pressed.
+	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
 	return k
 }
 
@@ -253,6 +257,9 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Duplicate):
 		t := *d.task
 		return func() tea.Msg { return duplicateMsg{task: t} }
+	case key.Matches(msg, k.Onward):
+		id := d.localID
+		return func() tea.Msg { return onwardMsg{LocalID: id} }
 	}
 	return nil
 }
@@ -327,29 +334,13 @@ func (d *detailModel) allSaved() (string, bool) {
 	return first, true
 }
 
-// liveURL is the first result URL not known to be dead: not past its
-// expiry, and not one whose download expired or failed.
+// liveURL is the first result URL not known to be dead.
 func (d *detailModel) liveURL() string {
 	if d.task == nil {
 		return ""
 	}
-	now := d.env.now()
-	for _, c := range d.task.Creations {
-		if c.URL == "" || (!c.URLExpiresAt.IsZero() && !now.Before(c.URLExpiresAt)) {
-			continue
-		}
-		dead := false
-		for _, dl := range d.downloads {
-			if dl.Index == c.Index && dl.Kind == history.KindURL && dl.URL == c.URL &&
-				(dl.Status == history.DownloadExpired || dl.Status == history.DownloadFailed) {
-				dead = true
-			}
-		}
-		if !dead {
-			return c.URL
-		}
-	}
-	return ""
+	u, _ := studio.LiveURL(*d.task, d.downloads, d.env.now())
+	return u
 }
 
 // firstURL is the first result URL, live or not.

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/history"
 	"clapper/internal/textutil"
 )
@@ -87,6 +88,7 @@ func (d *detailModel) render() {
 		}
 		b.WriteString(th.Dim.Render("note  ") + strings.ReplaceAll(strings.Join(lines, "\n"), "\n", "\n      ") + "\n")
 	}
+	b.WriteString(chainLines(th, *t, w))
 
 	if t.ErrCode != "" {
 		b.WriteString("\n" + th.Section.Render("Error") + "\n")
@@ -209,4 +211,31 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// chainLines show where a task came from and where its result went:
+// "from: reference2image ✓ #12 (the first frame)".
+func chainLines(th *Theme, t history.Task, w int) string {
+	var b strings.Builder
+	if l := t.From; l != nil {
+		b.WriteString(th.Dim.Render("from: ") + textutil.Fit(linkText(*l, t.Operation, l.Operation), w-6) + "\n")
+	}
+	if len(t.Onward) > 0 {
+		texts := make([]string, len(t.Onward))
+		for i, l := range t.Onward {
+			texts[i] = linkText(l, l.Operation, t.Operation)
+		}
+		b.WriteString(th.Dim.Render("sent onward to: ") + wrapIndent(strings.Join(texts, ", "), w-16, 16) + "\n")
+	}
+	return b.String()
+}
+
+// linkText names the other task of a link and the child's field the
+// parent's result filled, in people's words where the catalog has them.
+func linkText(l history.Link, child, parent api.Operation) string {
+	place := l.Field
+	if tg, ok := catalog.TargetFor(child, l.Field, catalog.OutputOf(parent)); ok {
+		place = tg.Name
+	}
+	return fmt.Sprintf("%s %s #%d (%s)", l.Operation, glyph(l.State), l.LocalID, api.CleanLine(place))
 }

@@ -84,6 +84,9 @@ type newPage struct {
 	bad    bool
 	// search is ctrl+p's earlier prompts, over the form while open.
 	search *promptSearch
+	// origin is the task a field of the form was filled from (s, send
+	// onward), until the form is sent.
+	origin *onwardOrigin
 }
 
 type (
@@ -95,6 +98,7 @@ type (
 		err    error
 		values map[string]any // to apply on top (a preset, a duplicate)
 		note   string
+		onward *onwardChosenMsg // a result to place in the form
 	}
 	// sentMsg is the service's answer to a request from the form.
 	sentMsg struct {
@@ -299,6 +303,8 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 			return statusErr(fmt.Errorf("the sent request could not be kept: %w", msg.err))
 		}
 		return nil
+	case onwardChosenMsg:
+		return p.openOnwardForm(msg)
 	case newFormMsg:
 		p.selectOp(msg.op)
 		return p.loadDraft(msg.op, msg.values, "")
@@ -465,7 +471,7 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 		if msg.values != nil {
 			cmds = append(cmds, f.Apply(msg.values))
 		}
-		return tea.Batch(append(cmds, p.saveDraft())...)
+		return tea.Batch(append(cmds, p.placeOnward(msg.onward), p.saveDraft())...)
 	}
 	p.selectOp(msg.op)
 	model := ""
@@ -475,7 +481,8 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 	if _, err := catalog.Lookup(msg.op, model); err != nil {
 		model = ""
 	}
-	return tea.Batch(append(cmds, p.openForm(msg.op, model, msg.values))...)
+	cmds = append(cmds, p.openForm(msg.op, model, msg.values))
+	return tea.Batch(append(cmds, p.placeOnward(msg.onward), p.saveDraft())...)
 }
 
 // duplicate opens the form of a task's operation filled with its request.
@@ -503,9 +510,10 @@ func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 	p.sending = true
 	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
 	body := msg.Body
+	parent := p.parentOf(msg)
 	return submit(func() tea.Msg {
 		_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
-		sub, err := s.Submit(ctx, msg.Op, body)
+		sub, err := s.SubmitFrom(ctx, msg.Op, body, parent)
 		return sentMsg{op: msg.Op, sub: sub, err: err}
 	})
 }
@@ -539,6 +547,9 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	var focus tea.Cmd
 	if p.form != nil {
 		focus = tea.Batch(p.form.Delivered(), p.keepSent())
+	}
+	if p.origin != nil && p.origin.op == msg.op {
+		p.origin = nil // recorded with the task sent
 	}
 	id := msg.sub.Task.Identifier()
 	state := msg.sub.Task.State

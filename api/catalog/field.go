@@ -108,7 +108,13 @@ type Field struct {
 	// VideoShape applies the image frame rule (128x128, 1:4 to 4:1) to a
 	// video whose header states its size.
 	VideoShape bool
-	Pauses     Pauses
+	// ItemNames say what a list's items stand for where their place means
+	// something: start-end2video's images are its first and last frame.
+	ItemNames []string
+	// NewVoice marks a voice id field that names a voice being made (the
+	// clone's own id), not one that exists already.
+	NewVoice bool
+	Pauses   Pauses
 	// MaxSeconds bounds a video's or audio's length when it can be read from a data URI.
 	MinSeconds, MaxSeconds float64
 	// Source is the layer the rule comes from: the spec's tables, the

@@ -284,9 +284,11 @@ func buildText2Video(s *Spec) {
 func buildStartEnd2Video(s *Spec) {
 	m := s.Model
 	q3 := isQ3Family(m)
+	frames := imagesField(2, 2, "first frame, then last frame")
+	frames.ItemNames = []string{"first frame", "last frame"}
 	s.Fields = []Field{
 		modelField(operationModels[s.Operation]),
-		imagesField(2, 2, "first frame, then last frame"),
+		frames,
 		promptField(5000, false),
 	}
 	if q3 {
@@ -341,7 +343,7 @@ func buildReference2Image(s *Spec) {
 func buildAudioClone(s *Spec) {
 	s.Fields = []Field{
 		{Name: "audio_url", Kind: KindURL, Media: MediaAudio, Required: true, MinSeconds: 10, MaxSeconds: 300, Help: "public URL of the source audio: mp3, m4a or wav, 10 s to 5 min"},
-		{Name: "voice_id", Kind: KindVoiceID, Required: true, Help: "your new voice id: 8-256 letters, digits, - or _, starting with a letter"},
+		{Name: "voice_id", Kind: KindVoiceID, Required: true, NewVoice: true, Help: "your new voice id: 8-256 letters, digits, - or _, starting with a letter"},
 		{Name: "prompt_audio_url", Kind: KindURL, Media: MediaAudio, Help: "sample clip under 8 s improving similarity"},
 		{Name: "prompt_text", Kind: KindText, Help: "text of the sample clip, ending with punctuation"},
 		{Name: "text", Kind: KindText, MaxChars: 1000, Help: "preview text (charged as speech synthesis)"},

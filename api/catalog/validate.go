@@ -279,7 +279,7 @@ func (s *Spec) checkString(f Field, str string) []FieldError {
 			return invalid("%v", err)
 		}
 	case KindVoiceID:
-		if f.Name == "voice_id" && s.Operation == api.OpAudioClone {
+		if f.NewVoice {
 			if err := CheckVoiceID(str); err != nil {
 				return invalid("%v", err)
 			}

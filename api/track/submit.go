@@ -66,6 +66,13 @@ func (t *Tracker) Submit(ctx context.Context, op api.Operation, body map[string]
 // to the request as it is recorded, and a line sent before is refused
 // (history.ErrLineSent) with nothing sent.
 func (t *Tracker) SubmitInSet(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine) (*Submission, error) {
+	return t.SubmitLinked(ctx, op, body, line, nil)
+}
+
+// SubmitLinked is Submit for a line of a set and a request sent onward from
+// a parent task (either nil for none): both are tied to the request as it
+// is recorded.
+func (t *Tracker) SubmitLinked(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine, parent *history.Parent) (*Submission, error) {
 	if t.CallbackURL != "" {
 		if _, ok := body["callback_url"]; !ok {
 			if _, takes := catalog.FieldOf(op, "callback_url"); takes {
@@ -77,7 +84,7 @@ func (t *Tracker) SubmitInSet(ctx context.Context, op api.Operation, body map[st
 	if err != nil {
 		return nil, err
 	}
-	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line})
+	localID, err := t.Store.BeginSubmit(ctx, history.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line, Parent: parent})
 	if err != nil {
 		return nil, fmt.Errorf("record the request before sending it: %w", err)
 	}

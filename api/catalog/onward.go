@@ -1,0 +1,269 @@
+package catalog
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"clapper/api"
+)
+
+// Sending a result onward: what each operation's result is, and which
+// fields of which operations take such a result. Both are read from the
+// tables, so a field or a model added to them (or by a layer) is a place
+// to send to without another list.
+
+// Output is what a finished task gives to send onward.
+type Output int
+
+const (
+	OutputNone  Output = iota
+	OutputImage        // an image file (reference2image)
+	OutputVideo        // a video file (every video operation)
+	OutputAudio        // an audio file (speech, sound effects)
+	OutputVoice        // a voice id (a cloned voice)
+)
+
+var outputNames = [...]string{"nothing", "an image", "a video", "audio", "a voice"}
+
+// String names the output as a sentence does: "an image".
+func (o Output) String() string { return outputNames[o] }
+
+// ResultMedia is the kind of file an operation's result is: an image for
+// reference2image, audio for the audio operations (a clone's preview, a
+// speech, sound effects), a video for every other.
+func ResultMedia(op api.Operation) Media {
+	switch op {
+	case api.OpReference2Image:
+		return MediaImage
+	case api.OpAudioTTS, api.OpAudioClone, api.OpTiming2Audio:
+		return MediaAudio
+	}
+	return MediaVideo
+}
+
+// OutputOf is what a result of op is sent onward as: a clone gives its
+// voice (its preview is only a sample of it), every other operation its
+// file.
+func OutputOf(op api.Operation) Output {
+	if op == api.OpAudioClone {
+		return OutputVoice
+	}
+	return map[Media]Output{MediaImage: OutputImage, MediaVideo: OutputVideo, MediaAudio: OutputAudio}[ResultMedia(op)]
+}
+
+// Target is one place a result can be sent to: a field of an operation, or
+// one item of it where the item's place means something.
+type Target struct {
+	Operation api.Operation
+	Field     string
+	// Index is the list item the result goes to (start-end2video's first
+	// frame is 0, its last 1); -1 adds it to the list, or sets a field
+	// that holds one value.
+	Index int
+	// Subject: the result goes into a new subject of the subjects field
+	// (its images, or its voice).
+	Subject bool
+	// Models are the operation's models that take the field, in the
+	// catalog's order; nil for an operation without models.
+	Models []string
+	// URLOnly: the field takes an http(s) URL only (the service fetches
+	// it), never a file.
+	URLOnly bool
+	// Name is the place in people's words: "first frame", "source video".
+	Name string
+	// Takes is what the field takes, in the words of a field error:
+	// "an image", "a video", "audio", "a voice".
+	Takes Output
+	// list: the field holds a JSON array.
+	list bool
+}
+
+// Place puts value into the field's current value (nil when unset) and
+// returns the field's new value with the label of where value went: a
+// named item replaces that item, or joins the end when the list is shorter
+// (so the label may differ from the target's); a list without named items
+// gains it unless it holds it already; a subject is added with it.
+func (t Target) Place(current any, value string) (any, string) {
+	items, _ := current.([]any)
+	switch {
+	case t.Subject:
+		key, v := "images", any([]any{value})
+		if t.Takes == OutputVoice {
+			key, v = "voice_id", value
+		}
+		return append(slices.Clone(items), map[string]any{key: v}), t.Label()
+	case !t.list:
+		return value, t.Field
+	case t.Index >= 0 && t.Index < len(items):
+		items = slices.Clone(items)
+		items[t.Index] = value
+		return items, t.Label()
+	}
+	if i := slices.Index(items, any(value)); i >= 0 && t.Index < 0 {
+		return items, t.Field
+	}
+	items = append(slices.Clone(items), value)
+	if t.Index < 0 {
+		return items, t.Field
+	}
+	return items, t.Field + "[" + strconv.Itoa(len(items)-1) + "]"
+}
+
+// Holds reports whether the field's value still holds value (the result
+// sent onward), and where: a form edited since the result was placed may
+// have moved it, or dropped it.
+func (t Target) Holds(current any, value string) (string, bool) {
+	switch v := current.(type) {
+	case string:
+		return t.Field, !t.list && !t.Subject && v == value
+	case []any:
+		for i, it := range v {
+			if t.Subject {
+				sub, _ := it.(map[string]any)
+				if id, _ := sub["voice_id"].(string); t.Takes == OutputVoice && id == value {
+					return t.Label(), true
+				}
+				if imgs, _ := sub["images"].([]any); t.Takes == OutputImage && slices.Contains(imgs, any(value)) {
+					return t.Label(), true
+				}
+				continue
+			}
+			if s, _ := it.(string); s == value {
+				if t.Index < 0 {
+					return t.Field, true
+				}
+				return t.Field + "[" + strconv.Itoa(i) + "]", true
+			}
+		}
+	}
+	return "", false
+}
+
+// Label is the target as messages and the history name it: images[0],
+// subjects[].images, video_url.
+func (t Target) Label() string {
+	switch {
+	case t.Subject && t.Takes == OutputVoice:
+		return t.Field + "[].voice_id"
+	case t.Subject:
+		return t.Field + "[].images"
+	case t.Index >= 0:
+		return t.Field + "[" + strconv.Itoa(t.Index) + "]"
+	}
+	return t.Field
+}
+
+// Targets lists every place a result of the given kind can go, in the
+// spec's order of operations and, within one, of fields.
+func Targets(out Output) []Target {
+	var all []Target
+	for _, op := range api.Operations() {
+		models := sharedModels(op)
+		specs := []*Spec{}
+		if len(models) == 0 {
+			if s, err := shared(op, ""); err == nil {
+				specs = append(specs, s)
+			}
+		}
+		for _, m := range models {
+			if s, err := shared(op, m); err == nil {
+				specs = append(specs, s)
+			}
+		}
+		var found []Target
+		for _, s := range specs {
+			for _, f := range s.Fields {
+				for _, t := range targetsOf(op, f, out) {
+					i := slices.IndexFunc(found, func(x Target) bool { return x.Label() == t.Label() })
+					if i < 0 {
+						found = append(found, t)
+						i = len(found) - 1
+					}
+					if s.Model != "" {
+						found[i].Models = append(found[i].Models, s.Model)
+					}
+				}
+			}
+		}
+		all = append(all, found...)
+	}
+	return all
+}
+
+// TargetFor finds the target a field label names (images[1], video_url)
+// for a result of the given kind.
+func TargetFor(op api.Operation, label string, out Output) (Target, bool) {
+	for _, t := range Targets(out) {
+		if t.Operation == op && (t.Label() == label || (t.Index < 0 && t.Field == label)) {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+// TargetsOf lists the targets of one operation for a result of the given
+// kind: where `clapper create OP --from TASK` can put it.
+func TargetsOf(op api.Operation, out Output) []Target {
+	var ts []Target
+	for _, t := range Targets(out) {
+		if t.Operation == op {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// takes reports what a field takes, as an output.
+func takes(f Field) Output {
+	switch {
+	case f.Kind == KindVoiceID && !f.NewVoice:
+		return OutputVoice
+	case f.Kind != KindMedia && f.Kind != KindMediaList && f.Kind != KindURL:
+		return OutputNone
+	}
+	return map[Media]Output{MediaImage: OutputImage, MediaVideo: OutputVideo, MediaAudio: OutputAudio}[f.Media]
+}
+
+// targetsOf is where a field puts a result of the given kind: the field
+// itself, each named item of it, or a new subject's images or voice.
+func targetsOf(op api.Operation, f Field, out Output) []Target {
+	base := Target{Operation: op, Field: f.Name, Index: -1, Takes: out, URLOnly: f.Kind == KindURL, Name: placeName(f.Help), list: f.Kind.IsList()}
+	if f.Kind == KindSubjects {
+		// A subject takes images and a voice (checkSubjects); its videos
+		// only on one model and at 5 s, so not from a result.
+		switch out {
+		case OutputImage:
+			base.Subject, base.Name = true, "a new subject's images"
+			return []Target{base}
+		case OutputVoice:
+			base.Subject, base.Name = true, "a new subject's voice"
+			return []Target{base}
+		}
+		return nil
+	}
+	if out == OutputNone || takes(f) != out {
+		return nil
+	}
+	if len(f.ItemNames) == 0 {
+		if f.Kind == KindMediaList && f.MaxItems == 1 {
+			base.Index = 0 // the list's one item: the result replaces it
+		}
+		return []Target{base}
+	}
+	ts := make([]Target, len(f.ItemNames))
+	for i, n := range f.ItemNames {
+		ts[i] = base
+		ts[i].Index, ts[i].Name = i, n
+	}
+	return ts
+}
+
+// placeName is a field's help up to its first clause: "source video",
+// "the song", "reference images".
+func placeName(help string) string {
+	if i := strings.IndexAny(help, ";:(,"); i > 0 {
+		help = help[:i]
+	}
+	return strings.TrimSpace(help)
+}

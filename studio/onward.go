@@ -1,0 +1,165 @@
+package studio
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"clapper/api"
+	"clapper/api/catalog"
+	"clapper/history"
+)
+
+// Sending a result onward: what a finished task gives to another request,
+// for the TUI's s, clapper create --from and the MCP server alike.
+
+// OnwardMargin is how long a result URL must stay valid to be sent on: the
+// service fetches it after the request is taken, sometimes after a queue,
+// so a URL about to lapse gives way to the saved file.
+const OnwardMargin = 10 * time.Minute
+
+// Onward is what a finished task gives to send onward.
+type Onward struct {
+	Task   history.Task
+	Output catalog.Output
+	// Value is a result URL still valid, else the saved file's path, or
+	// the voice id of a cloned voice.
+	Value string
+	// FromFile says Value is the saved file: the URL lapsed, or lapses
+	// within OnwardMargin, or its download failed.
+	FromFile bool
+	// Why says what Value is, for a status line: "the result URL (valid
+	// 23h59m)", "the saved file (the URL expired)".
+	Why string
+}
+
+// NothingOnwardError is a task with nothing to send onward; its text says
+// why.
+type NothingOnwardError struct{ Why string }
+
+func (e *NothingOnwardError) Error() string { return e.Why }
+
+// OnwardFrom reads what task localID gives to send onward, at now.
+func (s *Studio) OnwardFrom(ctx context.Context, localID int64, now time.Time) (Onward, error) {
+	t, err := s.Store.Task(ctx, localID)
+	if err != nil {
+		return Onward{}, err
+	}
+	var dls []history.Download
+	if t.TaskID != "" {
+		if dls, err = s.Store.Downloads(ctx, t.TaskID); err != nil {
+			return Onward{}, err
+		}
+	}
+	var voices []history.Voice
+	if catalog.OutputOf(t.Operation) == catalog.OutputVoice {
+		if voices, err = s.Store.Voices(ctx); err != nil {
+			return Onward{}, err
+		}
+	}
+	return OnwardOf(t, dls, voices, now, fileExists)
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// OnwardOf decides what a task gives to send onward: a live result URL,
+// else the saved file (exists says whether it is still on disk), else an
+// *NothingOnwardError saying why not. A cloned voice gives its id
+// while the service keeps it.
+func OnwardOf(t history.Task, dls []history.Download, voices []history.Voice, now time.Time, exists func(string) bool) (Onward, error) {
+	out := Onward{Task: t, Output: catalog.OutputOf(t.Operation)}
+	nothing := func(format string, args ...any) (Onward, error) {
+		return Onward{}, &NothingOnwardError{Why: fmt.Sprintf("task #%d ", t.LocalID) + fmt.Sprintf(format, args...)}
+	}
+	if t.State != api.StateSuccess {
+		return nothing("has not succeeded (it is %s): only a finished result can be sent onward", t.State)
+	}
+	if out.Output == catalog.OutputVoice {
+		return voiceOnward(out, voices, now, nothing)
+	}
+	if u, left := LiveURL(t, dls, now); u != "" && left >= OnwardMargin {
+		out.Value, out.Why = u, "the result URL (valid "+shortDuration(left)+")"
+		return out, nil
+	}
+	why := "the URL expired"
+	if u, left := LiveURL(t, dls, now); u != "" {
+		why = "the URL lapses in " + shortDuration(left)
+	} else if len(t.Creations) == 0 {
+		return nothing("has no result: the service reported none")
+	}
+	for _, dl := range dls {
+		if dl.Kind == history.KindURL && dl.Status == history.DownloadDone && dl.Path != "" && exists(dl.Path) {
+			out.Value, out.FromFile, out.Why = dl.Path, true, "the saved file ("+why+")"
+			return out, nil
+		}
+	}
+	return nothing("cannot be sent onward: %s and its result was never saved here (r re-reads the task for a fresh URL)", why)
+}
+
+func voiceOnward(out Onward, voices []history.Voice, now time.Time, nothing func(string, ...any) (Onward, error)) (Onward, error) {
+	var req struct {
+		VoiceID string `json:"voice_id"`
+	}
+	if json.Unmarshal(out.Task.Request, &req) != nil || req.VoiceID == "" {
+		return nothing("names no voice in its request")
+	}
+	for _, v := range voices {
+		if v.VoiceID != req.VoiceID {
+			continue
+		}
+		switch {
+		case v.Deleted:
+			return nothing("made voice %s, which is gone (the service dropped it, or it was forgotten here)", req.VoiceID)
+		case v.Expired(now):
+			return nothing("made voice %s, which the service deleted at %s: unused voices last 168 h", req.VoiceID, v.ExpiresAt.Local().Format("Jan 2 15:04"))
+		}
+	}
+	out.Value, out.Why = req.VoiceID, "voice "+req.VoiceID
+	return out, nil
+}
+
+// LiveURL is a task's first result URL not known to be dead (not past its
+// expiry, and not one whose download expired or failed), and how long it
+// stays valid (a day when the expiry is unknown).
+func LiveURL(t history.Task, dls []history.Download, now time.Time) (string, time.Duration) {
+	for _, c := range t.Creations {
+		if c.URL == "" || (!c.URLExpiresAt.IsZero() && !now.Before(c.URLExpiresAt)) {
+			continue
+		}
+		dead := false
+		for _, dl := range dls {
+			if dl.Index == c.Index && dl.Kind == history.KindURL && dl.URL == c.URL &&
+				(dl.Status == history.DownloadExpired || dl.Status == history.DownloadFailed) {
+				dead = true
+			}
+		}
+		if dead {
+			continue
+		}
+		if c.URLExpiresAt.IsZero() {
+			return c.URL, 24 * time.Hour
+		}
+		return c.URL, c.URLExpiresAt.Sub(now)
+	}
+	return "", 0
+}
+
+// shortDuration is a duration to the minute, as people write it: 23h59m,
+// 4m; under a minute, "under a minute".
+func shortDuration(d time.Duration) string {
+	d = d.Truncate(time.Minute)
+	if d < time.Minute {
+		return "under a minute"
+	}
+	s := strings.TrimSuffix(d.String(), "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/api/catalog"
+	"clapper/forms"
+	"clapper/history"
+)
+
+// A result sent onward fills a field of the New page's form, over the
+// operation's draft as any handed-over value does (newFormMsg). The form
+// carries where the value came from until it is sent: the request is then
+// recorded as sent onward from that task, unless the field no longer holds
+// the value (removed or replaced by hand), when the link is dropped. The
+// link lives while clapper runs; a draft restored after a restart has none.
+
+// onwardOrigin is the task a form's field was filled from.
+type onwardOrigin struct {
+	op     api.Operation
+	parent int64
+	target catalog.Target
+	value  string
+}
+
+// openOnwardForm opens the chosen operation's form (its draft, when there
+// is one) with the result placed in the chosen field.
+func (p *newPage) openOnwardForm(msg onwardChosenMsg) tea.Cmd {
+	op := msg.target.Operation
+	p.selectOp(op)
+	load := p.loadDraft(op, nil, "")
+	return func() tea.Msg {
+		m, _ := load().(draftLoadedMsg)
+		m.onward = &msg
+		return m
+	}
+}
+
+// placeOnward puts the result into the form just opened, on a model that
+// takes the field, and remembers where it came from.
+func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
+	if msg == nil || p.form == nil {
+		return nil
+	}
+	t, src := msg.target, msg.src
+	values := map[string]any{}
+	if len(t.Models) > 0 && !slices.Contains(t.Models, p.form.Model()) {
+		values["model"] = t.Models[0]
+	}
+	v, label := t.Place(p.form.Values()[t.Field], src.Value)
+	values[t.Field] = v
+	p.origin = &onwardOrigin{op: t.Operation, parent: src.Task.LocalID, target: t, value: src.Value}
+	note := fmt.Sprintf("%s %s now holds %s of #%d (%s %s): %s", t.Operation, label, src.Output, src.Task.LocalID, src.Task.Operation, glyph(src.Task.State), api.CleanLine(src.Why))
+	if model, switched := values["model"].(string); switched {
+		note += "; model " + model + " takes it"
+	}
+	return tea.Batch(p.form.Apply(values), status(note))
+}
+
+// parentOf is the task a request being sent came from: the form's origin,
+// while its field still holds the result.
+func (p *newPage) parentOf(msg forms.SubmitMsg) *history.Parent {
+	o := p.origin
+	if o == nil || o.op != msg.Op || p.form == nil {
+		return nil
+	}
+	label, held := o.target.Holds(p.form.Values()[o.target.Field], o.value)
+	if !held {
+		return nil
+	}
+	return &history.Parent{LocalID: o.parent, Field: label}
+}

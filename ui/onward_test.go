@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// onwardTasks add a speech, a cloned voice and a video whose URL is live to
+// the standard tasks (whose reference2image result is live, and whose
+// first text2video's URL expired two hours ago, never saved).
+func onwardTasks() []task {
+	return []task{
+		{api.OpAudioTTS, "", `{"text":"Hello there","voice_setting_voice_id":"narrator_01"}`, "811000000000000031", api.StateSuccess, 2, "", testNow.Add(-time.Hour), 1},
+		{api.OpAudioClone, "", `{"audio_url":"https://x/me.mp3","voice_id":"narrator_77"}`, "811000000000000032", api.StateSuccess, 0, "", testNow.Add(-30 * time.Minute), 0},
+		{api.OpText2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"a fox runs"}`, "811000000000000033", api.StateSuccess, 40, "", testNow.Add(-time.Hour), 1},
+	}
+}
+
+// localOf is the local id of the task the service knows as taskID.
+func localOf(t *testing.T, m *Model, taskID string) int64 {
+	t.Helper()
+	got, err := m.env.store().TaskByID(context.Background(), taskID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.LocalID
+}
+
+// pressOnward opens a task's detail and presses s there.
+func pressOnward(t *testing.T, m *Model, taskID string) {
+	t.Helper()
+	send(m, openDetailMsg{localID: localOf(t, m, taskID)})
+	if !strings.Contains(screen(m), "s send onward") {
+		t.Fatalf("the detail's help does not offer s:\n%s", screen(m))
+	}
+	send(m, press("s"))
+}
+
+// sendOnwardForm sends the form on screen from its review and waits for its task
+// to be selected on the Tasks page; it returns the task as history holds it.
+func sendOnwardForm(t *testing.T, m *Model, op api.Operation) history.Task {
+	t.Helper()
+	send(m, ctrl('s'))
+	_, cmd := m.Update(press("enter"))
+	tp := m.pages[pageTasks].(*tasksPage)
+	sent := func() bool {
+		sel, ok := tp.win.selected()
+		return m.active == pageTasks && ok && sel.Operation == op
+	}
+	if !runUntil(m, cmd, sent, 10*time.Second) {
+		t.Fatalf("no %s task sent (%s):\n%s", op, m.lastStatus, screen(m))
+	}
+	sel, _ := tp.win.selected()
+	got, err := m.env.store().Task(context.Background(), sel.LocalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// s in the detail lists the places that take what the task made: the
+// catalog's fields of that kind, and none of another kind.
+func TestOnwardListsThePlacesOfEachKind(t *testing.T) {
+	cases := []struct {
+		name, taskID string
+		want, not    []string
+	}{
+		{"image", "811000000000000002",
+			[]string{"Send an image of #2 (reference2image) onward", "Animate an image → the first frame", "img2video images[0]",
+				"First to last frame → first frame", "First to last frame → last frame", "start-end2video images[1]",
+				"From references → reference images", "reference2video subjects[].images", "Make an image → reference images or", "1 of 14"},
+			[]string{"video_url", "audio_url", "voice"}},
+		{"video", "811000000000000033",
+			[]string{"Send a video of", "Lip sync → source video", "lip-sync video_url", "Copy a trend → video to replicate", "trending-replicate video_url"},
+			[]string{"images", "audio_url"}},
+		{"speech", "811000000000000031",
+			[]string{"Send audio of", "Lip sync → audio to sync", "lip-sync audio_url", "Music video → the song", "mv audio_url"},
+			[]string{"images", "video_url"}},
+		{"clone", "811000000000000032",
+			[]string{"Send a voice of", "sends voice narrator_77", "Speech → voice to speak with", "audio-tts voice_setting_voice_id", "lip-sync voice_id"},
+			[]string{"images", "audio-clone audio_url", "lip-sync audio_url", "video_url"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ := newClockedModel(t, onwardTasks())
+			pressOnward(t, m, c.taskID)
+			got := screen(m)
+			if _, open := m.dialog.(*onwardPicker); !open {
+				t.Fatalf("no picker:\n%s", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the picker lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("the picker offers %q, a place of another kind:\n%s", n, got)
+				}
+			}
+			send(m, press("esc"))
+			if m.dialog != nil || m.detail == nil {
+				t.Fatalf("esc must close the picker back to the detail:\n%s", screen(m))
+			}
+		})
+	}
+}
+
+// enter fills the chosen field of the operation's form; sending it records
+// the task it came from, and both details show the chain.
+func TestOnwardFillsTheFormAndRecordsTheChain(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000002")
+	for range 2 {
+		send(m, press("down"))
+	}
+	send(m, press("enter"))
+	p := m.pages[pageNew].(*newPage)
+	url := "http://127.0.0.1:1/811000000000000002/0.mp4"
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form did not open checked:\n%s", screen(m))
+	}
+	got := screen(m)
+	if m.active != pageNew || !strings.Contains(got, "img2video · video from one first-frame image") || !strings.Contains(got, "[0] "+url[:40]) {
+		t.Fatalf("the img2video form does not show the image in its first frame:\n%s", got)
+	}
+	if !strings.Contains(got, "img2video images[0] now holds an image of #2") {
+		t.Fatalf("no word of what was filled:\n%s", got)
+	}
+	child := sendOnwardForm(t, m, api.OpImg2Video)
+	parent := localOf(t, m, "811000000000000002")
+	if child.From == nil || child.From.LocalID != parent || child.From.Field != "images[0]" {
+		t.Fatalf("the child's parent: %+v", child.From)
+	}
+	send(m, openDetailMsg{localID: child.LocalID})
+	if got := screen(m); !strings.Contains(got, "from: reference2image ✓ #2 (the first frame)") {
+		t.Fatalf("the child's detail does not show where it came from:\n%s", got)
+	}
+	send(m, openDetailMsg{localID: parent})
+	if got := screen(m); !strings.Contains(got, "sent onward to: img2video") || !strings.Contains(got, "(the first frame)") {
+		t.Fatalf("the parent's detail does not show where it went:\n%s", got)
+	}
+}
+
+// A form whose field no longer holds the result sends no link: the request
+// is the user's own.
+func TestOnwardLinkDropsWhenTheFieldIsEdited(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000033")
+	send(m, press("down"))
+	send(m, press("enter")) // lip-sync → source video
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["video_url"] != nil }, 5*time.Second) {
+		t.Fatalf("the video was not filled:\n%s", screen(m))
+	}
+	p.form.Apply(map[string]any{"video_url": "https://x/another.mp4", "text": "hello"})
+	if !runUntil(m, p.form.Init(), func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
+	}
+	if child := sendOnwardForm(t, m, api.OpLipSync); child.From != nil {
+		t.Fatalf("a request whose video was replaced keeps a link: %+v", child.From)
+	}
+}
+
+// A result whose URL lapsed goes on as its saved file; with neither, s
+// says why nothing can go.
+func TestOnwardFallsBackToTheSavedFile(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000001")
+	if got := m.lastStatus; m.dialog != nil || got != "task #1 cannot be sent onward: the URL expired and its result was never saved here (r re-reads the task for a fresh URL)" {
+		t.Fatalf("no media, no clear word:\n%s", got)
+	}
+	s := m.env.studio
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "fox.mp4")
+	if err := os.WriteFile(path, []byte("mp4"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.Store.QueueDownload(ctx, "811000000000000001", 0, history.KindURL, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 3, Total: 3}); err != nil {
+		t.Fatal(err)
+	}
+	send(m, press("esc"))
+	pressOnward(t, m, "811000000000000001")
+	if got := screen(m); !strings.Contains(got, "sends the saved file (the URL expired)") {
+		t.Fatalf("the picker does not send the saved file:\n%s", got)
+	}
+	send(m, press("down"))
+	send(m, press("enter")) // lip-sync → source video
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["video_url"] == path }, 5*time.Second) {
+		t.Fatalf("the saved file did not fill the video:\n%s", screen(m))
+	}
+}
+
+// The picker over the detail of an image, at both sizes, the cursor moved
+// once.
+func TestOnwardPickerScreens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			m, _ := newTestModel(t, size.w, size.h)
+			pressOnward(t, m, "811000000000000002")
+			send(m, press("down"))
+			snapshot(t, m)
+		})
+	}
+}
