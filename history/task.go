@@ -81,6 +81,8 @@ type Task struct {
 	// the task (see SetLabels).
 	Tags []string
 	Note string
+	// SetID is the set (variations, a batch) it was sent in; 0 for none.
+	SetID int64
 
 	Request   []byte     // detail: the request with data URIs stripped
 	Media     []MediaRef // detail: what the stripped data URIs were
@@ -142,7 +144,8 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 	(SELECT min(c.url_expires_at) FROM creations c WHERE c.task = t.id AND c.url != ''),
 	(SELECT i.sender FROM intent_senders i WHERE i.task = t.id),
 	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id),
-	(SELECT group_concat(g.tag, ' ') FROM task_tags g WHERE g.task = t.id), t.note`
+	(SELECT group_concat(g.tag, ' ') FROM task_tags g WHERE g.task = t.id), t.note,
+	(SELECT max(l.set_id) FROM task_set_lines l WHERE l.local_id = t.id)`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -159,11 +162,12 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 		sender                              sql.NullString
 		beat                                sql.NullInt64
 		tags                                sql.NullString
+		setID                               sql.NullInt64
 	)
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note}
+		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note, &setID}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return Task{}, err
 	}
@@ -178,6 +182,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	t.URLsExpireAt = fromNullMS(urlsExpire)
 	t.Sender, t.SenderBeat = sender.String, fromNullMS(beat)
 	t.Tags = strings.Fields(tags.String)
+	t.SetID = setID.Int64
 	if rStatus.Valid {
 		t.Rejection = &Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,
