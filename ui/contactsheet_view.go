@@ -142,7 +142,7 @@ func (c *contactSheet) titleLine() string {
 	}
 	parts := []string{th.Success.Render(fmt.Sprintf("%d done", done))}
 	if running > 0 {
-		parts = append(parts, th.Running.Render(fmt.Sprintf("%d running", running)))
+		parts = append(parts, th.Running.Render(fmt.Sprintf("%d at the service", running)))
 	}
 	if waiting > 0 {
 		parts = append(parts, th.Warning.Render(fmt.Sprintf("%d waiting (ours)", waiting)))

@@ -170,7 +170,7 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 		labels = textutil.Truncate("#"+strings.Join(t.Tags, " #"), c.prompt/3) + " "
 	}
 	// A version of a set names it: c opens its contact sheet.
-	if t.SetID != 0 && c.prompt >= 24 {
+	if t.SetID != 0 && c.prompt >= 16 {
 		labels = fmt.Sprintf("set %d ", t.SetID) + labels
 	}
 	subject = textutil.Fit(subject, c.prompt-len(tag)-textutil.Width(labels)) + " "
