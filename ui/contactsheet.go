@@ -32,7 +32,7 @@ var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}}
 const cellTextLines = 3
 
 type sheetKeys struct {
-	Left, Right, Up, Down, Keep, Open, File, Download, Discard, Back key.Binding
+	Left, Right, Up, Down, Keep, Open, File, Download, Discard, Onward, Back key.Binding
 }
 
 func newSheetKeys() sheetKeys {
@@ -46,23 +46,25 @@ func newSheetKeys() sheetKeys {
 		File:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open file")),
 		Download: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "download")),
 		Discard:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "discard…")),
+		Onward:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
 
 func (k sheetKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Keep, k.Open, k.File, k.Download, k.Discard, k.Back}
+	return []key.Binding{k.Keep, k.Open, k.Onward, k.File, k.Download, k.Discard, k.Back}
 }
 
 func (k sheetKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.Keep, k.Open, k.File}, {k.Download, k.Discard, k.Back}}
+	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.Keep, k.Open, k.Onward, k.File}, {k.Download, k.Discard, k.Back}}
 }
 
 // contactSheet shows a set's results side by side (the versions of one
 // request, or a batch's lines): each cell a thumbnail of the image or the
 // video's cover, with its state, seed and varied value under it. The user
 // marks the keeper (★, kept in history), opens a result's detail or file,
-// downloads it, or discards it.
+// downloads it, sends it onward (s, the same picker as the detail's), or
+// discards it.
 //
 // Discarding hides a version from the sheet and nothing else: its task
 // stays in history (it cost credits, and the Tasks list still finds it),
@@ -170,6 +172,7 @@ func (c *contactSheet) Help() help.KeyMap {
 	k.File.SetEnabled(hasTask && cell.saved != "")
 	k.Download.SetEnabled(hasTask && cell.task.State == api.StateSuccess && len(cell.task.Creations) > 0)
 	k.Discard.SetEnabled(cell != nil)
+	k.Onward.SetEnabled(hasTask && cell.task.State == api.StateSuccess)
 	return k
 }
 
@@ -369,7 +372,10 @@ func (c *contactSheet) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return c.download()
 	case key.Matches(msg, k.Discard):
 		return c.askDiscard()
-	case msg.String() == "o" || msg.String() == "d" || msg.String() == "enter":
+	case key.Matches(msg, k.Onward):
+		id := c.current().task.LocalID
+		return func() tea.Msg { return onwardMsg{LocalID: id} }
+	case msg.String() == "o" || msg.String() == "d" || msg.String() == "s" || msg.String() == "enter":
 		return c.explainIdle(msg.String())
 	}
 	c.scrollToCursor()
@@ -386,8 +392,8 @@ func (c *contactSheet) explainIdle(k string) tea.Cmd {
 		return statusErrText(fmt.Sprintf("%s: version %d was never sent, so it has no task yet", k, cell.line))
 	case k == "o":
 		return statusErrText(fmt.Sprintf("o: version %d has no saved file yet; d downloads it", cell.line))
-	case k == "d":
-		return statusErrText(fmt.Sprintf("d: version %d has no result to download (%s)", cell.line, stateLabel(cell.task.State)))
+	case k == "d" || k == "s":
+		return statusErrText(fmt.Sprintf("%s: version %d has no result yet (%s)", k, cell.line, stateLabel(cell.task.State)))
 	}
 	return nil
 }

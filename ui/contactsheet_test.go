@@ -185,6 +185,11 @@ func TestContactSheetKeys(t *testing.T) {
 		t.Fatalf("discarding deleted the saved file: %v", err)
 	}
 	send(m, press("h"))
+	send(m, press("s"))
+	if m.dialog == nil || !strings.Contains(screen(m), "img2video") {
+		t.Fatalf("s did not offer to send version 2 onward:\n%s", screen(m))
+	}
+	send(m, press("esc"))
 	send(m, press("enter"))
 	if m.detail == nil || m.detail.localID != locals[1] {
 		t.Fatalf("enter did not open version 2's detail:\n%s", screen(m))
