@@ -12,6 +12,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
 )
 
 // Issue 16.2: a preview is fetched by the one downloader: once into the
@@ -65,5 +69,47 @@ func TestPreviewIsFetchedOnceByTheDownloader(t *testing.T) {
 	}
 	if _, err := s.Preview(ctx, "big", srv.URL+"/huge.png"); err == nil || !strings.Contains(err.Error(), "larger than clapper saves") {
 		t.Errorf("a picture over the cap: %v", err)
+	}
+}
+
+// A picture that cannot be fetched says why, naming the host: its URL
+// expired (the server answers 404), the host cannot be reached, or, for a
+// task's picture, neither the URL nor a re-read of the task for a fresh
+// one worked.
+func TestPreviewFailuresSayWhy(t *testing.T) {
+	isolate(t)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	defer gone.Close()
+	s, err := Open(context.Background(), Config{DataDir: t.TempDir(), Timeout: DefaultTimeout, SandboxSpeed: 1, RequestBudget: 4}, Options{SendOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	const dead = "http://127.0.0.1:1"
+	if _, err := s.Preview(ctx, "a", gone.URL+"/a.png"); err == nil || err.Error() != "the picture's URL has expired (r re-reads the task)" {
+		t.Errorf("a URL answering 404: %v", err)
+	}
+	if _, err := s.Preview(ctx, "b", dead+"/b.png"); err == nil || err.Error() != "could not fetch the picture from 127.0.0.1:1" {
+		t.Errorf("an unreachable host: %v", err)
+	}
+	// A task the service does not know: its re-read fails too.
+	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpReference2Image, Body: []byte(`{"model":"svcq2","prompt":"p"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "ghost", State: api.StateCreated}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Store.ApplyResult(ctx, "ghost", history.Update{State: api.StateSuccess,
+		Creations: history.CreationsFrom([]api.Creation{{ID: "0", URL: dead + "/ghost.png"}}, time.Now().Add(time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	task, err := s.Store.Task(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.TaskPreview(ctx, task, true); err == nil || err.Error() != "could not fetch the picture from 127.0.0.1:1, nor re-read the task for a fresh URL" {
+		t.Errorf("a dead URL of a task the service does not know: %v", err)
 	}
 }
