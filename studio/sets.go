@@ -233,7 +233,7 @@ func (r *SetRun) resume(ctx context.Context) error {
 	if len(r.reqs) > len(r.queue) {
 		r.say("%s sent before: %d ended, %d followed; %d to send", r.Noun, len(r.ended), len(r.inflight), len(r.queue))
 	}
-	if len(r.queue) > 0 && len(r.queue)+len(r.inflight) >= SetSlots {
+	if len(r.queue) > 0 && len(r.queue)+len(r.inflight) > SetSlots {
 		r.say("at most %d at the service at once; the rest wait here", SetSlots)
 	}
 	return nil
