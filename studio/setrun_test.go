@@ -25,9 +25,9 @@ import (
 // not create (one a test put in history) reads as success, unless its id
 // starts with "gone", which the service does not know (404).
 type setService struct {
-	mu     sync.Mutex
-	posts  map[string]int    // prompt -> creations asked
-	tasks  map[string]string // task id -> prompt
+	mu    sync.Mutex
+	posts map[string]int    // prompt -> creations asked
+	tasks map[string]string // task id -> prompt
 }
 
 func newSetService() *setService {
@@ -193,9 +193,9 @@ func TestSetRunEndsEachLineAsTheServiceSays(t *testing.T) {
 		"line 1 (seed=7): task t1 created": "",
 		"line 1 (seed=7): task t1 success": "",
 		"line 2: task":                     "created",
-		"line 3: ":                        "BadRequest",
-		"line 4: ":                        "sent again later",
-		"line 5: ":                        "",
+		"line 3: ":                         "BadRequest",
+		"line 4: ":                         "sent again later",
+		"line 5: ":                         "",
 	} {
 		if n := rec.noted(prefix); n == "" || !strings.Contains(n, want) {
 			t.Errorf("no note %q…%q in %q", prefix, want, rec.notes)
