@@ -82,8 +82,10 @@ type newPage struct {
 	// answer is the service's answer to the last request sent.
 	answer string
 	bad    bool
-	// search is ctrl+p's earlier prompts, over the form while open.
-	search *promptSearch
+	// search is ctrl+p's earlier prompts, over searchFor, the form it
+	// fills, while open.
+	search    *promptSearch
+	searchFor *forms.Form
 	// origin is the task a field of the form was filled from (s, send
 	// onward), until the form is sent.
 	origin *onwardOrigin

@@ -16,8 +16,11 @@ import (
 // the field holds.
 type promptFillMsg struct{ promptChosenMsg }
 
-// searching: the earlier-prompts search is open over the form.
-func (p *newPage) searching() bool { return p.search != nil && p.step == stepForm && p.form != nil }
+// searching: the earlier-prompts search is open over the form it was
+// opened from (a form replaced since, or left, ends it).
+func (p *newPage) searching() bool {
+	return p.search != nil && p.step == stepForm && p.form != nil && p.form == p.searchFor
+}
 
 // openPromptSearch answers ctrl+p: a form without a prompt field fills with
 // the last sent request as it always did; one with a prompt opens the
@@ -31,7 +34,7 @@ func (p *newPage) openPromptSearch(msg forms.RecallMsg) tea.Cmd {
 	}
 	dr, hasLast := p.sent[msg.Op]
 	last, _ := dr.Values[msg.Field].(string)
-	p.search = newPromptSearch(p.env, msg.Op, msg.Field, last, hasLast)
+	p.search, p.searchFor = newPromptSearch(p.env, msg.Op, msg.Field, last, hasLast), p.form
 	p.search.SetSize(p.width-2, p.height)
 	return p.search.Init()
 }
