@@ -16,6 +16,7 @@ import (
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/api/track"
+	"clapper/history"
 	"clapper/internal/textutil"
 	"clapper/studio"
 )
@@ -31,6 +32,7 @@ type createOpts struct {
 	downloadDir string
 	variations  int
 	vary        string
+	from        string
 	caps        capFlags
 }
 
@@ -52,7 +54,9 @@ func newCreateCmd(app *App) *cobra.Command {
 			"  clapper create reference2video -f request.json --dry-run \\\n" +
 			"    --set 'subjects:=[{\"name\":\"cat\",\"images\":[\"cat.png\"]}]'\n" +
 			"  clapper create timing2audio --set model=audio1.0 \\\n" +
-			"    --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'",
+			"    --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'\n" +
+			"  clapper create start-end2video --from 812345678901234567:images[1] \\\n" +
+			"    --set images=./first.png",
 		Args:      exactArgs(1, "an OPERATION ("+strings.Join(operationNames(), ", ")+")"),
 		ValidArgs: operationNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -77,6 +81,7 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default\n"+downloadDirHint+")")
 	f.IntVar(&o.variations, "variations", 0, "Send N versions with different seeds, at most\nfive at the service at once")
 	f.StringVar(&o.vary, "vary", "", "Send one version per value: field=a,b,c")
+	f.StringVar(&o.from, "from", "", "Fill a field with a task's result: TASK_ID (or #N\nof clapper history), then :field where several\ntake it (images[1]); the task sent remembers it")
 	o.caps.add(cmd)
 	return cmd
 }
@@ -88,6 +93,15 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 			return err
 		}
 		return &ExitError{Code: 2, Err: err}
+	}
+	var parent *history.Parent
+	if o.from != "" {
+		if o.variations != 0 || o.vary != "" {
+			return &ExitError{Code: 2, Err: errors.New("--from: not with --variations or --vary; send the versions from the TUI's review, or one --from request at a time")}
+		}
+		if parent, err = app.fromTask(ctx, op, body, o.from); err != nil {
+			return err
+		}
 	}
 	errs := catalog.Validate(op, body)
 	if errs != nil && !o.force {
@@ -129,7 +143,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 			return capRefused(err)
 		}
 	}
-	sub, err := s.Send(ctx, op, body)
+	sub, err := s.SendFrom(ctx, op, body, parent)
 	if err != nil {
 		return submitError(err)
 	}

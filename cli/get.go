@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,7 +22,9 @@ func newGetCmd(app *App) *cobra.Command {
 		Use:   "get TASK_ID",
 		Short: "Show a task's state and results",
 		Long: "Shows a task's state, its error with what it means, and its result URLs; a multi-scene job " +
-			"shows each scene. With --json, the service's answer as received.",
+			"shows each scene; a task sent onward from another (create --from, s in the studio) names it, " +
+			"and a task whose result went on names those tasks. With --json, the service's answer as " +
+			"received, with the chain as sent_onward_from and sent_onward_to.",
 		Example: "  clapper get 812345678901234567\n" +
 			"  clapper get 812345678901234567 --json |\n    jq -r '.creations[].url'",
 		Args: exactArgs(1, "a TASK_ID"),
@@ -35,10 +38,19 @@ func newGetCmd(app *App) *cobra.Command {
 			if err != nil {
 				return studio.DescribeAPIError(err)
 			}
+			// The chain is history's: the service knows nothing of it.
+			var from *studio.ChainLink
+			var onward []studio.ChainLink
+			if t, err := s.Store.TaskByID(cmd.Context(), args[0]); err == nil {
+				from, onward = studio.Chain(t)
+			}
 			if asJSON {
-				return writeRaw(app.Out, raw)
+				return writeRaw(app.Out, withChain(raw, from, onward))
 			}
 			if err := writeResult(app.Out, "", args[0], raw); err != nil {
+				return err
+			}
+			if err := writeChain(app.Out, from, onward); err != nil {
 				return err
 			}
 			if app.Config.APIKey == "" && strings.Contains(string(raw), "/_sandbox/files/") {
@@ -47,7 +59,7 @@ func newGetCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received (with\nsent_onward_from and sent_onward_to from history)")
 	return cmd
 }
 
@@ -173,4 +185,59 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 func knownMultiScene(ctx context.Context, store *history.Store, id string) bool {
 	t, err := store.TaskByID(ctx, id)
 	return err == nil && t.Operation.IsMultiScene()
+}
+
+// withChain adds a task's chain to the service's answer: the answer's own
+// keys stay as received.
+func withChain(raw []byte, from *studio.ChainLink, onward []studio.ChainLink) []byte {
+	if from == nil && len(onward) == 0 {
+		return raw
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return raw
+	}
+	if from != nil {
+		obj["sent_onward_from"], _ = json.Marshal(from)
+	}
+	if len(onward) > 0 {
+		obj["sent_onward_to"], _ = json.Marshal(onward)
+	}
+	// The answer's URLs keep their & as received, not \u0026.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(obj) != nil {
+		return raw
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+// writeChain says where a task came from and where its result went.
+func writeChain(w io.Writer, from *studio.ChainLink, onward []studio.ChainLink) error {
+	var b strings.Builder
+	if from != nil {
+		fmt.Fprintf(&b, "  from: %s, its result in %s\n", chainTask(*from), chainPlace(*from))
+	}
+	for _, l := range onward {
+		fmt.Fprintf(&b, "  sent onward to: %s, in its %s\n", chainTask(l), chainPlace(l))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// chainTask is "text2video task 5028… (#2, success)".
+func chainTask(l studio.ChainLink) string {
+	if l.TaskID == "" {
+		return fmt.Sprintf("%s #%d (%s)", l.Operation, l.LocalID, l.State)
+	}
+	return fmt.Sprintf("%s task %s (#%d, %s)", l.Operation, l.TaskID, l.LocalID, l.State)
+}
+
+// chainPlace is "video_url (source video)".
+func chainPlace(l studio.ChainLink) string {
+	if l.Place == "" || l.Place == l.Field {
+		return l.Field
+	}
+	return l.Field + " (" + l.Place + ")"
 }

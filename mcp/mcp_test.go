@@ -196,6 +196,21 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	if got.State != api.StateSuccess || got.TaskID != c.TaskID || len(got.Results) == 0 || got.Results[0].URL == "" {
 		t.Errorf("get_task: %+v", got)
 	}
+	// A task sent onward from this one: get_task names both ends.
+	child, err := r.st.SubmitFrom(t.Context(), api.OpImg2Video, map[string]any{"model": "svcq3-turbo", "images": []any{got.Results[0].URL}},
+		&history.Parent{LocalID: got.LocalID, Field: "images[0]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kid taskOut
+	r.ok(t, "get_task", map[string]any{"task_id": child.Task.Identifier()}, &kid)
+	if f := kid.From; f == nil || f.LocalID != got.LocalID || f.Operation != "reference2image" || f.Field != "images[0]" || f.Place != "the first frame" {
+		t.Errorf("get_task of the child: sent_onward_from %+v", kid.From)
+	}
+	r.ok(t, "get_task", map[string]any{"task_id": c.TaskID}, &got)
+	if len(got.Onward) != 1 || got.Onward[0].LocalID != child.LocalID || got.Onward[0].Operation != "img2video" {
+		t.Errorf("get_task of the parent: sent_onward_to %+v", got.Onward)
+	}
 	var list taskList
 	r.ok(t, "list_tasks", map[string]any{"query": "fox op:reference2image state:success", "limit": 5}, &list)
 	if len(list.Tasks) != 1 || list.Tasks[0].TaskID != c.TaskID {

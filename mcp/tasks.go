@@ -12,6 +12,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/studio"
 )
 
 type taskIn struct {
@@ -46,6 +47,10 @@ type taskOut struct {
 	Results   []resultOut `json:"results,omitempty"`
 	Files     []fileOut   `json:"files,omitempty"`
 	Follow    string      `json:"follow,omitempty"`
+	// From is the task this one was sent onward from (its result filled
+	// Field), Onward the tasks sent onward from this one.
+	From   *studio.ChainLink  `json:"sent_onward_from,omitempty"`
+	Onward []studio.ChainLink `json:"sent_onward_to,omitempty"`
 	// Waited says how wait_task ended: "finished" or "timeout".
 	Waited string `json:"waited,omitempty"`
 }
@@ -75,7 +80,7 @@ type taskList struct {
 func (s *Server) addTaskTools() {
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
 	addTool(s.sdk, &sdk.Tool{Name: "get_task", Title: "Read a task", Annotations: ro,
-		Description: "A task as the user's clapper history holds it (kept up to date while clapper mcp runs): state, progress, result URLs, saved files."},
+		Description: "A task as the user's clapper history holds it (kept up to date while clapper mcp runs): state, progress, result URLs, saved files, and the task it was sent onward from (sent_onward_from: whose result filled which field) and those sent onward from it (sent_onward_to)."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (*sdk.CallToolResult, taskOut, error) {
 			t, err := s.task(ctx, in.TaskID)
 			if err != nil {
@@ -145,6 +150,7 @@ func (s *Server) taskOut(ctx context.Context, t history.Task, detail bool) taskO
 	if t.TaskID != "" && !api.IsTerminal(t.State) {
 		out.Follow = follow(t.TaskID)
 	}
+	out.From, out.Onward = studio.Chain(t)
 	for _, c := range t.Creations {
 		r := resultOut{Index: c.Index, URL: api.CleanText(c.URL), CoverURL: api.CleanText(c.CoverURL)}
 		if !c.URLExpiresAt.IsZero() {

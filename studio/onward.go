@@ -10,6 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/api/track"
 	"clapper/history"
 )
 
@@ -44,19 +45,25 @@ func (e *NothingOnwardError) Error() string { return e.Why }
 
 // OnwardFrom reads what task localID gives to send onward, at now.
 func (s *Studio) OnwardFrom(ctx context.Context, localID int64, now time.Time) (Onward, error) {
-	t, err := s.Store.Task(ctx, localID)
+	return ReadOnward(ctx, s.Store, localID, now)
+}
+
+// ReadOnward is OnwardFrom on a history alone, for commands that read the
+// task before they start a studio (clapper create --from).
+func ReadOnward(ctx context.Context, store *history.Store, localID int64, now time.Time) (Onward, error) {
+	t, err := store.Task(ctx, localID)
 	if err != nil {
 		return Onward{}, err
 	}
 	var dls []history.Download
 	if t.TaskID != "" {
-		if dls, err = s.Store.Downloads(ctx, t.TaskID); err != nil {
+		if dls, err = store.Downloads(ctx, t.TaskID); err != nil {
 			return Onward{}, err
 		}
 	}
 	var voices []history.Voice
 	if catalog.OutputOf(t.Operation) == catalog.OutputVoice {
-		if voices, err = s.Store.Voices(ctx); err != nil {
+		if voices, err = store.Voices(ctx); err != nil {
 			return Onward{}, err
 		}
 	}
@@ -162,4 +169,50 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// SendFrom is Send for a request sent onward from a parent task (nil for
+// none): history ties the new task to it as the request is recorded.
+func (s *Studio) SendFrom(ctx context.Context, op api.Operation, body map[string]any, parent *history.Parent) (*track.Submission, error) {
+	return s.sendLinked(ctx, op, body, nil, parent)
+}
+
+// ChainLink is one end of a task's chain as the CLI's --json and the MCP
+// server answer it.
+type ChainLink struct {
+	LocalID   int64  `json:"local_id"`
+	TaskID    string `json:"task_id,omitempty"`
+	Operation string `json:"operation"`
+	State     string `json:"state"`
+	// Field is the child's field the parent's result filled (images[0]),
+	// and Place the same in people's words (the first frame).
+	Field string `json:"field"`
+	Place string `json:"place,omitempty"`
+}
+
+// Chain is where a task came from (nil when it was sent from nothing) and
+// where its result went, as read with the task's detail.
+func Chain(t history.Task) (from *ChainLink, onward []ChainLink) {
+	if l := t.From; l != nil {
+		c := chainLink(*l, t.Operation, l.Operation)
+		from = &c
+	}
+	for _, l := range t.Onward {
+		onward = append(onward, chainLink(l, l.Operation, t.Operation))
+	}
+	return from, onward
+}
+
+func chainLink(l history.Link, child, parent api.Operation) ChainLink {
+	return ChainLink{LocalID: l.LocalID, TaskID: api.CleanText(l.TaskID), Operation: string(l.Operation), State: l.State,
+		Field: api.CleanText(l.Field), Place: PlaceOf(l, child, parent)}
+}
+
+// PlaceOf is the child's field of a link in people's words where the
+// catalog has them ("the first frame"), else its wire label.
+func PlaceOf(l history.Link, child, parent api.Operation) string {
+	if tg, ok := catalog.TargetFor(child, l.Field, catalog.OutputOf(parent)); ok {
+		return tg.Name
+	}
+	return api.CleanText(l.Field)
 }

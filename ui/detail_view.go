@@ -9,9 +9,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/api/catalog"
 	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/studio"
 )
 
 // How the detail draws a task: its lines, its preview, its downloads.
@@ -231,11 +231,7 @@ func chainLines(th *Theme, t history.Task, w int) string {
 }
 
 // linkText names the other task of a link and the child's field the
-// parent's result filled, in people's words where the catalog has them.
+// parent's result filled.
 func linkText(l history.Link, child, parent api.Operation) string {
-	place := l.Field
-	if tg, ok := catalog.TargetFor(child, l.Field, catalog.OutputOf(parent)); ok {
-		place = tg.Name
-	}
-	return fmt.Sprintf("%s %s #%d (%s)", l.Operation, glyph(l.State), l.LocalID, api.CleanLine(place))
+	return fmt.Sprintf("%s %s #%d (%s)", l.Operation, glyph(l.State), l.LocalID, studio.PlaceOf(l, child, parent))
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,4 +267,67 @@ func placeName(help string) string {
 		help = help[:i]
 	}
 	return strings.TrimSpace(help)
+}
+
+// TargetNamed finds where a result of the given kind goes in op: the place
+// label names (images[1], video_url), or, with no label, the operation's one
+// place for it. A label naming a field of another kind, or no label where
+// there are several places, is refused naming the fields and what they
+// take.
+func TargetNamed(op api.Operation, out Output, label string) (Target, error) {
+	ts := TargetsOf(op, out)
+	if label == "" {
+		if len(ts) == 1 {
+			return ts[0], nil
+		}
+		if len(ts) == 0 {
+			return Target{}, fmt.Errorf("%s has no field that takes %s%s", op, out, takersOf(op))
+		}
+		return Target{}, fmt.Errorf("%s takes %s in %s: name one, as TASK_ID:%s", op, out, placesText(ts), ts[0].Label())
+	}
+	if t, ok := TargetFor(op, label, out); ok {
+		return t, nil
+	}
+	name, _, _ := strings.Cut(label, "[")
+	if f, ok := FieldOf(op, name); ok && takes(f) != OutputNone && takes(f) != out {
+		return Target{}, fmt.Errorf("%s: %s's %s takes %s, not %s%s", label, op, name, takes(f), out, orPlaces(out, ts))
+	}
+	if _, ok := FieldOf(op, name); ok {
+		return Target{}, fmt.Errorf("%s: %s's %s takes no result of a task%s", label, op, name, orPlaces(out, ts))
+	}
+	return Target{}, fmt.Errorf("%s: %s has no such field%s", label, op, orPlaces(out, ts))
+}
+
+func orPlaces(out Output, ts []Target) string {
+	if len(ts) == 0 {
+		return "; no field of it takes " + out.String()
+	}
+	return "; " + out.String() + " goes in " + placesText(ts)
+}
+
+// placesText lists places as "images[0] (first frame) or images[1] (last
+// frame)".
+func placesText(ts []Target) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.Label() + " (" + t.Name + ")"
+	}
+	if len(parts) > 1 {
+		return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+	}
+	return parts[0]
+}
+
+// takersOf says what op's fields take, for a result that fits none of them.
+func takersOf(op api.Operation) string {
+	var parts []string
+	for _, out := range []Output{OutputImage, OutputVideo, OutputAudio, OutputVoice} {
+		if ts := TargetsOf(op, out); len(ts) > 0 {
+			parts = append(parts, out.String()+" in "+placesText(ts))
+		}
+	}
+	if len(parts) == 0 {
+		return "; none of its fields takes a task's result"
+	}
+	return "; it takes " + strings.Join(parts, "; ")
 }

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// historyIDs are the service ids of a data dir's tasks, newest first.
+func historyIDs(t *testing.T, data string) []string {
+	t.Helper()
+	r := runIn(t, data, "history", "--json")
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
+		var l struct {
+			TaskID string `json:"task_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("history --json: %v: %q", err, line)
+		}
+		ids = append(ids, l.TaskID)
+	}
+	return ids
+}
+
+// create --from fills the field with a finished task's result and records
+// where the new task came from; get shows the chain at both ends, and a
+// field of another kind is refused naming what it takes.
+func TestCreateFromATasksResult(t *testing.T) {
+	data := t.TempDir()
+	fast := []string{"--sandbox-speed", "3600"}
+	if r := runIn(t, data, append([]string{"create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a red fox", "--wait", "--no-download"}, fast...)...); r.code != 0 {
+		t.Fatalf("the image: %+v", r)
+	}
+	image := historyIDs(t, data)[0]
+	r := runIn(t, data, append([]string{"create", "img2video", "--from", image, "--set", "prompt=it runs"}, fast...)...)
+	if r.code != 0 || !strings.Contains(r.err, "img2video images[0] holds an image of task "+image+" (reference2image): the result URL (valid 23h") {
+		t.Fatalf("create --from: %+v", r)
+	}
+	child := historyIDs(t, data)[0]
+	r = runIn(t, data, append([]string{"get", child, "--json"}, fast...)...)
+	var got struct {
+		ID   string `json:"id"`
+		From struct {
+			TaskID    string `json:"task_id"`
+			Operation string `json:"operation"`
+			Field     string `json:"field"`
+			Place     string `json:"place"`
+		} `json:"sent_onward_from"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &got); err != nil || got.ID != child || got.From.TaskID != image ||
+		got.From.Operation != "reference2image" || got.From.Field != "images[0]" || got.From.Place != "the first frame" {
+		t.Fatalf("get --json of the child: %v %s", err, r.out)
+	}
+	r = runIn(t, data, append([]string{"get", image}, fast...)...)
+	if !strings.Contains(r.out, "sent onward to: img2video task "+child) || !strings.Contains(r.out, "in its images[0] (the first frame)") {
+		t.Fatalf("get of the parent: %+v", r)
+	}
+	r = runIn(t, data, append([]string{"get", child}, fast...)...)
+	if !strings.Contains(r.out, "from: reference2image task "+image) || !strings.Contains(r.out, "its result in images[0] (the first frame)") {
+		t.Fatalf("get of the child: %+v", r)
+	}
+
+	for _, c := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"a field of another kind", []string{"create", "lip-sync", "--from", image + ":video_url"},
+			"lip-sync's video_url takes a video, not an image; an image goes in ref_photo_url (reference photo)"},
+		{"an operation taking no image", []string{"create", "audio-tts", "--from", image},
+			"audio-tts has no field that takes an image; it takes a voice in voice_setting_voice_id"},
+		{"two places and none named", []string{"create", "start-end2video", "--from", image},
+			"start-end2video takes an image in images[0] (first frame) or images[1] (last frame): name one"},
+		{"a task not in history", []string{"create", "img2video", "--from", "#99"}, "no task #99 in this history"},
+		{"with variations", []string{"create", "img2video", "--from", image, "--variations", "2"}, "--from: not with --variations"},
+	} {
+		r := runIn(t, data, append(c.args, fast...)...)
+		if r.code != 2 || !strings.Contains(r.err, c.err) {
+			t.Errorf("%s: exit %d, want 2 with %q:\n%s", c.name, r.code, c.err, r.err)
+		}
+	}
+	if n := len(historyIDs(t, data)); n != 2 {
+		t.Errorf("%d tasks in history: a refused --from must send nothing", n)
+	}
+}
