@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"clapper/api"
 )
@@ -95,6 +96,11 @@ func TestApplyResultUnchangedWritesNothing(t *testing.T) {
 			t.Fatalf("the same read again: changed %v, %v", changed, err)
 		}
 	}
+	// A read without a body (a poll that carried only the state) that says
+	// the same writes nothing either.
+	if changed, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateQueueing}); err != nil || changed {
+		t.Fatalf("the same state without a body: changed %v, %v", changed, err)
+	}
 	if after := version(); after != before {
 		t.Errorf("the same read wrote: data_version %d -> %d", before, after)
 	}
@@ -103,5 +109,21 @@ func TestApplyResultUnchangedWritesNothing(t *testing.T) {
 	}
 	if version() == before {
 		t.Error("new progress was not written")
+	}
+}
+
+// The first read (seq 0) is the whole history oldest first, whatever order
+// the tasks were last written in.
+func TestFollowableFromTheStartIsOldestFirst(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	submitted(t, s, "tk-old", `{"prompt":"a"}`)
+	clk.Advance(time.Second)
+	submitted(t, s, "tk-new", `{"prompt":"b"}`)
+	if _, err := s.ApplyResult(ctx, "tk-old", Update{State: api.StateQueueing}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := followIDs(t, s, 0); !slices.Equal(ids, []string{"tk-old:queueing", "tk-new:created"}) {
+		t.Errorf("first read %v; want oldest first", ids)
 	}
 }

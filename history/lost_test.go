@@ -49,12 +49,20 @@ func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 
 	s = open() // the next run
 	defer s.Close()
+	for _, id := range []string{"tk-gone", "tk-here", "tk-unknown"} {
+		if lost, err := s.LostTask(ctx, id); err != nil || lost {
+			t.Errorf("%s before the third 404: lost %v, %v", id, lost, err)
+		}
+	}
 	if ids := inFlightIDs(t, s); !slices.Equal(ids, []string{"tk-gone", "tk-here"}) {
 		t.Fatalf("before the third 404, in flight %v", ids)
 	}
 	n, err := s.RecordNotFound(ctx, "tk-gone", t0.Add(time.Minute), "TaskNotFound", 3, 0)
 	if err != nil || !n.Lost() || n.Count != 3 || !n.FirstAt.Equal(t0.Add(time.Second)) || n.State != api.StateCreated {
 		t.Fatalf("third 404: %+v %v", n, err)
+	}
+	if lost, err := s.LostTask(ctx, "tk-gone"); err != nil || !lost {
+		t.Errorf("after the third 404: lost %v, %v", lost, err)
 	}
 	if ids := inFlightIDs(t, s); !slices.Equal(ids, []string{"tk-here"}) {
 		t.Errorf("a lost task is still in flight: %v", ids)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // seedSQL inserts one representative row into every table, in the SQL of
@@ -259,5 +260,39 @@ func TestConcurrentOpenMigratesOnce(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// Opening a history that is current reads its version and writes nothing,
+// so a second clapper starts at once while the first is in the middle of a
+// write.
+func TestOpenCurrentWhileAnotherWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	writer, err := rawDB(t, path).Begin() // IMMEDIATE: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Rollback()
+	opened := make(chan error, 1)
+	go func() {
+		s, err := Open(path)
+		if err == nil {
+			err = s.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Second): // the busy timeout is 5 s
+		writer.Rollback()
+		t.Fatalf("Open waited for the other writer: %v", <-opened)
 	}
 }

@@ -226,6 +226,15 @@ func TestPromptOfSubjects(t *testing.T) {
 		{api.OpPremiumMV, `{"premium_mv_mode":"sing","audio_url":"https://x/songs/ballad%20two.mp3?sig=1"}`, "sing · ballad two.mp3"},
 		{api.OpPremiumMV, `{"premium_mv_mode":"dance","audio_url":"https://x/b.mp3","prompt":"on a roof"}`, "dance · b.mp3 · on a roof"},
 		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=2100000"}`, "local audio 2.1 MB"},
+		// Sizes: kB rounded up below a million bytes, then MB.
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=0"}`, "local audio"},
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=1"}`, "local audio 1 kB"},
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=1500"}`, "local audio 2 kB"},
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=999999"}`, "local audio 1000 kB"},
+		{api.OpMV, `{"audio_url":"data:audio/mpeg;sha256=ab;bytes=1000000"}`, "local audio 1.0 MB"},
+		// A URL without a file name is named by its host.
+		{api.OpTrendingReplicate, `{"video_url":"https://clips.example/"}`, "clips.example"},
+		{api.OpTrendingReplicate, `{"video_url":"https://clips.example"}`, "clips.example"},
 		{api.OpMV, `{"audio_url":"https://x/s.mp3","prompt":"neon"}`, "neon"},
 		{api.OpTemplateStory, `{"story":"love_story"}`, "love_story"},
 		{api.OpTrendingReplicate, `{"video_url":"https://x/t/trend.mp4"}`, "trend.mp4"},

@@ -55,3 +55,32 @@ func TestUsualDuration(t *testing.T) {
 		}
 	}
 }
+
+// A success the creation answer itself reported (a synchronous task, no
+// wait at all) says nothing of how long a task waits: it is no sample.
+func TestUsualDurationLeavesOutSynchronousSuccesses(t *testing.T) {
+	ctx := context.Background()
+	st, clk := newStore(t)
+	local, err := st.BeginSubmit(ctx, Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v1","audio_url":"https://e.com/a.mp3"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: "sync", State: api.StateSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	local, err = st.BeginSubmit(ctx, Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v2","audio_url":"https://e.com/a.mp3"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: "async"}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(40 * time.Second)
+	if _, err := st.ApplyResult(ctx, "async", Update{State: api.StateSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.UsualDuration(ctx, api.OpAudioClone, ""); err != nil || got != (Usual{40 * time.Second, 1}) {
+		t.Errorf("usual %+v, %v; want 40s from the one task that waited", got, err)
+	}
+}

@@ -23,16 +23,17 @@ func TestFailedEditGivesItsCreditsBack(t *testing.T) {
 		return task.Credits
 	}
 	base := credits()
-	for _, v := range []string{"s0-v2", "s1-v2"} {
+	// Charges that differ tell which version gave its charge back.
+	for v, charge := range map[string]int64{"s0-v2": 30, "s1-v2": 45} {
 		if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, SubJob{ID: v, Prompt: "again", Duration: 5}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ChargeVersion(ctx, localID, v, 30); err != nil {
+		if err := s.ChargeVersion(ctx, localID, v, charge); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := credits(); got != base+60 {
-		t.Fatalf("after two edits sent: %d credits, want %d", got, base+60)
+	if got := credits(); got != base+75 {
+		t.Fatalf("after two edits sent: %d credits, want %d", got, base+75)
 	}
 	read := decodeJob(t, jobJSON)
 	read.State = api.StateSuccess
@@ -43,8 +44,8 @@ func TestFailedEditGivesItsCreditsBack(t *testing.T) {
 		if _, err := s.SaveJob(ctx, read); err != nil {
 			t.Fatal(err)
 		}
-		if got := credits(); got != base+30 {
-			t.Fatalf("after the failed edit was read: %d credits, want %d (the failed one given back once)", got, base+30)
+		if got := credits(); got != base+45 {
+			t.Fatalf("after the failed edit was read: %d credits, want %d (the failed one's 30 given back once)", got, base+45)
 		}
 	}
 	if err := s.ChargeVersion(ctx, localID, "no-such-version", 30); err == nil {
