@@ -116,7 +116,7 @@ func (m *sceneEditor) refresh() tea.Cmd {
 
 func (m *sceneEditor) Help() help.KeyMap {
 	if m.prompt != nil {
-		return m.prompt.keys
+		return m.prompt.Help()
 	}
 	k := m.keys
 	rec, v, ok := m.selected()
@@ -202,7 +202,7 @@ func (m *sceneEditor) Update(msg tea.Msg) tea.Cmd {
 			return m.nudge()
 		}
 		return nil
-	case editor.EditedMsg:
+	case editor.EditedMsg, promptsFoundMsg, promptStarredMsg, promptChosenMsg, tea.PasteMsg:
 		if m.prompt != nil {
 			cmd, _, _ := m.prompt.Update(msg)
 			return cmd
@@ -229,7 +229,7 @@ func (m *sceneEditor) nudge() tea.Cmd {
 }
 
 func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.prompt.keys.Cancel) {
+	if m.prompt.search == nil && key.Matches(msg, m.prompt.keys.Cancel) {
 		m.prompt = nil
 		return nil
 	}

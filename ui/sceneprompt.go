@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -17,19 +18,25 @@ import (
 )
 
 type promptKeys struct {
-	Send, Cancel, Editor key.Binding
+	Send, Cancel, Editor, Prompts, Undo key.Binding
 }
 
 func newPromptKeys() promptKeys {
 	return promptKeys{
-		Send:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send the edit")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Editor: key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "$EDITOR")),
+		Send:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send the edit")),
+		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Editor:  key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "$EDITOR")),
+		Prompts: key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "earlier prompts")),
+		Undo:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "put back the text")),
 	}
 }
 
-func (k promptKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Send, k.Cancel, k.Editor} }
-func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Send, k.Cancel, k.Editor}} }
+func (k promptKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Cancel, k.Prompts, k.Undo, k.Editor}
+}
+func (k promptKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Send, k.Cancel, k.Editor}, {k.Prompts, k.Undo}}
+}
 
 // scenePrompt edits one scene's prompt, the version it starts from shown
 // beside it (above it on a narrow terminal), with the count of characters
@@ -41,6 +48,11 @@ type scenePrompt struct {
 	from    history.SubJob
 	area    textarea.Model
 	problem string
+	// search is ctrl+p's earlier prompts while open; replaced is the text
+	// an earlier prompt took the place of, until ctrl+z puts it back or
+	// the text is edited.
+	search   *promptSearch
+	replaced *string
 
 	width, height int
 }
@@ -62,8 +74,21 @@ func (p *scenePrompt) wide() bool { return p.width >= 110 }
 // the full 3000 characters at half a wide terminal, no more.
 func (p *scenePrompt) boxHeight() int { return min(max(p.height-5, 4), 20) }
 
+// Help is the prompt's keys, or the search's while it is open.
+func (p *scenePrompt) Help() help.KeyMap {
+	if p.search != nil {
+		return p.search.Help()
+	}
+	k := p.keys
+	k.Undo.SetEnabled(p.replaced != nil)
+	return k
+}
+
 func (p *scenePrompt) SetSize(w, h int) {
 	p.width, p.height = w, h
+	if p.search != nil {
+		p.search.SetSize(w-2, h)
+	}
 	if p.wide() {
 		p.area.SetWidth(w/2 - 2)
 		p.area.SetHeight(p.boxHeight() - 1)
@@ -78,7 +103,22 @@ func (p *scenePrompt) count() int { return utf8.RuneCountInString(p.area.Value()
 
 // Update returns the text to send once the user sends it (ok).
 func (p *scenePrompt) Update(msg tea.Msg) (cmd tea.Cmd, text string, ok bool) {
+	if p.search != nil {
+		if _, chosen := msg.(promptChosenMsg); !chosen {
+			cmd, done := p.search.Update(msg)
+			if done {
+				p.search = nil
+			}
+			return cmd, "", false
+		}
+	}
 	switch msg := msg.(type) {
+	case promptChosenMsg:
+		// The text it replaces stays one key away (ctrl+z).
+		before := p.area.Value()
+		p.area.SetValue(msg.text)
+		p.replaced, p.problem = &before, ""
+		return nil, "", false
 	case editor.EditedMsg:
 		if msg.Err != nil {
 			p.problem = "$EDITOR: " + api.CleanLine(msg.Err.Error())
@@ -101,15 +141,31 @@ func (p *scenePrompt) Update(msg tea.Msg) (cmd tea.Cmd, text string, ok bool) {
 			return nil, "", false
 		case key.Matches(msg, p.keys.Editor):
 			return editor.Edit("scene-prompt", p.area.Value(), "txt"), "", false
+		case key.Matches(msg, p.keys.Prompts):
+			// A scene's prompts are remembered with their job's operation.
+			p.search = newPromptSearch(p.env, api.OpGeneralOneClick, "prompt", "", false)
+			p.search.SetSize(p.width-2, p.height)
+			return p.search.Init(), "", false
+		case key.Matches(msg, p.keys.Undo) && p.replaced != nil:
+			p.area.SetValue(*p.replaced)
+			p.replaced = nil
+			return nil, "", false
 		}
 		p.problem = ""
 	}
+	before := p.area.Value()
 	var c tea.Cmd
 	p.area, c = p.area.Update(msg)
+	if p.area.Value() != before {
+		p.replaced = nil // edited since: ctrl+z would lose the edit
+	}
 	return c, "", false
 }
 
 func (p *scenePrompt) View() string {
+	if p.search != nil {
+		return indent(p.search.View(), 1)
+	}
 	th := p.env.theme
 	n := p.count()
 	counter := fmt.Sprintf("prompt %d/%d", n, scenes.PromptLimit)
@@ -143,6 +199,9 @@ func (p *scenePrompt) View() string {
 func (p *scenePrompt) footer() string {
 	if p.problem != "" {
 		return p.env.theme.Error.Render(" " + p.problem)
+	}
+	if p.replaced != nil {
+		return p.env.theme.Dim.Render(" an earlier prompt took the place of the text: ctrl+z puts it back")
 	}
 	return ""
 }
