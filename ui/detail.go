@@ -16,7 +16,7 @@ import (
 )
 
 type detailKeys struct {
-	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Tags key.Binding
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Tags key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -32,6 +32,7 @@ func newDetailKeys() detailKeys {
 		Cancel:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel task")),
 		Duplicate: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "duplicate into New")),
 		Onward:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
+		Parent:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "task it came from")),
 		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
 	}
 }
@@ -41,7 +42,7 @@ func (k detailKeys) ShortHelp() []key.Binding {
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -146,6 +147,7 @@ func (d *detailModel) Help() help.KeyMap {
 	// Offered on every finished task: what it gives, or why it gives
 	// nothing (a lapsed URL never saved), is said when pressed.
 	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
+	k.Parent.SetEnabled(t != nil && t.From != nil)
 	return k
 }
 
@@ -257,6 +259,9 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Duplicate):
 		t := *d.task
 		return func() tea.Msg { return duplicateMsg{task: t} }
+	case key.Matches(msg, k.Parent):
+		id := d.task.From.LocalID
+		return func() tea.Msg { return openDetailMsg{localID: id} }
 	case key.Matches(msg, k.Onward):
 		id := d.localID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }

@@ -218,7 +218,7 @@ func orDash(s string) string {
 func chainLines(th *Theme, t history.Task, w int) string {
 	var b strings.Builder
 	if l := t.From; l != nil {
-		b.WriteString(th.Dim.Render("from: ") + textutil.Fit(linkText(*l, t.Operation, l.Operation), w-6) + "\n")
+		b.WriteString(th.Dim.Render("from: ") + textutil.Truncate(linkText(*l, t.Operation, l.Operation), w-20) + th.Dim.Render("  (p opens it)") + "\n")
 	}
 	if len(t.Onward) > 0 {
 		texts := make([]string, len(t.Onward))

@@ -58,6 +58,11 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	if model, switched := values["model"].(string); switched {
 		note += "; model " + model + " takes it"
 	}
+	if t.Index >= 0 && label != t.Label() {
+		// A last frame into a form with no first frame goes first: a
+		// list has no gaps.
+		note += fmt.Sprintf("; the list had no item before %s, so it is %s for now", t.Name, label)
+	}
 	return tea.Batch(p.form.Apply(values), status(note))
 }
 

@@ -141,11 +141,11 @@ func TestOnwardFillsTheFormAndRecordsTheChain(t *testing.T) {
 		t.Fatalf("the child's parent: %+v", child.From)
 	}
 	send(m, openDetailMsg{localID: child.LocalID})
-	if got := screen(m); !strings.Contains(got, "from: reference2image ✓ #2 (the first frame)") {
+	if got := screen(m); !strings.Contains(got, "from: reference2image ✓ #2 (the first frame)  (p opens it)") {
 		t.Fatalf("the child's detail does not show where it came from:\n%s", got)
 	}
-	send(m, openDetailMsg{localID: parent})
-	if got := screen(m); !strings.Contains(got, "sent onward to: img2video") || !strings.Contains(got, "(the first frame)") {
+	send(m, press("p"))
+	if got := screen(m); m.detail == nil || m.detail.localID != parent || !strings.Contains(got, "sent onward to: img2video") || !strings.Contains(got, "(the first frame)") {
 		t.Fatalf("the parent's detail does not show where it went:\n%s", got)
 	}
 }
@@ -214,5 +214,37 @@ func TestOnwardPickerScreens(t *testing.T) {
 			send(m, press("down"))
 			snapshot(t, m)
 		})
+	}
+}
+
+// A last frame sent to a form with no first frame cannot leave a gap: it
+// goes first, and the status line says so; a second image sent as the last
+// frame then follows it.
+func TestOnwardLastFrameIntoAnEmptyForm(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000002")
+	for range 4 {
+		send(m, press("down"))
+	}
+	send(m, press("enter")) // start-end2video → last frame
+	p := m.pages[pageNew].(*newPage)
+	url := "http://127.0.0.1:1/811000000000000002/0.mp4"
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Operation() == api.OpStartEnd2Video && p.form.Values()["images"] != nil }, 5*time.Second) {
+		t.Fatalf("the frames were not filled:\n%s", screen(m))
+	}
+	if got := m.lastStatus; !strings.Contains(got, "start-end2video images[0] now holds an image of #2") || !strings.Contains(got, "the list had no item before last frame, so it is images[0] for now") {
+		t.Fatalf("status: %s", got)
+	}
+	pressOnward(t, m, "811000000000000002")
+	for range 4 {
+		send(m, press("down"))
+	}
+	send(m, press("enter"))
+	want := []any{url, url}
+	if !runUntil(m, nil, func() bool { return fmt.Sprint(p.form.Values()["images"]) == fmt.Sprint(want) }, 5*time.Second) {
+		t.Fatalf("the second image is not the last frame: %v\n%s", p.form.Values()["images"], screen(m))
+	}
+	if got := screen(m); !strings.Contains(got, "[1] last frame") {
+		t.Fatalf("the form does not show the last frame:\n%s", got)
 	}
 }
