@@ -242,64 +242,101 @@ func (r *SetRun) resume(ctx context.Context) error {
 // fill sends queued lines while the service has room for the set.
 func (r *SetRun) fill(ctx context.Context, retry *time.Timer) error {
 	for {
-		r.mu.Lock()
-		if len(r.queue) == 0 || len(r.inflight) >= SetSlots {
-			r.mu.Unlock()
-			return nil
-		}
-		req := r.queue[0]
-		running := len(r.inflight)
-		r.mu.Unlock()
-		sub, err := r.s.SendInSet(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line})
-		switch {
-		case err == nil:
-		case ctx.Err() != nil:
-			return nil // the loop reports the stop
-		case errors.Is(err, history.ErrLineSent):
-			// Another run of the same set sent it meanwhile: it follows it.
-			r.end(req.Line, StateUnknown)
-			continue
-		case IsRetryable(err) && !errors.Is(err, track.ErrOutcomeUnknown):
-			// Too many tasks at the service (ours or others'): try again once
-			// one ends, or after a pause when none of ours runs.
-			r.note("line %d: %s; sent again later", req.Line, api.CleanText(err.Error()))
-			if running == 0 {
-				retry.Reset(SetRetryPause)
-			}
-			return nil
-		case errors.Is(err, track.ErrOutcomeUnknown):
-			r.end(req.Line, StateUnknown)
-			r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
-			continue
-		default:
-			r.end(req.Line, api.StateFailed)
-			r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
-			continue
-		}
-		id := sub.Task.Identifier()
-		r.mu.Lock()
-		r.queue = r.queue[1:]
-		r.taskIDs[req.Line] = id
-		r.mu.Unlock()
-		r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
-		if r.relayed && id != "" {
-			r.s.Watcher.Publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: time.Now()})
-		}
-		if api.IsTerminal(sub.Task.State) || id == "" {
-			r.mu.Lock()
-			r.ended[req.Line] = sub.Task.State
-			r.results[req.Line] = track.SyncResult(sub.Task)
-			r.mu.Unlock()
-			continue
-		}
-		t, err := r.s.Store.Task(ctx, sub.LocalID)
-		if err != nil {
+		more, err := r.sendNext(ctx, retry)
+		if err != nil || !more {
 			return err
 		}
-		r.mu.Lock()
-		r.inflight[id] = &req
+	}
+}
+
+// sendNext sends the first queued line when the service has room for it;
+// more tells whether to go on with the next.
+func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, err error) {
+	if r.relayed {
+		// One send of every set at a time: the room checked is the room
+		// taken, so two sets never both take the fifth slot.
+		r.s.setSendMu.Lock()
+		defer r.s.setSendMu.Unlock()
+	}
+	r.mu.Lock()
+	if len(r.queue) == 0 {
 		r.mu.Unlock()
-		r.s.Watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
+		return false, nil
+	}
+	req := r.queue[0]
+	running := len(r.inflight)
+	r.mu.Unlock()
+	if r.atService(running) >= SetSlots {
+		return false, nil
+	}
+	sub, err := r.s.SendInSet(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line})
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return false, nil // the loop reports the stop
+	case errors.Is(err, history.ErrLineSent):
+		// Another run of the same set sent it meanwhile: it follows it.
+		r.end(req.Line, StateUnknown)
+		return true, nil
+	case IsRetryable(err) && !errors.Is(err, track.ErrOutcomeUnknown):
+		// Too many tasks at the service (ours or others'): try again once
+		// one ends, or after a pause when none of ours runs.
+		r.note("line %d: %s; sent again later", req.Line, api.CleanText(err.Error()))
+		if running == 0 {
+			retry.Reset(SetRetryPause)
+		}
+		return false, nil
+	case errors.Is(err, track.ErrOutcomeUnknown):
+		r.end(req.Line, StateUnknown)
+		r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+		return true, nil
+	default:
+		r.end(req.Line, api.StateFailed)
+		r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+		return true, nil
+	}
+	id := sub.Task.Identifier()
+	r.mu.Lock()
+	r.queue = r.queue[1:]
+	r.taskIDs[req.Line] = id
+	r.mu.Unlock()
+	r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
+	if r.relayed && id != "" {
+		r.s.Watcher.Publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: time.Now()})
+	}
+	if api.IsTerminal(sub.Task.State) || id == "" {
+		r.mu.Lock()
+		r.ended[req.Line] = sub.Task.State
+		r.results[req.Line] = track.SyncResult(sub.Task)
+		r.mu.Unlock()
+		return true, nil
+	}
+	t, err := r.s.Store.Task(ctx, sub.LocalID)
+	if err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	r.inflight[id] = &req
+	r.mu.Unlock()
+	r.s.Watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
+	return true, nil
+}
+
+// atService is how many tasks of sets are at the service: this run's
+// running, or, in a started studio, those of every set it runs, so two
+// sets sent one after the other share the service's five.
+func (r *SetRun) atService(running int) int {
+	if !r.relayed {
+		return running
+	}
+	return r.s.setsAtService()
+}
+
+// poke wakes the run's loop to look for room again.
+func (r *SetRun) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default: // one pending wake says it all
 	}
 }
 
@@ -334,10 +371,7 @@ func (r *SetRun) take(ev track.Event) {
 	r.mu.Unlock()
 	if news != "" {
 		r.note("%s", news)
-		select {
-		case r.wake <- struct{}{}:
-		default: // one pending wake says it all
-		}
+		r.poke()
 	}
 }
 

@@ -128,3 +128,67 @@ func TestVariationsRules(t *testing.T) {
 		t.Fatalf("unknown field: %v", err)
 	}
 }
+
+// Two sets sent one after the other share the service's five: the second
+// waits on our side while the first fills them, and goes on as they end.
+func TestSetsShareTheFiveSlots(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
+			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
+				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for range 2 {
+		reqs, err := studio.SeedVariations(api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"}, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "four", studio.SetMembers(reqs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	sent := func() int {
+		n := 0
+		for _, id := range ids {
+			members, err := s.Store.SetMembers(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range members {
+				if m.LocalID != 0 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for (sent() < 5 || s.SetsWaiting() > 3) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a sixth send, were it wrongly allowed
+	if n, w := sent(), s.SetsWaiting(); n != 5 || w != 3 {
+		t.Fatalf("before any ends: %d sent, %d waiting here; want 5 and 3", n, w)
+	}
+	for (sent() < 8 || s.SetsWaiting() > 0) && time.Now().Before(deadline) {
+		clk.Advance(20 * time.Minute)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := sent(); n != 8 {
+		t.Fatalf("after the first ended: %d of 8 sent", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"clapper/api"
 	"clapper/api/track"
 )
 
@@ -34,15 +35,39 @@ func (s *Studio) removeSet(r *SetRun) {
 
 // offerSets hands an event to every set running in the background.
 func (s *Studio) offerSets(ev track.Event) {
+	runs := s.runningSets()
+	// A task that ends frees room at the service for every set, not only
+	// its own.
+	ends := ev.Kind == track.EventLost || ev.Kind == track.EventState && api.IsTerminal(ev.To)
+	for _, r := range runs {
+		r.take(ev)
+		if ends {
+			r.poke()
+		}
+	}
+}
+
+// setsAtService counts the tasks at the service of every set running in
+// the background.
+func (s *Studio) setsAtService() int {
+	n := 0
+	for _, r := range s.runningSets() {
+		r.mu.Lock()
+		n += len(r.inflight)
+		r.mu.Unlock()
+	}
+	return n
+}
+
+// runningSets lists the sets running in the background.
+func (s *Studio) runningSets() []*SetRun {
 	s.setsMu.Lock()
+	defer s.setsMu.Unlock()
 	runs := make([]*SetRun, 0, len(s.runs))
 	for _, r := range s.runs {
 		runs = append(runs, r)
 	}
-	s.setsMu.Unlock()
-	for _, r := range runs {
-		r.take(ev)
-	}
+	return runs
 }
 
 // StartSet runs a set in the background of a Started studio until its
@@ -102,14 +127,8 @@ func (s *Studio) SetActivity(setID int64) SetActivity {
 // SetsWaiting counts the lines of the sets running in this process that
 // wait on our side, never sent: quitting leaves them unsent.
 func (s *Studio) SetsWaiting() int {
-	s.setsMu.Lock()
-	runs := make([]*SetRun, 0, len(s.runs))
-	for _, r := range s.runs {
-		runs = append(runs, r)
-	}
-	s.setsMu.Unlock()
 	n := 0
-	for _, r := range runs {
+	for _, r := range s.runningSets() {
 		r.mu.Lock()
 		n += len(r.queue)
 		r.mu.Unlock()

@@ -77,6 +77,8 @@ type Studio struct {
 	setsMu  sync.Mutex
 	runs    map[int64]*SetRun
 	started context.Context
+	// setSendMu makes the background sets send one at a time (SetRun.sendNext).
+	setSendMu sync.Mutex
 }
 
 // connect returns a client for the configured service, or for the embedded

@@ -66,6 +66,9 @@ func (k sheetKeys) FullHelp() [][]key.Binding {
 // downloads it, sends it onward (s, the same picker as the detail's), or
 // discards it.
 //
+// Thumbnails are half-blocks even where the terminal draws kitty images:
+// sixteen placements at once would cost more than they show at this size.
+//
 // Discarding hides a version from the sheet and nothing else: its task
 // stays in history (it cost credits, and the Tasks list still finds it),
 // and its saved files stay on disk. A careful user deletes files in the
