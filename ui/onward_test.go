@@ -229,7 +229,9 @@ func TestOnwardLastFrameIntoAnEmptyForm(t *testing.T) {
 	send(m, press("enter")) // start-end2video → last frame
 	p := m.pages[pageNew].(*newPage)
 	url := "http://127.0.0.1:1/811000000000000002/0.mp4"
-	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Operation() == api.OpStartEnd2Video && p.form.Values()["images"] != nil }, 5*time.Second) {
+	if !runUntil(m, nil, func() bool {
+		return p.form != nil && p.form.Operation() == api.OpStartEnd2Video && p.form.Values()["images"] != nil
+	}, 5*time.Second) {
 		t.Fatalf("the frames were not filled:\n%s", screen(m))
 	}
 	if got := m.lastStatus; !strings.Contains(got, "start-end2video images[0] now holds an image of #2") || !strings.Contains(got, "the list had no item before last frame, so it is images[0] for now") {
