@@ -329,6 +329,29 @@ func TestBatchShowsAsASet(t *testing.T) {
 	if len(m.sheet.thumbNote) != 0 {
 		t.Fatalf("a picture was sought for speech: %v", m.sheet.thumbNote)
 	}
+	// d queues the speech's download through the one downloader.
+	send(m, press("d"))
+	if dls, err := s.Store.Downloads(ctx, "813000000000000001"); err != nil || len(dls) == 0 || !strings.Contains(screen(m), "downloading the results of task 813000000000000001") {
+		t.Fatalf("d did not queue the download: %v %v\n%s", dls, err, screen(m))
+	}
+	// o hands the saved file to the one opener, which refuses what is no
+	// media (nothing is launched).
+	evil := filepath.Join(t.TempDir(), "2026-11-26_audio-tts_813000000000000001_1.exe")
+	if err := os.WriteFile(evil, []byte("MZ"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := s.Store.QueueDownload(ctx, "813000000000000001", 0, history.KindURL, evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
+		t.Fatal(err)
+	}
+	run(m, m.sheet.reload())
+	send(m, press("o"))
+	if !strings.Contains(screen(m), "not opened (not a video, picture or sound)") {
+		t.Fatalf("o did not go through the opener:\n%s", screen(m))
+	}
 }
 
 // Quitting while versions wait on our side asks first: they were never
