@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"clapper/api"
 	"clapper/history"
@@ -306,5 +307,48 @@ func (s *promptSearch) row(i int) string {
 	if p.Starred {
 		star = th.Warning.Render("★ ")
 	}
-	return marker + star + style.Render(textutil.Fit(api.CleanLine(p.Text), max(s.width-4-textutil.Width(right), 10))) + right
+	text := textutil.Fit(api.CleanLine(p.Text), max(s.width-4-textutil.Width(right), 10))
+	return marker + star + s.highlight(text, style) + right
+}
+
+// highlight draws text with the letters the pattern matched in the accent
+// colour: the first of each in turn, as history's match takes them (see
+// history.PromptQuery; only ASCII letters fold).
+func (s *promptSearch) highlight(text string, style lipgloss.Style) string {
+	pattern := strings.Map(func(r rune) rune {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n':
+			return -1
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s.input.Value())
+	if pattern == "" {
+		return style.Render(text)
+	}
+	want := []rune(pattern)
+	hit := style.Foreground(s.env.theme.Accent).Bold(true).Underline(true)
+	var b, run strings.Builder
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(style.Render(run.String()))
+			run.Reset()
+		}
+	}
+	for _, r := range text {
+		folded := r
+		if r >= 'A' && r <= 'Z' {
+			folded = r + 'a' - 'A'
+		}
+		if len(want) > 0 && folded == want[0] {
+			flush()
+			b.WriteString(hit.Render(string(r)))
+			want = want[1:]
+			continue
+		}
+		run.WriteRune(r)
+	}
+	flush()
+	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"clapper/api"
 	"clapper/history"
 )
@@ -134,5 +136,31 @@ func TestPromptSearchScreens(t *testing.T) {
 			openPromptSearch(t, m, p, "a whale breaching")
 			snapshot(t, m)
 		})
+	}
+}
+
+// The letters a pattern matched are drawn apart from the rest of the
+// prompt: the first of each in turn.
+func TestPromptSearchHighlightsTheMatch(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpText2Video, "svcq3-pro")
+	openPromptSearch(t, m, p, "a red fox in fresh snow")
+	typeText(m, "RFX")
+	if !runUntil(m, nil, func() bool { return !strings.Contains(screen(m), "a whale") }, 5*time.Second) {
+		t.Fatalf("RFX did not narrow:\n%s", screen(m))
+	}
+	row := ""
+	for _, line := range strings.Split(m.View().Content, "\n") {
+		if strings.Contains(ansi.Strip(line), "a red fox in fresh snow") {
+			row = line
+		}
+	}
+	// r, f and x are drawn on their own (split from the text around
+	// them), the rest as the row.
+	if row == "" || strings.Contains(row, "red") || strings.Contains(row, "fox") || !strings.Contains(row, "ed ") {
+		t.Fatalf("the row is not drawn with its match:\n%q", row)
+	}
+	if plain := p.search.highlight("a red fox", p.env.theme.Selected); plain == p.env.theme.Selected.Render("a red fox") || ansi.Strip(plain) != "a red fox" {
+		t.Fatalf("the matched letters are not drawn apart: %q", plain)
 	}
 }
