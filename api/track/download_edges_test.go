@@ -1,0 +1,194 @@
+package track
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/history"
+)
+
+// A result exactly at its kind's cap is saved, one byte more is refused:
+// by its Content-Length, and while streaming when the server sends none.
+func TestSizeCapAtTheBound(t *testing.T) {
+	defer func(old int64) { MaxBytes["image"] = old }(MaxBytes["image"])
+	MaxBytes["image"] = 1000
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		var chunked bool
+		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/"), "%d", &n)
+		chunked = strings.Contains(r.URL.Path, "chunked")
+		body := bytes.Repeat([]byte("x"), n)
+		if !chunked {
+			w.Header().Set("Content-Length", fmt.Sprint(n))
+			w.Write(body)
+			return
+		}
+		// No Content-Length: two pieces, flushed apart.
+		w.Write(body[:n/2])
+		w.(http.Flusher).Flush()
+		w.Write(body[n/2:])
+	}))
+	defer hs.Close()
+	for _, c := range []struct {
+		path string
+		want history.DownloadStatus
+	}{
+		{"/1000-sized.png", history.DownloadDone},
+		{"/1001-sized.png", history.DownloadFailed},
+		{"/1000-chunked.png", history.DownloadDone},
+		{"/1001-chunked.png", history.DownloadFailed},
+	} {
+		dl := saveResult(t, api.OpReference2Image, hs.URL+c.path, t.TempDir())
+		if dl.Status != c.want {
+			t.Errorf("%s: %s %q, want %s", c.path, dl.Status, dl.Error, c.want)
+			continue
+		}
+		if c.want == history.DownloadDone {
+			if st, err := os.Stat(dl.Path); err != nil || st.Size() != 1000 || dl.Bytes != 1000 {
+				t.Errorf("%s: saved %+v (%v)", c.path, dl, err)
+			}
+		} else if !strings.Contains(dl.Error, "the cap is 1000 B") {
+			t.Errorf("%s: error %q does not name the cap", c.path, dl.Error)
+		}
+	}
+}
+
+// Run fetches what is queued as soon as it is queued: it does not wait for
+// its once-a-minute sweep.
+func TestRunDownloadsWhatIsQueuedAtOnce(t *testing.T) {
+	payload := []byte("a small video")
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(payload) }))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	done := make(chan struct{})
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() },
+		Emit: func(e Event) {
+			if e.Download != nil && e.Download.Status == history.DownloadDone {
+				close(done)
+			}
+		}}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); d.Run(ctx) }()
+	defer func() { cancel(); <-stopped }()
+	if err := d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("not downloaded 20 s after it was queued")
+	}
+}
+
+// A file whose server keeps failing is tried three times, each pause longer
+// than the last (one, then two retry pauses), then marked failed.
+func TestFailingFileIsTriedThreeTimesWithGrowingPauses(t *testing.T) {
+	defer func(old time.Duration) { retryPause = old }(retryPause)
+	retryPause = 20 * time.Millisecond
+	var mu sync.Mutex
+	var at []time.Time
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), res.ID)
+	if dls[0].Status != history.DownloadFailed || !strings.Contains(dls[0].Error, "500") {
+		t.Errorf("download %+v", dls[0])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(at) != attempts {
+		t.Fatalf("%d attempts, want %d", len(at), attempts)
+	}
+	if first, second := at[1].Sub(at[0]), at[2].Sub(at[1]); first < retryPause || second < 2*retryPause {
+		t.Errorf("pauses %v and %v, want at least %v and %v", first, second, retryPause, 2*retryPause)
+	}
+}
+
+// A lapsed URL whose result the re-read no longer lists is marked expired;
+// the results it still lists are saved from their fresh URLs.
+func TestRefreshWithoutTheResultMarksItExpired(t *testing.T) {
+	retryPause = time.Millisecond
+	fs := &files{content: map[string][]byte{"/new/1.mp4": []byte("first result")}, expired: map[string]bool{}}
+	fileSrv := httptest.NewServer(fs)
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	_, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	id := ids[0]
+	res := &api.TaskResult{ID: id, State: api.StateSuccess, Creations: []api.Creation{
+		{ID: "c1", URL: fileSrv.URL + "/old/1.mp4"}, {ID: "c2", URL: fileSrv.URL + "/old/2.mp4"}}}
+	if _, err := store.ApplyResult(context.Background(), id, updateFrom(res, clk.Now())); err != nil {
+		t.Fatal(err)
+	}
+	svc.states[id] = []string{"success"} // the re-read lists one result only
+	svcNewURL(svc, fileSrv.URL+"/new/1.mp4")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), id, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), id)
+	if len(dls) != 2 || dls[0].Status != history.DownloadDone || dls[1].Status != history.DownloadExpired {
+		t.Errorf("downloads %+v, want the first done and the second expired", dls)
+	}
+}
+
+// A download reports where it starts (bytes so far, whole length) and then
+// its progress every 256 KiB while running.
+func TestDownloadReportsItsProgress(t *testing.T) {
+	payload := bytes.Repeat([]byte("x"), 600<<10)
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(payload)))
+		w.Write(payload)
+	}))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	var mu sync.Mutex
+	var running []history.Download
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() },
+		Emit: func(e Event) {
+			if e.Download != nil && e.Download.Status == history.DownloadRunning {
+				mu.Lock()
+				running = append(running, *e.Download)
+				mu.Unlock()
+			}
+		}}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	// Started at 0 of 600 KiB, then at 256 KiB and 512 KiB at least.
+	if len(running) != 3 || running[0].Bytes != 0 {
+		t.Fatalf("running reports %+v, want the start and two of progress", running)
+	}
+	for i, r := range running {
+		if r.Total != int64(len(payload)) {
+			t.Errorf("report %d: total %d, want %d", i, r.Total, len(payload))
+		}
+		if i > 0 && r.Bytes < int64(i)*256<<10 {
+			t.Errorf("report %d at %d bytes, before %d KiB", i, r.Bytes, i*256)
+		}
+	}
+}
