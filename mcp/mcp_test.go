@@ -216,6 +216,14 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	if len(list.Tasks) != 1 || list.Tasks[0].TaskID != c.TaskID {
 		t.Errorf("list_tasks: %+v", list)
 	}
+	// tag: finds the tasks the user tagged (and only them), with their tags.
+	if err := r.st.Store.SetLabels(t.Context(), got.LocalID, []string{"keeper"}, "the one"); err != nil {
+		t.Fatal(err)
+	}
+	r.ok(t, "list_tasks", map[string]any{"query": "tag:keeper", "limit": 5}, &list)
+	if len(list.Tasks) != 1 || list.Tasks[0].TaskID != c.TaskID || !slices.Equal(list.Tasks[0].Tags, []string{"keeper"}) || list.Tasks[0].Note != "the one" {
+		t.Errorf("list_tasks tag:keeper: %+v", list)
+	}
 	var dl downloadsOut
 	r.ok(t, "download_results", map[string]any{"task_id": c.TaskID}, &dl)
 	links := 0
