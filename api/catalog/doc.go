@@ -88,6 +88,15 @@
 //   - voice ids used by TTS, lip-sync and img2video need not follow the clone
 //     syntax (system voices), but cannot contain spaces or control characters.
 //   - Two subjects with one name are refused: [@name] would be ambiguous.
+//   - Sending a result onward (onward.go): the places are every field whose
+//     kind and media take the result (Targets), never a list of our own. A
+//     clone's result is its voice, not its preview; the clone's own new
+//     voice_id takes none (NewVoice). A subject takes a result's image or
+//     voice (a new subject in the list); its videos (svcq2-pro, 5 s) are
+//     not offered. A named item (start-end2video's first and last frame) is
+//     a place of its own; a last frame sent to a list with no first frame
+//     goes first, as a list has no gaps. A field that takes only a URL
+//     (audio-clone's audio) is a place for a live result URL, never a file.
 //
 // Every front end accepts local file paths for media fields: InlineFiles
 // (localfile.go) reads them into data URIs declared by their bytes, and

@@ -7,18 +7,12 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
-// MediaOf tells what an operation produces: "video", "image" or "audio".
-func MediaOf(op api.Operation) string {
-	switch op {
-	case api.OpReference2Image:
-		return "image"
-	case api.OpAudioTTS, api.OpAudioClone, api.OpTiming2Audio:
-		return "audio"
-	}
-	return "video"
-}
+// MediaOf tells what an operation produces: "video", "image" or "audio"
+// (the catalog's ResultMedia).
+func MediaOf(op api.Operation) string { return catalog.ResultMedia(op).String() }
 
 // DefaultDirs puts results under ~/Videos/clapper, ~/Pictures/clapper or
 // ~/Music/clapper when those folders exist, else under dataDir/downloads.
