@@ -386,3 +386,14 @@ func TestQuitAsksWhileVersionsWait(t *testing.T) {
 		t.Fatal("n quit anyway")
 	}
 }
+
+// A backend switch closes the sheet: its set is in the old backend's
+// history, and the same number in the new one is another set.
+func TestBackendSwitchClosesTheSheet(t *testing.T) {
+	m, _, _, _ := sheetModel(t, 80, 24, 3)
+	next := newTestStudioIn(t, &clock{t: testNow}, filepath.Join(testRoot, "switched-sheet"))
+	send(m, studioOpenedMsg{s: next})
+	if m.sheet != nil || strings.Contains(screen(m), "Set 1 · variations") {
+		t.Fatalf("the old backend's sheet is still shown:\n%s", screen(m))
+	}
+}

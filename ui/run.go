@@ -118,6 +118,7 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 		m.relay(msg.s)
 	}
 	m.detail = nil
+	m.sheet = nil // a set of the old backend's history
 	m.statsLoaded, m.account = false, nil
 	clear(m.stale)
 	m.headerStale, m.detailStale = false, false
