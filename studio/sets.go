@@ -21,7 +21,7 @@ var SetSlots = track.DefaultSchedule().Slots
 // SetRetryPause is how long a line the service refused for now (429: too
 // many tasks) waits before it is sent again when none of the set is
 // running.
-const SetRetryPause = 5 * time.Second
+var SetRetryPause = 5 * time.Second
 
 // StateUnknown is a set line's outcome when it may or may not have reached
 // the service (clapper history resolves it).
