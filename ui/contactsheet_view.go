@@ -164,17 +164,18 @@ func (c *contactSheet) titleLine() string {
 func (c *contactSheet) cellLines(i int) []string {
 	th := c.env.theme
 	cell := c.cells[i]
-	edge := th.Faint
+	// The cursor's cell has a heavy border in the accent: a shape as well
+	// as a colour, so it shows without colours too (NO_COLOR).
+	edge, b := th.Faint, lightBox
 	if i == c.cursor {
-		edge = th.Marker
+		edge, b = th.Marker, heavyBox
 	}
-	bar := edge.Render("│")
+	bar := edge.Render(b.side)
 	thumbW := c.tw
 	out := make([]string, 0, c.cellH())
-	top := "╭" + strings.Repeat("─", thumbW) + "╮"
-	keeper := c.info.Keeper == cell.line
-	if keeper {
-		top = "╭─" + " ★ keeper " + strings.Repeat("─", thumbW-11) + "╮"
+	top := b.topLeft + strings.Repeat(b.line, thumbW) + b.topRight
+	if c.info.Keeper == cell.line {
+		top = b.topLeft + b.line + " ★ keeper " + strings.Repeat(b.line, thumbW-11) + b.topRight
 	}
 	out = append(out, edge.Render(top))
 	for _, l := range c.picture(cell) {
@@ -183,8 +184,16 @@ func (c *contactSheet) cellLines(i int) []string {
 	for _, l := range []string{c.stateText(cell), c.seedText(cell), th.Strong.Render(textutil.Fit(sheetValue(cell), thumbW-1))} {
 		out = append(out, bar+" "+l+bar) // text one cell in from the border
 	}
-	return append(out, edge.Render("╰"+strings.Repeat("─", thumbW)+"╯"))
+	return append(out, edge.Render(b.bottomLeft+strings.Repeat(b.line, thumbW)+b.bottomRight))
 }
+
+// cellBox is the border of a cell.
+type cellBox struct{ topLeft, topRight, bottomLeft, bottomRight, line, side string }
+
+var (
+	lightBox = cellBox{"╭", "╮", "╰", "╯", "─", "│"}
+	heavyBox = cellBox{"┏", "┓", "┗", "┛", "━", "┃"}
+)
 
 // picture is the cell's thumbnail, or a line saying why there is none.
 func (c *contactSheet) picture(cell sheetCell) []string {
@@ -210,6 +219,8 @@ func (c *contactSheet) picture(cell sheetCell) []string {
 		say = c.thumbNote[t.LocalID]
 	case inFlight(t.State):
 		say = "…"
+	case t.ErrCode != "":
+		say = "no result: " + api.CleanLine(t.ErrCode)
 	default:
 		say = "no result"
 	}
