@@ -38,6 +38,10 @@ type SetRequest struct {
 	Op    api.Operation
 	Body  map[string]any
 	Label string // what tells a version from its siblings (seed=7)
+	// Parent is the task whose result the request was filled with (sent
+	// onward); nil for none. It is not kept with the set: a run taken up
+	// after a restart sends its remaining lines without it.
+	Parent *history.Parent
 }
 
 // SetMembers are the history rows of a set's requests.
@@ -269,7 +273,7 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	if r.atService(running) >= SetSlots {
 		return false, nil
 	}
-	sub, err := r.s.SendInSet(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line})
+	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line}, req.Parent)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

@@ -512,7 +512,7 @@ func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 	p.sending = true
 	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
 	body := msg.Body
-	parent := p.parentOf(msg)
+	parent := p.parentOf(msg.Op)
 	return submit(func() tea.Msg {
 		_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
 		sub, err := s.SubmitFrom(ctx, msg.Op, body, parent)

@@ -8,8 +8,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/forms"
 	"clapper/history"
+	"clapper/studio"
 )
 
 // A result sent onward fills a field of the New page's form, over the
@@ -66,11 +66,11 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	return tea.Batch(p.form.Apply(values), status(note))
 }
 
-// parentOf is the task a request being sent came from: the form's origin,
-// while its field still holds the result.
-func (p *newPage) parentOf(msg forms.SubmitMsg) *history.Parent {
+// parentOf is the task a request of op being sent came from: the form's
+// origin, while its field still holds the result.
+func (p *newPage) parentOf(op api.Operation) *history.Parent {
 	o := p.origin
-	if o == nil || o.op != msg.Op || p.form == nil {
+	if o == nil || o.op != op || p.form == nil {
 		return nil
 	}
 	label, held := o.target.Holds(p.form.Values()[o.target.Field], o.value)
@@ -78,4 +78,14 @@ func (p *newPage) parentOf(msg forms.SubmitMsg) *history.Parent {
 		return nil
 	}
 	return &history.Parent{LocalID: o.parent, Field: label}
+}
+
+// linkVersions ties each variation of a form filled onward to the task it
+// came from: versions vary a number, a choice or a text (studio's
+// VaryFields), never the media or voice a result fills, so each holds it.
+func (p *newPage) linkVersions(op api.Operation, versions []studio.SetRequest) {
+	parent := p.parentOf(op)
+	for i := range versions {
+		versions[i].Parent = parent
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/studio"
 )
 
 // onwardTasks add a speech, a cloned voice and a video whose URL is live to
@@ -248,5 +249,40 @@ func TestOnwardLastFrameIntoAnEmptyForm(t *testing.T) {
 	}
 	if got := screen(m); !strings.Contains(got, "[1] last frame") {
 		t.Fatalf("the form does not show the last frame:\n%s", got)
+	}
+}
+
+// Variations of a form filled onward come from the same task: each
+// version is tied to it, while the form holds the result.
+func TestOnwardVariationsKeepTheLink(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000002")
+	for range 2 {
+		send(m, press("down"))
+	}
+	send(m, press("enter")) // img2video → the first frame
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["images"] != nil }, 5*time.Second) {
+		t.Fatalf("the image was not filled:\n%s", screen(m))
+	}
+	body := p.form.Values()
+	seeds, err := studio.SeedVariations(api.OpImg2Video, body, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.linkVersions(api.OpImg2Video, seeds)
+	parent := localOf(t, m, "811000000000000002")
+	for _, v := range seeds {
+		if v.Parent == nil || v.Parent.LocalID != parent || v.Parent.Field != "images[0]" {
+			t.Fatalf("version %s: parent %+v", v.Label, v.Parent)
+		}
+	}
+	// A form whose image was replaced by hand sends versions of its own.
+	p.form.Apply(map[string]any{"images": []any{"https://x/other.png"}})
+	p.linkVersions(api.OpImg2Video, seeds)
+	for _, v := range seeds {
+		if v.Parent != nil {
+			t.Fatalf("version %s of a form whose image was replaced is tied to #%d", v.Label, v.Parent.LocalID)
+		}
 	}
 }

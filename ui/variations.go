@@ -104,6 +104,7 @@ func expandVariations(msg forms.VariationsMsg, text string) ([]studio.SetRequest
 // asks before sending it.
 func (p *newPage) confirmVariations(msg forms.VariationsMsg, versions []studio.SetRequest) tea.Cmd {
 	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
+	p.linkVersions(msg.Op, versions)
 	return func() tea.Msg {
 		price := s.SetPrice(versions)
 		spent, overCap := s.SpendingFor(ctx, price, "these variations")
