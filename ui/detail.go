@@ -363,7 +363,8 @@ func (d *detailModel) firstURL() string {
 
 // tickEvery is how soon the detail changes by itself, zero when it does
 // not: a download bar steps with the spinner; a task in flight shows how
-// long it has run in whole seconds, and the age beside its creation time.
+// long it has run (and its age beside its creation time) in seconds, past
+// an hour in minutes.
 func (d *detailModel) tickEvery() time.Duration {
 	switch {
 	case d.task == nil:
@@ -372,10 +373,14 @@ func (d *detailModel) tickEvery() time.Duration {
 		return spinnerStep
 	case inFlight(d.task.State):
 		run := d.env.now().Sub(d.task.CreatedAt)
-		if run < 0 {
-			return time.Second
+		unit := time.Second
+		if run >= time.Hour {
+			unit = time.Minute
 		}
-		return time.Second - run%time.Second
+		if run < 0 {
+			return unit
+		}
+		return unit - run%unit
 	}
 	return 0
 }

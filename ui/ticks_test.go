@@ -95,6 +95,28 @@ func TestQueuedTaskMovesOnceASecond(t *testing.T) {
 	}
 }
 
+// Past an hour a task's running time and age show minutes: its detail
+// redraws once a minute (an off-peak task may wait two days).
+func TestLongQueuedTaskDetailRedrawsByTheMinute(t *testing.T) {
+	m, _, clk := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"waiting for the night"}`, "811000000000000003", api.StateQueueing, 40, "", testNow.Add(-2 * time.Hour), 0},
+	})
+	send(m, press("enter"))
+	if m.detail == nil {
+		t.Fatalf("enter opened no detail:\n%s", screen(m))
+	}
+	advance(m, clk, time.Minute) // the timers set before fire
+	frame, shown := m.env.frame, screen(m)
+	advance(m, clk, 59*time.Second)
+	if m.env.frame != frame {
+		t.Errorf("%d redraws in 59 s of a task queued for two hours", m.env.frame-frame)
+	}
+	advance(m, clk, time.Second)
+	if m.env.frame != frame+1 || screen(m) == shown {
+		t.Errorf("%d redraws as the minute turned; the screen moved: %v", m.env.frame-frame, screen(m) != shown)
+	}
+}
+
 // A request that passes the grace while the page is open is pinned as of
 // unknown outcome, and a and x work on it at once, with nothing else
 // happening (issue 19, item 3): also when no spinner turns on screen (the
