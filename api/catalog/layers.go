@@ -29,11 +29,10 @@ const (
 //go:embed service.json
 var serviceJSON []byte
 
-// serviceLayer is parsed once: a broken embedded file is a build defect,
-// caught by every test of the package.
-var serviceLayer *overlay
-
-func init() { serviceLayer = mustParseLayer(serviceJSON, "service.json", LayerService) }
+// serviceLayer is parsed once, on first use, so that starting clapper
+// (its first frame) never waits for it: a broken embedded file is a build
+// defect, caught by every test of the package.
+var serviceLayer = sync.OnceValue(func() *overlay { return mustParseLayer(serviceJSON, "service.json", LayerService) })
 
 // userLayer is the user's catalog file in force; nil when there is none.
 var userLayer atomic.Pointer[overlay]
@@ -70,7 +69,7 @@ const maxUserFile = 4 << 20
 // LoadUser puts a catalog in the form of `clapper models --json` in force
 // as the user layer; name labels its errors.
 func LoadUser(data []byte, name string) error {
-	o, err := parseLayer(data, name, LayerUser, []*overlay{serviceLayer})
+	o, err := parseLayer(data, name, LayerUser, []*overlay{serviceLayer()})
 	if err != nil {
 		return err
 	}
@@ -95,9 +94,9 @@ func layers() []*overlay { return layersWith(userLayer.Load()) }
 
 func layersWith(user *overlay) []*overlay {
 	if user != nil {
-		return []*overlay{serviceLayer, user}
+		return []*overlay{serviceLayer(), user}
 	}
-	return []*overlay{serviceLayer}
+	return []*overlay{serviceLayer()}
 }
 
 // Info describes an operation.
