@@ -95,19 +95,41 @@ func Open(path string, opts ...Option) (*Store, error) {
 	s.w.SetConnMaxIdleTime(0)
 	s.w.SetConnMaxLifetime(0)
 
+	// The version is read on the read pool: when the schema is current (on
+	// every start but the first of a new clapper) the writer's connection
+	// opens with the first write, not before the first screen; a connection
+	// reads the whole schema as it opens, milliseconds at this size.
+	if err := s.openReaders(abs); err != nil {
+		s.w.Close()
+		return nil, err
+	}
+	v, err := schemaVersion(context.Background(), s.r)
+	if err == nil && v == len(migrations) {
+		return s, nil
+	}
+	s.r.Close()
 	if err := retryBusy(func() error { return migrate(context.Background(), s.w, len(migrations)) }); err != nil {
 		s.w.Close()
 		return nil, err
 	}
-	// The read pool opens after migrating so that its first connection sees
-	// the WAL mode and the schema the writer just set up.
-	if s.r, err = sql.Open(s.driver, dsn(abs, false)); err != nil {
+	// The read pool opens again after migrating so that its connections
+	// see the WAL mode and the schema the writer just set up.
+	if err := s.openReaders(abs); err != nil {
 		s.w.Close()
-		return nil, fmt.Errorf("history: %w", err)
+		return nil, err
 	}
-	s.r.SetMaxOpenConns(readers)
-	s.r.SetMaxIdleConns(readers)
 	return s, nil
+}
+
+func (s *Store) openReaders(abs string) error {
+	r, err := sql.Open(s.driver, dsn(abs, false))
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	s.r = r
+	return nil
 }
 
 // Close closes both connection pools.
