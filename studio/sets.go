@@ -23,9 +23,9 @@ var SetSlots = track.DefaultSchedule().Slots
 // running.
 var SetRetryPause = 5 * time.Second
 
-// StateUnknown is a set line's outcome when it may or may not have reached
+// stateUnknown is a set line's outcome when it may or may not have reached
 // the service (clapper history resolves it).
-const StateUnknown = "unknown"
+const stateUnknown = "unknown"
 
 // ErrSetStopped ends a set run whose context was cancelled: what was sent
 // is in history, and the lines never sent are sent by the next run.
@@ -226,7 +226,7 @@ func (r *SetRun) resume(ctx context.Context) error {
 		case t.TaskID == "" && t.State == history.StateRejected:
 			r.ended[req.Line] = api.StateFailed
 		case t.TaskID == "":
-			r.ended[req.Line] = StateUnknown
+			r.ended[req.Line] = stateUnknown
 		case api.IsTerminal(t.State):
 			r.ended[req.Line] = t.State
 		default:
@@ -280,7 +280,7 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 		return false, nil // the loop reports the stop
 	case errors.Is(err, history.ErrLineSent):
 		// Another run of the same set sent it meanwhile: it follows it.
-		r.end(req.Line, StateUnknown)
+		r.end(req.Line, stateUnknown)
 		return true, nil
 	case IsRetryable(err) && !errors.Is(err, track.ErrOutcomeUnknown):
 		// Too many tasks at the service (ours or others'): try again once
@@ -291,7 +291,7 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 		}
 		return false, nil
 	case errors.Is(err, track.ErrOutcomeUnknown):
-		r.end(req.Line, StateUnknown)
+		r.end(req.Line, stateUnknown)
 		r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
 		return true, nil
 	default:
@@ -419,7 +419,7 @@ func (r *SetRun) progress() SetProgress {
 		switch st {
 		case api.StateSuccess:
 			p.Done++
-		case StateUnknown:
+		case stateUnknown:
 			p.Unknown++
 		default:
 			p.Failed++

@@ -12,9 +12,9 @@ import (
 	"clapper/internal/textutil"
 )
 
-// MaxVariations bounds the versions of one request: a set is for choosing
+// maxVariations bounds the versions of one request: a set is for choosing
 // among versions, and each costs credits.
-const MaxVariations = 50
+const maxVariations = 50
 
 // VariationsError lists every version the catalog refuses; none is sent.
 type VariationsError struct {
@@ -30,8 +30,8 @@ func (e *VariationsError) Error() string {
 // random seeds, labelled seed=N. The operation must take a seed: versions
 // without one would not differ.
 func SeedVariations(op api.Operation, body map[string]any, count int) ([]SetRequest, error) {
-	if count < 2 || count > MaxVariations {
-		return nil, fmt.Errorf("%d versions: give 2 to %d", count, MaxVariations)
+	if count < 2 || count > maxVariations {
+		return nil, fmt.Errorf("%d versions: give 2 to %d", count, maxVariations)
 	}
 	if _, takes := catalog.FieldOf(op, "seed"); !takes {
 		return nil, fmt.Errorf("%s has no seed field, so versions of one request would not differ; vary a field instead", op)
@@ -58,15 +58,15 @@ type SetValue func(body map[string]any, field, value string) error
 
 // ValueVariations makes one version of a request per value of one field
 // (prompts, durations, models), labelled field=value. set types each value
-// (nil: TypeText's scalar typing). Every version is checked with the
+// (nil: typeText's scalar typing). Every version is checked with the
 // catalog; all broken ones are listed in a *VariationsError and none is
 // kept.
 func ValueVariations(op api.Operation, body map[string]any, field string, values []string, set SetValue) ([]SetRequest, error) {
 	if field == "" {
 		return nil, fmt.Errorf("name the field to vary")
 	}
-	if len(values) < 2 || len(values) > MaxVariations {
-		return nil, fmt.Errorf("%s: give 2 to %d values, separated by commas", field, MaxVariations)
+	if len(values) < 2 || len(values) > maxVariations {
+		return nil, fmt.Errorf("%s: give 2 to %d values, separated by commas", field, maxVariations)
 	}
 	if set == nil {
 		set = setScalar(op)
@@ -105,17 +105,17 @@ func setScalar(op api.Operation) SetValue {
 		}
 		switch f.Kind {
 		case catalog.KindInt, catalog.KindNumber, catalog.KindBool, catalog.KindText, catalog.KindEnum:
-			body[field] = TypeText(f, value)
+			body[field] = typeText(f, value)
 			return nil
 		}
 		return fmt.Errorf("%s: only a field of one value can be varied here (a number, a choice or a text)", field)
 	}
 }
 
-// TypeText converts a typed value by the field's kind. A value that does
+// typeText converts a typed value by the field's kind. A value that does
 // not parse is kept as text, so validation names the field and what it
 // takes.
-func TypeText(f catalog.Field, raw string) any {
+func typeText(f catalog.Field, raw string) any {
 	switch f.Kind {
 	case catalog.KindInt, catalog.KindNumber:
 		t := strings.TrimSpace(raw)
