@@ -3,6 +3,7 @@ package track
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -158,6 +159,7 @@ func TestRefreshWithoutTheResultMarksItExpired(t *testing.T) {
 func TestDownloadReportsItsProgress(t *testing.T) {
 	payload := bytes.Repeat([]byte("x"), 600<<10)
 	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/webp") // not the .mp4 queued: the name changes when saved
 		w.Header().Set("Content-Length", fmt.Sprint(len(payload)))
 		w.Write(payload)
 	}))
@@ -167,12 +169,16 @@ func TestDownloadReportsItsProgress(t *testing.T) {
 	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
 	var mu sync.Mutex
 	var running []history.Download
+	var done *history.Download
 	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() },
 		Emit: func(e Event) {
-			if e.Download != nil && e.Download.Status == history.DownloadRunning {
-				mu.Lock()
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case e.Download != nil && e.Download.Status == history.DownloadRunning:
 				running = append(running, *e.Download)
-				mu.Unlock()
+			case e.Download != nil && e.Download.Status == history.DownloadDone:
+				done = e.Download
 			}
 		}}
 	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
@@ -189,6 +195,139 @@ func TestDownloadReportsItsProgress(t *testing.T) {
 		}
 		if i > 0 && r.Bytes < int64(i)*256<<10 {
 			t.Errorf("report %d at %d bytes, before %d KiB", i, r.Bytes, i*256)
+		}
+	}
+	// The last report names the file saved, as history does.
+	dls, _ := store.Downloads(context.Background(), res.ID)
+	if done == nil || done.Path != dls[0].Path || !strings.HasSuffix(done.Path, ".webp") || done.Bytes != int64(len(payload)) {
+		t.Errorf("done reported as %+v, history has %+v", done, dls[0])
+	}
+}
+
+// cuttingFiles serves a 400-byte result by a script of answers, one per
+// request: a number n sends bytes up to n of the file from where the
+// request resumes, then cuts the connection; 0 answers 500.
+type cuttingFiles struct {
+	mu     sync.Mutex
+	script []int
+	gets   int
+}
+
+func (f *cuttingFiles) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	payload := bytes.Repeat([]byte("y"), 400)
+	f.mu.Lock()
+	upTo := 0
+	if f.gets < len(f.script) {
+		upTo = f.script[f.gets]
+	}
+	f.gets++
+	f.mu.Unlock()
+	if upTo == 0 {
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	var from int
+	fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-", &from)
+	w.Header().Set("Content-Length", fmt.Sprint(len(payload)-from))
+	if from > 0 {
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", from, len(payload)-1, len(payload)))
+		w.WriteHeader(http.StatusPartialContent)
+	}
+	w.Write(payload[from:upTo])
+	w.(http.Flusher).Flush()
+	conn, _, _ := w.(http.Hijacker).Hijack()
+	conn.Close()
+}
+
+// An attempt counts against the three tries unless it moved the file
+// further than every attempt before it. The first attempt always counts,
+// whatever it fetched; one that fetched nothing sets the mark at zero, so
+// the next that fetches anything does not count.
+func TestOnlyAttemptsThatGetFurtherAreFree(t *testing.T) {
+	retryPause = time.Millisecond
+	for _, c := range []struct {
+		name   string
+		script []int
+		gets   int
+	}{
+		{"a first attempt that got 100 bytes, then failures", []int{100}, 3},
+		{"a failure, 100 bytes (free), then failures", []int{0, 100}, 4},
+	} {
+		files := &cuttingFiles{script: c.script}
+		fileSrv := httptest.NewServer(files)
+		svc := newService()
+		cl, store, clk := setup(t, svc)
+		res := finishedTask(t, svc, cl, store, clk, fileSrv.URL+"/r.mp4")
+		d := &Downloader{Store: store, Client: cl, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+		d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+		d.RunPending(context.Background())
+		fileSrv.Close()
+		dls, _ := store.Downloads(context.Background(), res.ID)
+		if dls[0].Status != history.DownloadFailed || files.gets != c.gets {
+			t.Errorf("%s: %s after %d requests, want failed after %d", c.name, dls[0].Status, files.gets, c.gets)
+		}
+	}
+}
+
+// claimRefused is a store whose claims fail, as a full or broken disk does.
+type claimRefused struct{ *history.Store }
+
+func (claimRefused) ClaimDownload(context.Context, int64, string, time.Duration) (history.Download, error) {
+	return history.Download{}, errors.New("database disk image is malformed")
+}
+
+// A claim that fails for a reason other than another holder is reported
+// (the download stays queued); nothing is fetched.
+func TestFailedClaimIsReported(t *testing.T) {
+	var gets int
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { gets++ }))
+	defer fileSrv.Close()
+	svc := newService()
+	c, hs, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, hs, clk, fileSrv.URL+"/r.mp4")
+	var reported []error
+	d := &Downloader{Store: claimRefused{hs}, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() },
+		Emit: func(e Event) { reported = append(reported, e.Err) }}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	if len(reported) != 1 || reported[0] == nil || !strings.Contains(reported[0].Error(), "malformed") || gets != 0 {
+		t.Errorf("reported %v after %d fetches, want the claim's error and no fetch", reported, gets)
+	}
+}
+
+// progressLog is a store that keeps the progress a downloader records.
+type progressLog struct {
+	Store
+	got []history.DownloadProgress
+}
+
+func (p *progressLog) UpdateDownload(_ context.Context, _ int64, dp history.DownloadProgress) error {
+	p.got = append(p.got, dp)
+	return nil
+}
+
+// Progress is recorded as soon as 256 KiB more have arrived, not later.
+func TestProgressIsRecordedEvery256KiB(t *testing.T) {
+	log := &progressLog{}
+	pw := &progressWriter{ctx: context.Background(), d: &Downloader{Store: log}, total: 1 << 20}
+	for _, n := range []int{256<<10 - 1, 1, 256<<10 - 1, 1} {
+		pw.Write(make([]byte, n))
+	}
+	if len(log.got) != 2 || log.got[0].Bytes != 256<<10 || log.got[1].Bytes != 512<<10 {
+		t.Errorf("recorded %+v, want at 256 KiB and 512 KiB", log.got)
+	}
+}
+
+// An extension is read from a URL's path only: one that is all query or
+// fragment names none, and the kind's usual extension is used.
+func TestExtensionNeverComesFromTheQuery(t *testing.T) {
+	day := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	for _, url := range []string{"?name=x.gif", "#x.gif"} {
+		if got, want := FileName(day, api.OpReference2Image, "t1", 0, url), "2026-03-04_reference2image_t1_1.png"; got != want {
+			t.Errorf("FileName(%q) = %q, want %q", url, got, want)
+		}
+		if got := chooseExt("image", url, "", nil); got != "bin" {
+			t.Errorf("chooseExt(%q) = %q, want bin (nothing to go by)", url, got)
 		}
 	}
 }

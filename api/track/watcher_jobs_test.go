@@ -167,3 +167,36 @@ func TestLoadFromAPlainStore(t *testing.T) {
 		}
 	}
 }
+
+// The schedule learns how long an operation runs from when a task is first
+// seen processing to its success, not from its creation or its queueing;
+// a failed task teaches nothing.
+func TestScheduleLearnsFromProcessingToSuccess(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	sched := every(10 * time.Second)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: sched}, 4)
+	for _, id := range ids[:3] {
+		svc.states[id] = []string{"queueing", "queueing", "processing", "processing", "success"}
+	}
+	svc.states[ids[3]] = []string{"queueing", "processing", "failed"}
+	var processing, success time.Time
+	for _, e := range run(t, w, clk, t0.Add(time.Hour)) {
+		switch {
+		case e.TaskID == ids[0] && e.To == api.StateProcessing:
+			processing = e.At
+		case e.TaskID == ids[0] && e.To == api.StateSuccess:
+			success = e.At
+		}
+	}
+	want := success.Sub(processing)
+	if low, typical := sched.expected(api.OpReference2Image, "svcq2"); want <= 0 || low != want || typical != want {
+		t.Errorf("learned %v / %v, want the %v from processing to success", low, typical, want)
+	}
+	sched.mu.Lock()
+	n := len(sched.learned[key(api.OpReference2Image, "svcq2")])
+	sched.mu.Unlock()
+	if n != 3 {
+		t.Errorf("%d running times learned, want the 3 successes", n)
+	}
+}
