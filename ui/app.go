@@ -114,6 +114,8 @@ type Model struct {
 	// list has its rows: on a 2-core machine they would otherwise compete
 	// with the one read the first frame waits for.
 	afterFirstRows []tea.Cmd
+	// start, when set (Run), starts the studio after the first rows.
+	start func() error
 	// notify is how the terminal shows a notification (announce), and
 	// notified when it last did.
 	notify   notifyStyle
@@ -125,7 +127,8 @@ type Model struct {
 	quitting bool
 }
 
-// New builds the root model on a started studio. now is the clock the
+// New builds the root model on a started studio (or one its start field
+// starts after the first rows, as Run does). now is the clock the
 // screens show time with (tests fix it); relay, when set, connects a studio's
 // events to the program (Run sets it).
 func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Model {
@@ -160,6 +163,19 @@ func (m *Model) Init() tea.Cmd {
 		// half-blocks and never see another kitty sequence.
 		m.kittyProbe = &k
 		cmds = append(cmds, tea.Raw(k.Query()))
+	}
+	if run := m.start; run != nil {
+		start := func() tea.Msg {
+			if err := run(); err != nil {
+				return statusMsg{text: "could not follow the tasks in flight: " + api.CleanLine(err.Error()), bad: true}
+			}
+			return nil
+		}
+		if m.active == pageTasks {
+			m.afterFirstRows = append(m.afterFirstRows, start)
+		} else {
+			cmds = append(cmds, start)
+		}
 	}
 	for i, p := range m.pages {
 		switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -24,16 +25,23 @@ func runWith(ctx context.Context, cfg studio.Config, wrap func(tea.Model) tea.Mo
 	if err != nil {
 		return err
 	}
-	if err := s.Start(ctx); err != nil {
-		s.Close()
-		return err
-	}
 	var p *tea.Program
 	relays := newRelays()
 	m := New(s, nil, func(s *studio.Studio) { relays.start(s, p) })
+	// The studio starts once the first frame has its rows: loading what is
+	// in flight, the watcher's first reads and the change watcher would
+	// otherwise compete with the one read that frame waits for.
+	var started sync.Once
+	m.start = func() error {
+		var err error
+		started.Do(func() { err = s.Start(ctx) })
+		return err
+	}
 	p = tea.NewProgram(wrap(m), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	relays.start(s, p)
 	_, err = p.Run()
+	// A start still running is waited for; one not yet run never runs.
+	started.Do(func() {})
 	relays.stop()
 	// The studio in use at the end (the user may have switched backends).
 	closeErr := m.env.studio.Close()

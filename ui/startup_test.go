@@ -26,13 +26,16 @@ func TestHiddenListsReadWhenShown(t *testing.T) {
 }
 
 // The first frame waits for one read, the Tasks list's page: the hidden
-// pages' reads (voices, drafts) start only once its rows are there, so on
-// two busy cores they do not compete with it.
+// pages' reads (voices, drafts) and the studio's start (loading what is in
+// flight, the watcher) begin only once its rows are there, so on two busy
+// cores they do not compete with it.
 func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 	clk := &clock{t: testNow}
 	s := newTestStudio(t, clk)
 	seed(t, s, clk, standardTasks())
 	m := New(s, func() time.Time { return testNow }, nil)
+	starts := 0
+	m.start = func() error { starts++; return nil }
 	send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	// reads runs cmd and what it batches, and names the data each returns
 	// without handing it to the model.
@@ -55,12 +58,12 @@ func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 		return names, rows
 	}
 	first, rows := reads(m.Init())
-	if !slices.Equal(first, []string{"rows"}) {
-		t.Fatalf("reads at start: %v; want only the Tasks rows", first)
+	if !slices.Equal(first, []string{"rows"}) || starts != 0 {
+		t.Fatalf("reads at start: %v, %d studio starts; want only the Tasks rows", first, starts)
 	}
 	_, next := m.Update(rows)
 	then, _ := reads(next)
-	if !slices.Contains(then, "voices") || !slices.Contains(then, "drafts") {
-		t.Errorf("reads once the rows are there: %v; want voices and drafts", then)
+	if !slices.Contains(then, "voices") || !slices.Contains(then, "drafts") || starts != 1 {
+		t.Errorf("reads once the rows are there: %v, %d studio starts; want voices and drafts, and one start", then, starts)
 	}
 }
