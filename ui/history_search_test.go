@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"context"
+	"errors"
+	"maps"
 	"strings"
 	"testing"
+
+	"clapper/history"
 )
 
 // lastHistoryPause is the pause scheduled after the last key typed.
@@ -48,5 +53,31 @@ func TestHistorySearchAppliesAsTyped(t *testing.T) {
 	send(m, lastHistoryPause(t, m))
 	if !strings.Contains(screen(m), "from:yesterday: give a date") {
 		t.Fatalf("a word that cannot be read is named:\n%s", screen(m))
+	}
+}
+
+// A search's totals answer only while that search is the one shown: an
+// earlier one still counting (a word too short for the search index scans
+// every prompt) is cancelled, and its late answer never replaces the
+// newer totals.
+func TestHistoryTotalsOfASupersededSearchAreDropped(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	send(m, press("5"))
+	p := m.pages[pageHistory].(*historyPage)
+	p.query = history.Filter{Text: "fox"}
+	older := p.loadStats()
+	p.query = history.Filter{}
+	newer := p.loadStats()
+	send(m, newer())
+	all := p.counts
+	late, ok := older().(historyStatsMsg)
+	if !ok || !errors.Is(late.err, context.Canceled) {
+		t.Fatalf("the superseded read was not cancelled: %+v", late)
+	}
+	late.err = nil
+	late.counts = map[string]int{"success": 1}
+	send(m, late)
+	if !maps.Equal(p.counts, all) || len(all) < 2 {
+		t.Fatalf("a superseded search's totals %v replaced the newer %v", p.counts, all)
 	}
 }

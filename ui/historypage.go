@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -51,6 +52,11 @@ type historyPage struct {
 	byModel []history.ModelCredits
 	// matched is what the tasks the search matches were charged.
 	matched int64
+	// statsSeq numbers the reads of the totals: only the latest one's
+	// answer is shown, and starting one cancels the one before (a scan for
+	// a word too short for the search index can outlast the next search).
+	statsSeq    int
+	statsCancel context.CancelFunc
 
 	width, height int
 	scroll        int
@@ -60,7 +66,7 @@ type historyPage struct {
 }
 
 type historyStatsMsg struct {
-	filter  history.Filter
+	seq     int
 	counts  map[string]int
 	byDay   []history.DayCredits
 	byModel []history.ModelCredits
@@ -154,10 +160,17 @@ func (p *historyPage) statsRange() (time.Time, time.Time) {
 }
 
 func (p *historyPage) loadStats() tea.Cmd {
-	ctx, store, f := p.env.ctx, p.env.store(), p.query
+	if p.statsCancel != nil {
+		p.statsCancel()
+	}
+	ctx, cancel := context.WithCancel(p.env.ctx)
+	p.statsSeq++
+	p.statsCancel = cancel
+	store, f, seq := p.env.store(), p.query, p.statsSeq
 	from, to := p.statsRange()
 	return func() tea.Msg {
-		msg := historyStatsMsg{filter: f}
+		defer cancel()
+		msg := historyStatsMsg{seq: seq}
 		if searched(f) {
 			// The counts and what the matches cost, in one pass.
 			var totals history.Totals
@@ -185,7 +198,7 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 			p.win.apply(msg)
 		}
 	case historyStatsMsg:
-		if msg.err == nil {
+		if msg.seq == p.statsSeq && msg.err == nil {
 			p.counts, p.byDay, p.byModel, p.matched = msg.counts, msg.byDay, msg.byModel, msg.matched
 		}
 	case historySettledMsg:
