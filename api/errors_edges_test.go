@@ -86,7 +86,7 @@ func TestCapTextAtTheBound(t *testing.T) {
 	}{
 		{"abc", 3, "abc"},
 		{"abcd", 3, "abc… (cut; 4 B in all)"},
-		{"aé", 2, "a… (cut; 3 B in all)"},            // é is 2 bytes: not split
+		{"aé", 2, "a… (cut; 3 B in all)"},             // é is 2 bytes: not split
 		{"\x80\x80\x80abc", 2, "… (cut; 6 B in all)"}, // no rune starts before n
 	} {
 		if got := CapText(c.s, c.n); got != c.want {
