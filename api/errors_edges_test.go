@@ -94,3 +94,14 @@ func TestCapTextAtTheBound(t *testing.T) {
 		}
 	}
 }
+
+// A rejection whose body is not JSON keeps its first 200 bytes as the
+// message, marked when more was cut.
+func TestPlainRejectionBodyKeeps200Bytes(t *testing.T) {
+	for n, want := range map[int]string{200: strings.Repeat("x", 200), 201: strings.Repeat("x", 200) + "…"} {
+		e := decodeError(502, nil, []byte(strings.Repeat("x", n)))
+		if e.Message != want {
+			t.Errorf("a %d-byte page: message of %d bytes %q…", n, len(e.Message), e.Message[len(e.Message)-5:])
+		}
+	}
+}
