@@ -27,7 +27,7 @@ var sheetThumbs = preview.NewCache(64)
 // cells (half-blocks: two pixels a row), largest first: the largest that
 // shows every cell at once, else the smallest. cellTextLines are the lines
 // of text under a thumbnail.
-var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}}
+var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}, {17, 3}}
 
 const cellTextLines = 3
 
@@ -361,8 +361,10 @@ func (c *contactSheet) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			c.cursor -= per
 		}
 	case key.Matches(msg, k.Down):
-		if c.cursor+per < len(c.cells) {
-			c.cursor += per
+		// A shorter last row takes the cursor to its last cell, so every
+		// row "↓ more" promises is reached.
+		if c.cursor/per < (len(c.cells)-1)/per {
+			c.cursor = min(c.cursor+per, len(c.cells)-1)
 		}
 	case key.Matches(msg, k.Keep):
 		return c.keep()

@@ -397,3 +397,36 @@ func TestBackendSwitchClosesTheSheet(t *testing.T) {
 		t.Fatalf("the old backend's sheet is still shown:\n%s", screen(m))
 	}
 }
+
+// At 80x24 a set of 6 shows two rows of smaller cells (not one row of three
+// over a blank half screen), and ↓ from a column with nothing under it in
+// the shorter last row goes to that row's last cell.
+func TestContactSheetShortScreenTwoRowsAndDown(t *testing.T) {
+	m, _, _, _ := sheetModel(t, 80, 24, 6)
+	if per, rows := m.sheet.perRow(), m.sheet.rowsShown(); per != 4 || rows != 2 {
+		t.Fatalf("80x24 lays out %d cells a row, %d rows; want 4 and 2\n%s", per, rows, screen(m))
+	}
+	scr := screen(m)
+	for _, want := range []string{"version 1", "version 5", "version 6", "⠋ processing 40%"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the sheet at 80x24 lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "row more") {
+		t.Fatalf("every version fits, yet more rows are promised:\n%s", scr)
+	}
+	send(m, press("right"))
+	send(m, press("right"))
+	send(m, press("down")) // from version 3: nothing under it in the row of 5 and 6
+	if m.sheet.cursor != 5 {
+		t.Fatalf("↓ from version 3 went to cell %d; want the last, version 6", m.sheet.cursor+1)
+	}
+	send(m, press("down"))
+	if m.sheet.cursor != 5 {
+		t.Fatalf("↓ on the last row moved to cell %d", m.sheet.cursor+1)
+	}
+	send(m, press("up"))
+	if m.sheet.cursor != 1 {
+		t.Fatalf("↑ from version 6 went to cell %d; want version 2", m.sheet.cursor+1)
+	}
+}
