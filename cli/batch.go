@@ -39,7 +39,7 @@ func newBatchCmd(app *App) *cobra.Command {
 		Example: "  clapper batch products.csv --max-credits 2000\n" +
 			"  clapper batch requests.jsonl --dry-run\n\n" +
 			"  requests.jsonl:\n" +
-			"    {\"operation\": \"text2image\", \"request\": {\"model\": \"svcq2\", ...}}\n" +
+			"    {\"operation\": \"reference2image\", \"request\": {\"model\": \"svcq2\", ...}}\n" +
 			"  products.csv:\n" +
 			"    operation,model,prompt,duration\n" +
 			"    text2video,svcq3-turbo,a red mug turning,5",
