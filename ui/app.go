@@ -322,7 +322,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case onwardMsg:
 		return readOnward(m.env, msg.LocalID)
 	case onwardReadMsg:
-		d, cmd := openOnward(msg)
+		d, cmd := openOnward(msg, m.height)
 		if d != nil {
 			m.dialog = d
 		}
@@ -527,6 +527,9 @@ func (m *Model) layout() {
 		m.sheet.SetSize(m.width, h)
 	}
 	m.help.SetWidth(m.width)
+	if p, ok := m.dialog.(*onwardPicker); ok {
+		p.screenH = m.height
+	}
 }
 
 // minWidth and minHeight are the smallest terminal clapper lays out in;

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -16,7 +18,7 @@ import (
 )
 
 type detailKeys struct {
-	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Tags key.Binding
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Child, Tags key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -33,6 +35,7 @@ func newDetailKeys() detailKeys {
 		Duplicate: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "duplicate into New")),
 		Onward:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
 		Parent:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "task it came from")),
+		Child:     key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "task sent onward to")),
 		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
 	}
 }
@@ -42,7 +45,7 @@ func (k detailKeys) ShortHelp() []key.Binding {
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Child, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -148,6 +151,7 @@ func (d *detailModel) Help() help.KeyMap {
 	// nothing (a lapsed URL never saved), is said when pressed.
 	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
 	k.Parent.SetEnabled(t != nil && t.From != nil)
+	k.Child.SetEnabled(t != nil && len(t.Onward) > 0)
 	return k
 }
 
@@ -262,6 +266,8 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Parent):
 		id := d.task.From.LocalID
 		return func() tea.Msg { return openDetailMsg{localID: id} }
+	case key.Matches(msg, k.Child):
+		return openChild(d.task.Onward)
 	case key.Matches(msg, k.Onward):
 		id := d.localID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }
@@ -431,4 +437,26 @@ func rereadTask(e *env, t history.Task) tea.Cmd {
 		}
 		return done("task "+api.CleanLine(t.TaskID)+" re-read from the service", changedTasks)
 	}
+}
+
+// openChild opens the task a result was sent onward to; of several, it asks
+// which, by number (the first nine, as the detail lists them).
+func openChild(links []history.Link) tea.Cmd {
+	open := func(id int64) tea.Cmd { return func() tea.Msg { return openDetailMsg{localID: id} } }
+	if len(links) == 1 {
+		return open(links[0].LocalID)
+	}
+	d := &choiceDialog{title: "Open which task it was sent onward to?"}
+	d.body = fmt.Sprintf("It was sent onward %d times.", len(links))
+	if len(links) > 9 {
+		d.body += " The first nine are listed; the Tasks page (/ filter) finds the rest."
+	}
+	for i, l := range links[:min(len(links), 9)] {
+		d.choices = append(d.choices, dialogChoice{
+			key:   strconv.Itoa(i + 1),
+			label: fmt.Sprintf("#%d %s %s", l.LocalID, l.Operation, glyph(l.State)),
+			cmd:   open(l.LocalID),
+		})
+	}
+	return func() tea.Msg { return openDialogMsg{d: d} }
 }

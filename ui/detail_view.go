@@ -225,7 +225,7 @@ func chainLines(th *Theme, t history.Task, w int) string {
 		for i, l := range t.Onward {
 			texts[i] = linkText(l, l.Operation, t.Operation)
 		}
-		b.WriteString(th.Dim.Render("sent onward to: ") + wrapIndent(strings.Join(texts, ", "), w-16, 16) + "\n")
+		b.WriteString(th.Dim.Render("sent onward to: ") + strings.TrimRight(wrapIndent(strings.Join(texts, ", "), w-30, 16), " ") + th.Dim.Render("  (> opens it)") + "\n")
 	}
 	return b.String()
 }

@@ -58,8 +58,9 @@ func onwardTargets(src studio.Onward) []catalog.Target {
 	return ts
 }
 
-// openOnward answers onwardReadMsg: the picker, or why there is none.
-func openOnward(msg onwardReadMsg) (dialog, tea.Cmd) {
+// openOnward answers onwardReadMsg: the picker for a screen of screenH
+// lines, or why there is none.
+func openOnward(msg onwardReadMsg, screenH int) (dialog, tea.Cmd) {
 	if msg.err != nil {
 		return nil, statusErrText(api.CleanLine(msg.err.Error()))
 	}
@@ -67,7 +68,9 @@ func openOnward(msg onwardReadMsg) (dialog, tea.Cmd) {
 	if len(ts) == 0 {
 		return nil, statusErrText(fmt.Sprintf("no operation takes %s from a saved file; the result URL has lapsed", msg.src.Output))
 	}
-	return newOnwardPicker(msg.src, ts), nil
+	p := newOnwardPicker(msg.src, ts)
+	p.screenH = screenH
+	return p, nil
 }
 
 type onwardKeys struct {
@@ -94,6 +97,20 @@ type onwardPicker struct {
 	src     studio.Onward
 	targets []catalog.Target
 	cursor  int
+	// screenH is the terminal's height: the rows shown are as many as
+	// fit in it (the root sets it on a resize).
+	screenH int
+}
+
+// pickerChrome is the picker's lines around its rows: the border, title,
+// what is sent, the keys and two blank lines; pickerMargin keeps a line of
+// the screen above and below the box.
+const pickerChrome, pickerMargin = 7, 2
+
+// rowsShown is how many targets the picker lists at once: every one when
+// the screen holds them, else a window around the cursor, never under 3.
+func (d *onwardPicker) rowsShown() int {
+	return min(len(d.targets), max(d.screenH-pickerChrome-pickerMargin, 3))
 }
 
 func newOnwardPicker(src studio.Onward, ts []catalog.Target) *onwardPicker {
@@ -129,9 +146,9 @@ func (d *onwardPicker) View(th *Theme, width int) string {
 	t := d.src.Task
 	title := fmt.Sprintf("Send %s of #%d (%s) onward", d.src.Output, t.LocalID, t.Operation)
 	from := "sends " + textutil.Fit(api.CleanLine(d.src.Why), w-10)
-	// Rows are windowed around the cursor: an image has a dozen places,
-	// more than an 80x24 screen holds with the box around them.
-	rows := min(len(d.targets), 10)
+	// Rows are windowed around the cursor when the screen is too short:
+	// an image has over a dozen places.
+	rows := d.rowsShown()
 	first := min(max(d.cursor-rows/2, 0), len(d.targets)-rows)
 	var b strings.Builder
 	b.WriteString(th.Strong.Render(textutil.Fit(title, w-4)) + "\n" + th.Dim.Render(from) + "\n\n")
@@ -141,15 +158,18 @@ func (d *onwardPicker) View(th *Theme, width int) string {
 		if i == d.cursor {
 			mark, st = "› ", th.Selected
 		}
-		line := textutil.Fit(people, max(w-4-len(wire)-4, 20))
-		pad := max(w-4-2-lipgloss.Width(line)-len(wire), 1)
+		// On a narrow screen the wire name gives way too: a row is one line.
+		wire = textutil.Truncate(wire, max(w-4-2-1-16, 8))
+		line := textutil.Fit(people, max(w-4-2-1-lipgloss.Width(wire), 8))
+		pad := max(w-4-2-lipgloss.Width(line)-lipgloss.Width(wire), 1)
 		b.WriteString(mark + st.Render(line) + strings.Repeat(" ", pad) + th.Dim.Render(wire) + "\n")
 	}
-	more := ""
+	// Where the cursor is among the places, on the line above the keys
+	// (beside them it would wrap at 60 columns).
 	if len(d.targets) > rows {
-		more = th.Dim.Render(fmt.Sprintf("   %d of %d", d.cursor+1, len(d.targets)))
+		b.WriteString(th.Dim.Render(fmt.Sprintf("  %d of %d", d.cursor+1, len(d.targets))))
 	}
 	b.WriteString("\n" + th.Key.Render("↑/↓") + th.Dim.Render(" choose   ") + th.Key.Render("enter") +
-		th.Dim.Render(" open its form   ") + th.Key.Render("esc") + th.Dim.Render(" cancel") + more)
+		th.Dim.Render(" open its form   ") + th.Key.Render("esc") + th.Dim.Render(" cancel"))
 	return th.Box.Width(w).Render(b.String())
 }

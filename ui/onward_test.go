@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"clapper/api"
 	"clapper/history"
 	"clapper/studio"
@@ -77,7 +79,7 @@ func TestOnwardListsThePlacesOfEachKind(t *testing.T) {
 		{"image", "811000000000000002",
 			[]string{"Send an image of #2 (reference2image) onward", "Animate an image → the first frame", "img2video images[0]",
 				"First to last frame → first frame", "First to last frame → last frame", "start-end2video images[1]",
-				"From references → reference images", "reference2video subjects[].images", "Make an image → reference images or", "1 of 14"},
+				"From references → reference images", "reference2video subjects[].images", "Make an image → reference images or", "general_one_click images"},
 			[]string{"video_url", "audio_url", "voice"}},
 		{"video", "811000000000000033",
 			[]string{"Send a video of", "Lip sync → source video", "lip-sync video_url", "Copy a trend → video to replicate", "trending-replicate video_url"},
@@ -284,5 +286,88 @@ func TestOnwardVariationsKeepTheLink(t *testing.T) {
 		if v.Parent != nil {
 			t.Fatalf("version %s of a form whose image was replaced is tied to #%d", v.Label, v.Parent.LocalID)
 		}
+	}
+}
+
+// > in a task's detail opens the task its result was sent onward to (the
+// help names > only there); of two, it asks which by number.
+func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	sendImageOnward := func() history.Task {
+		pressOnward(t, m, "811000000000000002")
+		for range 2 {
+			send(m, press("down"))
+		}
+		send(m, press("enter")) // img2video → the first frame
+		p := m.pages[pageNew].(*newPage)
+		if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+			t.Fatalf("the form did not open checked:\n%s", screen(m))
+		}
+		return sendOnwardForm(t, m, api.OpImg2Video)
+	}
+	first := sendImageOnward()
+	send(m, openDetailMsg{localID: first.LocalID})
+	send(m, press("?"))
+	if got := screen(m); strings.Contains(got, "task sent onward to") {
+		t.Fatalf("the help of a task sent nowhere names >:\n%s", got)
+	}
+	send(m, press("esc"))
+	parent := localOf(t, m, "811000000000000002")
+	send(m, openDetailMsg{localID: parent})
+	if got := screen(m); !strings.Contains(got, fmt.Sprintf("sent onward to: img2video ◷ #%d (the first frame)  (> opens it)", first.LocalID)) {
+		t.Fatalf("the parent's detail does not say > opens the child:\n%s", got)
+	}
+	send(m, press("?"))
+	if got := screen(m); !strings.Contains(got, "> task sent onward to") {
+		t.Fatalf("the help does not name >:\n%s", got)
+	}
+	send(m, press("esc"))
+	send(m, press(">"))
+	if m.detail == nil || m.detail.localID != first.LocalID || !strings.Contains(screen(m), "from: reference2image ✓ #2") {
+		t.Fatalf("> did not open the task it was sent onward to:\n%s", screen(m))
+	}
+
+	sendImageOnward()
+	var second history.Link
+	if !runUntil(m, nil, func() bool {
+		got, err := m.env.store().Task(context.Background(), parent)
+		if err != nil || len(got.Onward) != 2 {
+			return false
+		}
+		for _, l := range got.Onward {
+			if l.LocalID != first.LocalID {
+				second = l
+			}
+		}
+		return true
+	}, 5*time.Second) {
+		t.Fatal("the second task sent onward is not linked to the image")
+	}
+	send(m, openDetailMsg{localID: parent})
+	send(m, press(">"))
+	got := screen(m)
+	if m.dialog == nil || !strings.Contains(got, "Open which task it was sent onward to?") ||
+		!strings.Contains(got, fmt.Sprintf("#%d img2video", first.LocalID)) || !strings.Contains(got, fmt.Sprintf("#%d img2video", second.LocalID)) {
+		t.Fatalf("> on a result sent onward twice does not ask which:\n%s", got)
+	}
+	send(m, press("2"))
+	if m.dialog != nil || m.detail == nil || m.detail.localID != second.LocalID {
+		t.Fatalf("2 did not open the second task sent onward:\n%s", screen(m))
+	}
+}
+
+// The picker lists as many places as the screen holds: a window with "N of
+// 14" at 60x16, every place once the terminal grows to 140x40.
+func TestOnwardPickerFitsTheScreen(t *testing.T) {
+	m, _ := newTestModel(t, 60, 16)
+	pressOnward(t, m, "811000000000000002")
+	got := screen(m)
+	if !strings.Contains(got, "1 of 14") || strings.Contains(got, "general_one_click images") {
+		t.Fatalf("at 60x16 the picker is not a window over 14 places:\n%s", got)
+	}
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	got = screen(m)
+	if strings.Contains(got, "of 14") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "general_one_click images") {
+		t.Fatalf("at 140x40 the picker does not list all 14 places:\n%s", got)
 	}
 }
