@@ -2,6 +2,8 @@ package history
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -77,5 +79,41 @@ func TestSearchFoldsCaseBeyondASCII(t *testing.T) {
 		if len(p.Tasks) != 1 || p.Tasks[0].LocalID != ids[0] {
 			t.Errorf("%q finds %d tasks", word, len(p.Tasks))
 		}
+	}
+}
+
+// Opening retries while SQLite answers BUSY (two clappers switching a new
+// file to WAL at once), and gives up at once on any other error.
+func TestRetryBusyRetriesOnlyBusy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	holder, err := rawDB(t, path).Begin() // holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	impatient, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impatient.Close()
+	calls := 0
+	err = retryBusy(func() error {
+		calls++
+		if calls == 3 {
+			holder.Rollback()
+		}
+		_, err := impatient.Exec(`CREATE TABLE IF NOT EXISTS t (a)`)
+		return err
+	})
+	if err != nil || calls != 3 {
+		t.Errorf("while the lock was held: %d calls, %v; want the third to pass", calls, err)
+	}
+	calls = 0
+	err = retryBusy(func() error {
+		calls++
+		_, err := impatient.Exec(`CREATE TABLE t (a)`) // exists: an error, not BUSY
+		return err
+	})
+	if err == nil || calls != 1 {
+		t.Errorf("a lasting error: %d calls, %v; want one call and the error", calls, err)
 	}
 }
