@@ -47,3 +47,15 @@ func TestReadWithoutAnIDIsTheTaskAskedFor(t *testing.T) {
 		t.Errorf("read: %+v, %v", res, err)
 	}
 }
+
+// A retry policy without steps retries at once; a client without a
+// timeout (0) sets no deadline.
+func TestRetryWithoutStepsAndNoTimeout(t *testing.T) {
+	s := &subjectServer{answers: []string{"503", `{"id":"t1","state":"processing"}`}}
+	c := subjectClient(t, s)
+	c = c.With(WithRetry(RetryPolicy{Attempts: 2}), WithTimeout(0))
+	res, err := c.Get(context.Background(), "t1")
+	if err != nil || res.State != "processing" || len(s.requests) != 2 {
+		t.Errorf("read: %+v, %v after %d requests; want it read again at once", res, err, len(s.requests))
+	}
+}

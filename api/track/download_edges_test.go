@@ -47,6 +47,7 @@ func TestSizeCapAtTheBound(t *testing.T) {
 		{"/1001-sized.png", history.DownloadFailed},
 		{"/1000-chunked.png", history.DownloadDone},
 		{"/1001-chunked.png", history.DownloadFailed},
+		{"/3000-sized.png", history.DownloadFailed},
 	} {
 		dl := saveResult(t, api.OpReference2Image, hs.URL+c.path, t.TempDir())
 		if dl.Status != c.want {
@@ -59,6 +60,11 @@ func TestSizeCapAtTheBound(t *testing.T) {
 			}
 		} else if !strings.Contains(dl.Error, "the cap is 1000 B") {
 			t.Errorf("%s: error %q does not name the cap", c.path, dl.Error)
+		}
+		// A length announced over the cap is refused before the first
+		// byte, naming the whole size.
+		if strings.HasSuffix(c.path, "3000-sized.png") && !strings.Contains(dl.Error, "(2 KB of image at least") {
+			t.Errorf("%s: error %q does not name the announced size", c.path, dl.Error)
 		}
 	}
 }
