@@ -126,6 +126,13 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 	case api.StateCreated, "":
 		return s.jitter(s.FirstPoll)
 	case api.StateQueueing:
+		if t.offPeak {
+			// An off-peak task waits for the service's quiet hours (up to
+			// 48 h), free slots or not: the reads thin out as it waits,
+			// from QueueCheckMin to QueueCheckMax, and follow it closely
+			// once it runs.
+			return s.jitter(min(max(inState/2, s.scaled(s.QueueCheckMin), s.MinInterval), s.scaled(s.QueueCheckMax)))
+		}
 		if ahead < s.Slots {
 			// A slot is free for it: the service starts it within moments.
 			return s.jitter(min(max(s.FirstPoll, inState/2), 10*time.Second))

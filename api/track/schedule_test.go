@@ -38,3 +38,27 @@ func TestScheduleFollowsTheBackendSpeed(t *testing.T) {
 		t.Fatalf("learned typical %v, want the 5 s seen", typical)
 	}
 }
+
+// An off-peak task waits for quiet hours whatever slots are free: it is
+// read at least QueueCheckMin apart, more rarely as it waits, never past
+// QueueCheckMax; a queued task that is not off-peak, with a slot free, is
+// read within seconds.
+func TestOffPeakQueuedTaskIsReadRarely(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	s := DefaultSchedule()
+	s.rand = func() float64 { return 0.5 } // no jitter
+	fresh := &watched{op: api.OpText2Video, state: api.StateQueueing, stateSince: now, offPeak: true}
+	if d := s.next(fresh, now, 0); d != s.QueueCheckMin {
+		t.Errorf("a fresh off-peak task is read again after %v, want %v", d, s.QueueCheckMin)
+	}
+	if d := s.next(fresh, now.Add(8*time.Minute), 0); d != 4*time.Minute {
+		t.Errorf("after 8 min queued: next read in %v, want 4m", d)
+	}
+	if d := s.next(fresh, now.Add(6*time.Hour), 0); d != s.QueueCheckMax {
+		t.Errorf("after 6 h queued: next read in %v, want %v", d, s.QueueCheckMax)
+	}
+	now2 := &watched{op: api.OpText2Video, state: api.StateQueueing, stateSince: now}
+	if d := s.next(now2, now.Add(time.Minute), 0); d > 10*time.Second {
+		t.Errorf("a queued task with a free slot is read after %v", d)
+	}
+}

@@ -36,6 +36,8 @@ type service struct {
 	create  func(w http.ResponseWriter) bool // true when it answered
 	// resultURL, when set, is the URL of every success read.
 	resultURL string
+	// offPeak: every read says the task is off-peak.
+	offPeak bool
 }
 
 func newService() *service {
@@ -83,7 +85,7 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			creations = fmt.Sprintf(`[{"id":"c1","url":%q}]`, url)
 		}
-		fmt.Fprintf(w, `{"id":%q,"state":%q,"err_code":"","credits":10,"creations":%s}`, id, state, creations)
+		fmt.Fprintf(w, `{"id":%q,"state":%q,"err_code":"","credits":10,"off_peak":%t,"creations":%s}`, id, state, s.offPeak, creations)
 	default:
 		w.WriteHeader(404)
 	}
@@ -647,5 +649,23 @@ func TestQueuedTaskWithFreeSlotIsReadSoon(t *testing.T) {
 	next := w.Step(context.Background())
 	if d := next.Sub(clk.Now()); d > 10*time.Second {
 		t.Errorf("a queued task with a free slot is read again in %v", d)
+	}
+}
+
+// An off-peak task waits for the service's quiet hours, free slots or not:
+// once a read says so, the next comes no sooner than the queue check.
+func TestOffPeakQueuedTaskWaitsForTheQueueCheck(t *testing.T) {
+	svc := newService()
+	svc.offPeak = true
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.states[ids[0]] = []string{"queueing"}
+	clk.Set(t0.Add(5 * time.Second))
+	next := w.Step(context.Background())
+	if svc.reads[ids[0]] != 1 {
+		t.Fatalf("%d reads, want the first", svc.reads[ids[0]])
+	}
+	if d := next.Sub(clk.Now()); d < 25*time.Second {
+		t.Errorf("an off-peak queued task is read again in %v", d)
 	}
 }

@@ -118,6 +118,7 @@ type watched struct {
 	created    time.Time
 	stateSince time.Time // when this client first saw the current state
 	running    time.Time // when first seen processing; zero before
+	offPeak    bool      // the service said so: it runs in quiet hours
 	next       time.Time
 	failures   int
 	notFound   int // TaskNotFound answers in a row in this run
@@ -479,6 +480,9 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	t.failures, t.notFound = 0, 0
+	if res != nil && res.OffPeak != nil {
+		t.offPeak = *res.OffPeak
+	}
 	if stateChanged {
 		if prev == api.StateQueueing {
 			w.queued.remove(t)
