@@ -164,14 +164,20 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	if c.origin == 0 && t.Origin == history.OriginMCP {
 		tag = "mcp "
 	}
-	// The user's tags lead the subject, in at most a third of its room.
-	labels := ""
-	if len(t.Tags) > 0 && c.prompt >= 24 {
-		labels = textutil.Truncate("#"+strings.Join(t.Tags, " #"), c.prompt/3) + " "
-	}
 	// A version of a set names it: c opens its contact sheet.
+	labels := ""
 	if t.SetID != 0 && c.prompt >= 16 {
-		labels = fmt.Sprintf("set %d ", t.SetID) + labels
+		labels = fmt.Sprintf("set %d ", t.SetID)
+	}
+	// The user's tags lead the subject, in at most a third of its room (all
+	// the room left when there is no subject, as for a video made from a
+	// first frame alone): an 80-column list shows them too.
+	if len(t.Tags) > 0 && c.prompt >= 16 {
+		room := c.prompt / 3
+		if subject == "" {
+			room = c.prompt - len(tag) - len(labels) - 1
+		}
+		labels += textutil.Truncate("#"+strings.Join(t.Tags, " #"), room) + " "
 	}
 	subject = textutil.Fit(subject, c.prompt-len(tag)-textutil.Width(labels)) + " "
 	render := func(s string) string { return s }

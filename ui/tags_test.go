@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
 	"clapper/history"
 )
 
@@ -170,5 +171,23 @@ func TestTagEditorScreens(t *testing.T) {
 			openTagEditor(t, m, fox.LocalID)
 			snapshot(t, m)
 		})
+	}
+}
+
+// An 80-column list shows a task's tags too: before its subject in a third
+// of the room, or in all of it when the task has no subject (a video made
+// from a first frame alone).
+func TestTagsShowInAnEightyColumnList(t *testing.T) {
+	m, _ := newClockedModel(t, []task{{api.OpImg2Video, "svcq3-turbo", `{"model":"svcq3-turbo","images":["https://x/l.png"]}`,
+		"811000000000000041", api.StateSuccess, 25, "", testNow.Add(-time.Minute), 0}})
+	tagTasks(t, m.env.store(), map[string][]string{"811000000000000001": {"keeper"}, "811000000000000041": {"client-a", "keeper"}})
+	p := m.pages[pageTasks].(*tasksPage)
+	run(m, p.refresh())
+	sc := screen(m)
+	if !strings.Contains(sc, "#keeper a red fox in") {
+		t.Fatalf("an 80-column row does not lead with its tag:\n%s", sc)
+	}
+	if !strings.Contains(sc, "#client-a #keeper") {
+		t.Fatalf("a row with no subject does not show its tags in full:\n%s", sc)
 	}
 }
