@@ -24,7 +24,7 @@ func TestOpenSettingsFileWithKeyIsMadePrivate(t *testing.T) {
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v after reading, want 0600", st.Mode().Perm())
 	}
-	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], p) || !strings.Contains(c.Warnings[0], "0600") {
+	if len(c.Warnings) != 1 || c.Warnings[0] != "settings file "+p+" holds the API key and others could read it (mode 0644); it is now 0600" {
 		t.Errorf("warnings %q", c.Warnings)
 	}
 	// Without a key the mode is the user's business.
