@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
+	"clapper/api/track"
 	"clapper/history"
 	"clapper/studio"
 )
@@ -142,5 +143,24 @@ func TestStartSetRules(t *testing.T) {
 	defer mu.Unlock()
 	if len(notes) != 1 || notes[0] != "line %d%s: task %s %s" {
 		t.Errorf("notes of a set that ended well: %q", notes)
+	}
+	// The front end hears of the set's send as of any other.
+	members, err := s.Store.SetMembers(ctx, id)
+	if err != nil || len(members) != 1 || members[0].LocalID == 0 {
+		t.Fatalf("the set's line in history: %+v, %v", members, err)
+	}
+	task, err := s.Store.Task(ctx, members[0].LocalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-s.Events():
+			if ev.Kind == track.EventState && ev.TaskID == task.TaskID && ev.To == api.StateSuccess {
+				return
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no event for task %s sent by the set", task.TaskID)
+		}
 	}
 }
