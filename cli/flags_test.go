@@ -133,10 +133,11 @@ func TestHistoryFlagsEachNarrowTheList(t *testing.T) {
 	}
 }
 
-// --limit 0 lists every task, past any page size; the default is 50.
+// --limit 0 lists every task, past any page size; the default is 50; a
+// limit past a page is kept on the next page too.
 func TestHistoryLimitZeroListsAll(t *testing.T) {
 	data := t.TempDir()
-	const n = 1001 // one more than a page the command reads
+	const n = 1002 // past a page the command reads
 	if err := history.WriteFixture(filepath.Join(data, "history.db"), n, flagDay, flagDay.AddDate(0, 0, 30)); err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +146,9 @@ func TestHistoryLimitZeroListsAll(t *testing.T) {
 	}
 	if got := len(listed(t, data)); got != 50 {
 		t.Errorf("the default limit listed %d tasks, want 50", got)
+	}
+	if got := len(listed(t, data, "--limit", "1001")); got != 1001 {
+		t.Errorf("--limit 1001 listed %d of %d tasks", got, n)
 	}
 }
 
