@@ -402,6 +402,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"resubmit", "x"}, "want the number in the first column"},
 		{[]string{"histroy"}, `unknown command "histroy"`},
 		{[]string{"history", "abandon", "7"}, "no request #7 in history"},
+		{[]string{"history", "abandon", "0"}, "#: want the number in the first column of clapper history, got \"0\""},
 		{[]string{"get", "1", "--api-key", "k"}, "no service address"},
 	} {
 		r := runCLIData(t, t.TempDir(), c.args...)

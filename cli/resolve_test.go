@@ -47,6 +47,22 @@ func TestResolveConfirmsTheIDWithTheService(t *testing.T) {
 	if r := exec("history", "--json"); json.Unmarshal([]byte(r.out), &line) != nil || line.TaskID != "t7" {
 		t.Errorf("after resolve, history holds %+v", line)
 	}
+	// A request resolved already, or one history does not hold, is bad
+	// input: refused, naming it, with nothing asked of the service.
+	svc.mu.Lock()
+	asked := len(svc.got)
+	svc.mu.Unlock()
+	if r := exec("history", "resolve", "1", "t8"); r.code != 2 || !strings.Contains(r.err, "request #1 is created (task t7); only requests of unknown outcome can be resolved") {
+		t.Errorf("resolve of a resolved request: exit %d, %q", r.code, r.err)
+	}
+	if r := exec("history", "resolve", "9", "t8"); r.code != 2 || !strings.Contains(r.err, "no request #9 in history") {
+		t.Errorf("resolve of a request history does not hold: exit %d, %q", r.code, r.err)
+	}
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	if len(svc.got) != asked {
+		t.Errorf("refused resolves asked the service: %+v", svc.got[asked:])
+	}
 }
 
 // Issue 11.8: watch says which tasks it no longer follows after repeated
