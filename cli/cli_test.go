@@ -437,3 +437,30 @@ func TestSpeechWaitSavesTheAudio(t *testing.T) {
 		t.Errorf("saved %v; stderr %s", files, r.err)
 	}
 }
+
+// A result that cannot be saved ends create --wait with exit 1, naming the
+// result by its number and saying how many were not saved; the results
+// that could be saved are saved.
+func TestCreateWaitSaysWhichResultsWereNotSaved(t *testing.T) {
+	svc := &fakeService{answers: map[string][]string{"POST /ent/v2/reference2image": {`{"task_id":"w2","state":"created","credits":8}`}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/1.png" {
+			w.Header().Set("Content-Type", "image/png")
+			io.WriteString(w, "\x89PNG\r\n\x1a\n")
+			return
+		}
+		svc.ServeHTTP(w, r) // /files/2.png: 404
+	}))
+	defer srv.Close()
+	svc.answers["GET /ent/v2/tasks/w2/creations"] = []string{`{"id":"w2","state":"success","credits":8,"creations":[` +
+		`{"id":"a","url":"` + srv.URL + `/files/1.png"},{"id":"b","url":"` + srv.URL + `/files/2.png"}]}`}
+	dl := t.TempDir()
+	r := execute("", "create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a cat", "--wait",
+		"--download-dir", dl, "--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir())
+	if r.code != 1 || !strings.Contains(r.err, "result 2 of task w2 not saved") || !strings.Contains(r.err, "1 result file(s) could not be saved") {
+		t.Errorf("a result that cannot be saved: exit %d\n%s", r.code, r.err)
+	}
+	if saved, _ := filepath.Glob(filepath.Join(dl, "*.png")); len(saved) != 1 || strings.Contains(r.err, "result 1 of") {
+		t.Errorf("the result that could be saved: %v\n%s", saved, r.err)
+	}
+}

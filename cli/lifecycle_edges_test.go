@@ -300,3 +300,22 @@ func TestRefusalsOfferResubmitOnlyWhenTemporary(t *testing.T) {
 		})
 	}
 }
+
+// create --wait of a multi-scene job saves its composed video at once
+// (its signed URL lives under three minutes).
+func TestMultiSceneWaitSavesTheComposedVideo(t *testing.T) {
+	sb := &swappable{}
+	sb.start(t, sandbox.Config{Speed: 3000, Seed: 5})
+	ts := httptest.NewServer(sb)
+	defer ts.Close()
+	dir := t.TempDir()
+	r := cliOn(ts.URL, t.TempDir())("create", "general_one_click", "--set", "images=https://example.com/a.png",
+		"--set", "prompt=a day at the sea", "--set", "duration=25", "--wait", "--download-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("create --wait of a job: exit %d\n%s", r.code, r.err)
+	}
+	saved, _ := filepath.Glob(filepath.Join(dir, "*_general_one_click_*.mp4"))
+	if len(saved) != 1 || !strings.Contains(r.err, "saved "+saved[0]) {
+		t.Errorf("the composed video: saved %v\n%s", saved, r.err)
+	}
+}
