@@ -60,10 +60,10 @@ func TestVariationCountsAtTheirBounds(t *testing.T) {
 // A whole number is typed digit for digit, past what a float holds.
 func TestTypeTextKeepsEveryDigit(t *testing.T) {
 	f := catalog.Field{Name: "seed", Kind: catalog.KindInt}
-	if got := TypeText(f, " 9007199254740993 "); got != json.Number("9007199254740993") {
-		t.Errorf("TypeText = %v", got)
+	if got := typeText(f, " 9007199254740993 "); got != json.Number("9007199254740993") {
+		t.Errorf("typeText = %v", got)
 	}
-	if got := TypeText(f, "2.5"); got != json.Number("2.5") {
-		t.Errorf("TypeText of a fraction = %v", got)
+	if got := typeText(f, "2.5"); got != json.Number("2.5") {
+		t.Errorf("typeText of a fraction = %v", got)
 	}
 }
