@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -255,5 +257,58 @@ func TestNotSentIsTheNotSentRejection(t *testing.T) {
 		if c.task.NotSent() != c.want {
 			t.Errorf("%+v: NotSent %v", c.task, !c.want)
 		}
+	}
+}
+
+// The benchmark and demo fixture: n tasks spread evenly over [from, to),
+// exactly inFlight of them (the newest) in flight, prompts of words.
+func TestWriteFixtureInFlight(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fixture.db")
+	from := t0
+	to := t0.Add(20 * time.Hour)
+	if err := WriteFixtureInFlight(path, 20, 3, from, to); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	page, err := s.Tasks(ctx, Filter{Limit: 100, Reverse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tasks) != 20 {
+		t.Fatalf("%d tasks, want 20", len(page.Tasks))
+	}
+	for i, task := range page.Tasks {
+		if want := from.Add(time.Duration(i) * time.Hour); !task.CreatedAt.Equal(want) {
+			t.Errorf("task %d created %v, want %v", i, task.CreatedAt, want)
+		}
+		if task.Prompt == "" || strings.HasPrefix(task.Prompt, " ") || strings.Contains(task.Prompt, "  ") {
+			t.Errorf("task %d prompt %q", i, task.Prompt)
+		}
+		inFlight := i >= 17
+		if followed(task.State) != inFlight {
+			t.Errorf("task %d (%s): in flight %v, want %v", i, task.State, !inFlight, inFlight)
+		}
+	}
+	tasks, err := s.InFlight(ctx)
+	if err != nil || len(tasks) != 3 || tasks[0].State != api.StateProcessing || tasks[1].State != api.StateQueueing {
+		t.Errorf("in flight: %d, %v; want 3, processing and queueing in turn", len(tasks), err)
+	}
+
+	none := filepath.Join(t.TempDir(), "none.db")
+	if err := WriteFixtureInFlight(none, 50, 0, from, to); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if tasks, err := s.InFlight(ctx); err != nil || len(tasks) != 0 {
+		t.Errorf("a fixture with none in flight has %d in flight, %v", len(tasks), err)
 	}
 }
