@@ -20,7 +20,9 @@
 // sparsely until it nears the time its operation usually takes (learned from
 // the tasks this client has seen finish, with a prior per operation), then
 // densely; a queued one whenever another of the account's tasks finishes (the
-// service admits queued tasks as running ones end) and otherwise rarely.
+// service admits queued tasks as running ones end) and otherwise rarely; a
+// queued off-peak task (the service says so on each read) waits for quiet
+// hours, so its reads thin out as it waits.
 // Every read passes one token bucket shared by all tasks, failures back off
 // exponentially, and a Retry-After from the server is honoured. Jitter keeps
 // tasks created together from polling together.
