@@ -510,11 +510,13 @@ func openSetOf(e *env, localID int64) tea.Cmd {
 
 // sheetValue is what tells a cell from its siblings, for its last line:
 // the varied value (not the seed, which has its own line), or a batch
-// line's number and operation.
+// line's number and prompt (its operation has the line above).
 func sheetValue(cell sheetCell) string {
 	switch {
+	case cell.label == "" && cell.task != nil && cell.task.Prompt != "":
+		return fmt.Sprintf("line %d · %s", cell.line, api.CleanLine(cell.task.Prompt))
 	case cell.label == "":
-		return fmt.Sprintf("line %d · %s", cell.line, cell.op)
+		return fmt.Sprintf("line %d", cell.line)
 	case strings.HasPrefix(cell.label, "seed="):
 		return fmt.Sprintf("version %d", cell.line)
 	}

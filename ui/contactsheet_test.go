@@ -321,10 +321,15 @@ func TestBatchShowsAsASet(t *testing.T) {
 	}
 	send(m, press("enter"))
 	scr := screen(m)
-	for _, want := range []string{"Set 1 · batch · lines.jsonl", "line 2 · audio-tts", "♪ audio", "✓ success", "line 3 · text2video", "– not sent"} {
+	for _, want := range []string{"Set 1 · batch · lines.jsonl", "line 2 · hello", "audio-tts", "♪ audio", "✓ success", "line 3 ", "text2video", "– not sent"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the batch's sheet lacks %q:\n%s", want, scr)
 		}
+	}
+	// A batch's cell names its operation and its line's prompt, not a
+	// seed it never had.
+	if strings.Contains(scr, "seed —") || strings.Contains(scr, "line 2 · audio-tts") {
+		t.Fatalf("the batch's cells show a seed line or the operation twice:\n%s", scr)
 	}
 	if len(m.sheet.thumbNote) != 0 {
 		t.Fatalf("a picture was sought for speech: %v", m.sheet.thumbNote)

@@ -267,7 +267,12 @@ func (c *contactSheet) stateText(cell sheetCell) string {
 func (c *contactSheet) seedText(cell sheetCell) string {
 	th := c.env.theme
 	thumbW := c.tw - 1
-	if cell.seed == "" {
+	switch {
+	case cell.seed == "" && cell.label == "":
+		// A batch's lines may be of several operations, and seldom
+		// carry a seed: the line names its operation.
+		return th.Dim.Render(textutil.Fit(string(cell.op), thumbW))
+	case cell.seed == "":
 		return th.Dim.Render(textutil.Fit("seed —", thumbW))
 	}
 	return th.Dim.Render("seed ") + textutil.Fit(cell.seed, thumbW-5)
