@@ -74,6 +74,9 @@ type Model struct {
 	pages  []page
 	active int
 	detail *detailModel
+	// detailBack are the details a walk along a send-onward chain (p, >)
+	// left, the latest last: esc goes back through them.
+	detailBack []int64
 	// sheet is a set's contact sheet, over the page; a detail opened from
 	// it goes over it.
 	sheet  *contactSheet
@@ -282,11 +285,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.nextImageID++
 		return m.detail.transmit(*m.env.kitty, m.nextImageID)
 	case openDetailMsg:
-		free := m.closeDetail()
-		m.detail = newDetailModel(m.env, msg.localID)
-		m.detailStale = false
-		m.layout()
-		return tea.Batch(free, m.detail.Init())
+		switch {
+		case msg.chain && m.detail != nil:
+			m.detailBack = append(m.detailBack, m.detail.localID)
+		case !msg.chain:
+			m.detailBack = nil
+		}
+		return m.showDetail(msg.localID)
 	case openDialogMsg:
 		m.dialog = msg.d
 		return nil
@@ -394,6 +399,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.detail != nil && msg.String() == "esc" {
+		if n := len(m.detailBack); n > 0 {
+			back := m.detailBack[n-1]
+			m.detailBack = m.detailBack[:n-1]
+			return m.showDetail(back)
+		}
 		if m.sheet != nil {
 			return tea.Batch(m.closeDetail(), m.sheet.reload())
 		}
@@ -421,10 +431,20 @@ func (m *Model) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	cmd := m.closeDetail()
+	m.detailBack = nil
 	m.sheet = nil
 	m.showHelp = false
 	m.active = i
 	return tea.Batch(cmd, m.refreshShown())
+}
+
+// showDetail shows task localID's detail in place of the one shown.
+func (m *Model) showDetail(localID int64) tea.Cmd {
+	free := m.closeDetail()
+	m.detail = newDetailModel(m.env, localID)
+	m.detailStale = false
+	m.layout()
+	return tea.Batch(free, m.detail.Init())
 }
 
 // closeDetail leaves the detail, freeing its kitty image in the terminal.

@@ -265,7 +265,7 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return duplicateMsg{task: t} }
 	case key.Matches(msg, k.Parent):
 		id := d.task.From.LocalID
-		return func() tea.Msg { return openDetailMsg{localID: id} }
+		return func() tea.Msg { return openDetailMsg{localID: id, chain: true} }
 	case key.Matches(msg, k.Child):
 		return openChild(d.task.Onward)
 	case key.Matches(msg, k.Onward):
@@ -442,7 +442,7 @@ func rereadTask(e *env, t history.Task) tea.Cmd {
 // openChild opens the task a result was sent onward to; of several, it asks
 // which, by number (the first nine, as the detail lists them).
 func openChild(links []history.Link) tea.Cmd {
-	open := func(id int64) tea.Cmd { return func() tea.Msg { return openDetailMsg{localID: id} } }
+	open := func(id int64) tea.Cmd { return func() tea.Msg { return openDetailMsg{localID: id, chain: true} } }
 	if len(links) == 1 {
 		return open(links[0].LocalID)
 	}

@@ -77,8 +77,13 @@ type (
 	imageWantedMsg struct{ localID int64 }
 	// statusExpiredMsg clears the status line if it still shows seq.
 	statusExpiredMsg struct{ seq int }
-	// openDetailMsg asks the root to show a task's detail.
-	openDetailMsg struct{ localID int64 }
+	// openDetailMsg asks the root to show a task's detail; chain is set
+	// when a detail opens the next task of a send-onward chain (p, >), so
+	// that esc comes back to it.
+	openDetailMsg struct {
+		localID int64
+		chain   bool
+	}
 	// openDialogMsg asks the root to show a dialog over everything.
 	openDialogMsg struct{ d dialog }
 	// switchPageMsg asks the root to show a page.

@@ -326,6 +326,20 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	if m.detail == nil || m.detail.localID != first.LocalID || !strings.Contains(screen(m), "from: reference2image ✓ #2") {
 		t.Fatalf("> did not open the task it was sent onward to:\n%s", screen(m))
 	}
+	// esc walks back along the chain, then leaves the detail.
+	send(m, press("p"))
+	send(m, press("esc"))
+	if m.detail == nil || m.detail.localID != first.LocalID {
+		t.Fatalf("esc after p did not come back to the task p left:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	if m.detail == nil || m.detail.localID != parent {
+		t.Fatalf("esc after > did not come back to the task > left:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	if m.detail != nil {
+		t.Fatalf("esc at the start of the walk did not leave the detail:\n%s", screen(m))
+	}
 
 	sendImageOnward()
 	var second history.Link
