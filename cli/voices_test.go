@@ -90,9 +90,23 @@ func TestVoicesExpiringExitCodes(t *testing.T) {
 	// The plain list shows every voice, kept and expired ones too, and
 	// exits 0.
 	r = runCLIData(t, data, "voices")
-	for _, want := range []string{"fresh_voice", "soon_voice", "use it soon", "kept_voice", "never (kept: used in time)", "gone_voice", "expired "} {
+	for _, want := range []string{"fresh_voice", "(in 6 days)", "soon_voice", "use it soon", "kept_voice", "never (kept: used in time)", "gone_voice", "expired "} {
 		if r.code != 0 || !strings.Contains(r.out, want) {
 			t.Errorf("voices: exit %d, lacks %q:\n%s", r.code, want, r.out)
+		}
+	}
+	// A voice forgotten here (or dropped by the service) is listed nowhere.
+	s, err := history.Open(filepath.Join(data, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteVoice(context.Background(), "soon_voice"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, args := range [][]string{{"voices"}, {"voices", "--json"}, {"voices", "--expiring"}} {
+		if r := runCLIData(t, data, args...); strings.Contains(r.out, "soon_voice") {
+			t.Errorf("%v lists a forgotten voice:\n%s", args, r.out)
 		}
 	}
 }
