@@ -18,6 +18,8 @@ func TestCreateEdgeCasesDryRun(t *testing.T) {
 	raw, _ := os.ReadFile(png)
 	upper := "DATA:image/png;base64," + base64.StdEncoding.EncodeToString(raw)
 	os.WriteFile(filepath.Join(dir, "single.json"), []byte(`{"model":"svcq3-pro","images":"frame.png"}`), 0o600)
+	clip := filepath.Join(dir, "clip.mp4")
+	os.WriteFile(clip, []byte("\x00\x00\x00\x18ftypmp42"), 0o600)
 	t2v := []string{"text2video", "--set", "model=svcq3-pro", "--set", "prompt=p"}
 	tts := []string{"audio-tts", "--set", "text=hi", "--set", "voice_setting_voice_id=v1"}
 	for _, c := range []struct {
@@ -49,6 +51,7 @@ func TestCreateEdgeCasesDryRun(t *testing.T) {
 		// 17. A single image string is sent as a list of one.
 		{name: "single image string", args: []string{"img2video", "--set", "model=svcq3-pro", "--set", `images:="https://e.com/a.png"`}, sent: map[string]any{"images": []any{"https://e.com/a.png"}}},
 		{name: "single image path in a file", args: []string{"img2video", "-f", filepath.Join(dir, "single.json")}, sent: map[string]any{"images": "list of a data URI"}},
+		{name: "local video for one media field", args: []string{"lip-sync", "--set", "video_url=" + clip, "--set", "text=hello"}, sent: map[string]any{"video_url": "a video data URI"}},
 
 		// 18.
 		{name: "prompt of spaces", args: []string{"text2video", "--set", "model=svcq3-pro", "--set", "prompt=   "}, err: "prompt: required"},
@@ -91,7 +94,11 @@ func TestCreateEdgeCasesDryRun(t *testing.T) {
 						t.Errorf("%s sent as %v", k, got)
 					}
 				case string:
-					if want == "list of a data URI" {
+					if want == "a video data URI" {
+						if s, _ := got.(string); !strings.HasPrefix(s, "data:video/mp4;base64,") {
+							t.Errorf("%s sent as %.60v", k, got)
+						}
+					} else if want == "list of a data URI" {
 						l, _ := got.([]any)
 						if s, _ := l[0].(string); len(l) != 1 || !strings.HasPrefix(s, "data:image/png;base64,") {
 							t.Errorf("%s sent as %.60v", k, got)
