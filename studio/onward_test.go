@@ -33,6 +33,8 @@ func TestOnwardOfPrefersALiveURLThenTheFile(t *testing.T) {
 		{"live URL", image(now.Add(5 * time.Hour)), saved, on, "https://x/r.png", "the result URL (valid 5h)"},
 		{"URL inside the margin", image(now.Add(5 * time.Minute)), saved, on, "/d/r.png", "the saved file (the URL lapses in 5m)"},
 		{"URL valid for exactly the margin", image(now.Add(OnwardMargin)), saved, on, "https://x/r.png", "the result URL (valid 10m)"},
+		{"URL lapsing in a minute", image(now.Add(time.Minute)), saved, on, "/d/r.png", "the saved file (the URL lapses in 1m)"},
+		{"URL lapsing in seconds", image(now.Add(59 * time.Second)), saved, on, "/d/r.png", "the saved file (the URL lapses in under a minute)"},
 		{"URL a second short of the margin", image(now.Add(OnwardMargin - time.Second)), saved, on, "/d/r.png", "the saved file (the URL lapses in 9m)"},
 		{"expired URL", image(now.Add(-time.Minute)), saved, on, "/d/r.png", "the saved file (the URL expired)"},
 		{"expired, file deleted", image(now.Add(-time.Minute)), saved, gone, "", "task #3 cannot be sent onward: the URL expired and its result was never saved here"},
