@@ -214,3 +214,30 @@ func TestUnknownStoredSubjectIsRefusedBeforeSending(t *testing.T) {
 		t.Errorf("the library after the send: %+v", lib)
 	}
 }
+
+// A studio that cannot read what history holds in flight says so on its
+// events, as a failed read naming what failed.
+func TestStartReportsAFailedLoad(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk}, ChangeInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Store.Close() // the history is gone from under the studio
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-s.Events():
+			if ev.Kind == track.EventPollFailed && ev.Err != nil && strings.HasPrefix(ev.Err.Error(), "follow the tasks in flight: ") {
+				return
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no event says the tasks in flight could not be loaded")
+		}
+	}
+}
