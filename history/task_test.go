@@ -150,6 +150,25 @@ func TestCreationExpiryRefreshedOnlyForNewURL(t *testing.T) {
 	if !c.UpdatedAt.Equal(clk.Now()) {
 		t.Errorf("updated %v", c.UpdatedAt)
 	}
+	// Read again: every URL as before (a watermarked one now too): the
+	// deadlines stay those of the signatures, not of this read.
+	clk.Advance(30 * time.Minute)
+	third := clk.Now().Add(time.Hour)
+	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
+		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, third)}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(30 * time.Minute)
+	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
+		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, clk.Now().Add(time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	task, _ = s.TaskByID(ctx, "tk-1")
+	c = task.Creations[0]
+	if !c.URLExpiresAt.Equal(second) || !c.CoverExpiresAt.Equal(first) || !c.WatermarkedExpiresAt.Equal(third) {
+		t.Errorf("unchanged URLs' expiries moved: url %v (want %v), cover %v (want %v), watermarked %v (want %v)",
+			c.URLExpiresAt, second, c.CoverExpiresAt, first, c.WatermarkedExpiresAt, third)
+	}
 }
 
 func TestCreationsFrom(t *testing.T) {

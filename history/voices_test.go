@@ -333,3 +333,25 @@ func TestMigrationKeepsUsedVoices(t *testing.T) {
 		t.Errorf("expiring after migration: %v", voiceIDs(got))
 	}
 }
+
+// The window of a use that keeps a voice is [cloning, cloning + 168 h): a
+// synthesis at the very instant of the cloning is this voice's use; one a
+// millisecond before belongs to an earlier voice of that id.
+func TestVoiceUseAtTheInstantOfCloning(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for id, at := range map[string]time.Time{"now": t0, "before": t0.Add(-time.Millisecond)} {
+		if err := s.RecordVoice(ctx, Voice{VoiceID: id, CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecordVoiceUse(ctx, speak(t, s, id, at, api.StateSuccess)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := voice(t, s, "now"); !v.Kept {
+		t.Errorf("a use at the instant of cloning does not keep the voice: %+v", v)
+	}
+	if v := voice(t, s, "before"); v.Kept {
+		t.Errorf("a use before the cloning keeps the voice: %+v", v)
+	}
+}
