@@ -159,7 +159,8 @@ func wavFramesURI(frames int) string {
 // Lengths read from data URIs, at the spec's bounds: music-video audio is
 // "10-300 seconds"; a svcq2-pro reference video "at most 8 seconds", two
 // videos "of 5 seconds" each, with the 0.05 s a container's rounding may
-// add; trending-replicate states no length at all.
+// add; trending-replicate's video and svcq3-drama's sounds state no
+// length at all.
 func TestMediaLengthsAtTheirBounds(t *testing.T) {
 	const mv = `{"images":["https://e.com/1"]}`
 	const r2v = `{"model":"svcq2-pro","prompt":"p","images":["https://e.com/1"]}`
@@ -179,6 +180,8 @@ func TestMediaLengthsAtTheirBounds(t *testing.T) {
 			want: "videos[1]: is 5.1 s long; with two videos each must be at most 5 s"},
 
 		{name: "a long video to replicate", op: "trending-replicate", req: `{}`, set: []any{"video_url", mp4URI(600)}},
+		{name: "sounds state no length", op: "reference2video", req: `{"model":"svcq3-drama","prompt":"p","images":["https://e.com/1"]}`,
+			set: []any{"sounds", []any{wavURI(3)}}},
 	})
 }
 
