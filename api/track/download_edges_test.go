@@ -337,3 +337,65 @@ func TestExtensionNeverComesFromTheQuery(t *testing.T) {
 		}
 	}
 }
+
+// A resumed transfer reports the whole length (what it has plus what
+// comes), not what is left.
+func TestResumeReportsTheWholeLength(t *testing.T) {
+	retryPause = time.Millisecond
+	files := &cuttingFiles{script: []int{100, 400}}
+	fileSrv := httptest.NewServer(files)
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	var mu sync.Mutex
+	var starts []history.Download
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() },
+		Emit: func(e Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			if e.Download != nil && e.Download.Status == history.DownloadRunning {
+				starts = append(starts, *e.Download)
+			}
+		}}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	if len(starts) != 2 || starts[1].Bytes != 100 {
+		t.Fatalf("running reports %+v, want the start and the resume at 100 bytes", starts)
+	}
+	for _, s := range starts {
+		if s.Total != 400 {
+			t.Errorf("a start at %d bytes reports a total of %d, want 400", s.Bytes, s.Total)
+		}
+	}
+}
+
+// A resumed transfer that streams past the cap (no length announced) stops
+// one byte past it, counting what the partial file already held.
+func TestResumePastTheCapStopsOneBytePastIt(t *testing.T) {
+	defer func(old int64) { MaxBytes["image"] = old }(MaxBytes["image"])
+	MaxBytes["image"] = 1000
+	retryPause = time.Millisecond
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Range") == "" {
+			w.Write(bytes.Repeat([]byte("z"), 500)) // no length: chunked
+			w.(http.Flusher).Flush()
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+			return
+		}
+		w.Header().Set("Content-Range", "bytes 500-2999/3000")
+		w.WriteHeader(http.StatusPartialContent)
+		for range 20 {
+			w.Write(bytes.Repeat([]byte("z"), 100))
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer fileSrv.Close()
+	dl := saveResult(t, api.OpReference2Image, fileSrv.URL+"/r.png", t.TempDir())
+	if dl.Status != history.DownloadFailed || !strings.Contains(dl.Error, "(1001 B of image at least; the cap is 1000 B)") {
+		t.Errorf("%s %q", dl.Status, dl.Error)
+	}
+}
