@@ -446,6 +446,9 @@ func (c *contactSheet) askDiscard() tea.Cmd {
 		body += ", and its saved file stays on disk: " + api.CleanLine(cell.saved)
 	}
 	body += "."
+	if cell.line == c.info.Keeper {
+		body += " It is the keeper: the set is left with none (space marks another)."
+	}
 	ctx, store, id := c.env.ctx, c.env.store(), c.setID
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{

@@ -168,6 +168,9 @@ func TestContactSheetKeys(t *testing.T) {
 	if !strings.Contains(screen(m), "Discard version 3 (seed=1002)?") || !strings.Contains(screen(m), "saved file stays on") {
 		t.Fatalf("x did not ask first:\n%s", screen(m))
 	}
+	if !strings.Contains(screen(m), "It is the keeper: the set is left with") {
+		t.Fatalf("x on the keeper does not say the keeper goes:\n%s", screen(m))
+	}
 	send(m, press("n"))
 	if len(m.sheet.cells) != 6 {
 		t.Fatalf("n discarded anyway: %d cells", len(m.sheet.cells))
