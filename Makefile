@@ -23,9 +23,17 @@ build:
 run: build
 	./$(BIN) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
+# history starts no goroutine of its own: under -race its tests time the
+# race detector's instrumentation of the pure-Go SQLite (99 s against 5 s),
+# so it runs plainly, and with -race only where several connections or
+# stores meet.
+HISTORY_RACE := Concurrent|Poller|Lease|Busy|TwoStores
+
 test: vet lint
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '^clapper/history$$')
+	$(GO) test -count=1 ./history
+	$(GO) test -race -count=1 -run '$(HISTORY_RACE)' ./history
 
 vet:
 	$(GO) vet ./...
