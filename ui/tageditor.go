@@ -95,9 +95,9 @@ func (d *tagEditor) save() (tea.Cmd, bool) {
 	ctx, store, id := d.env.ctx, d.env.store(), d.localID
 	return func() tea.Msg {
 		if err := store.SetLabels(ctx, id, tags, note); err != nil {
-			return statusMsg{text: fmt.Sprintf("the tags of request #%d could not be kept: %v", id, err), bad: true}
+			return statusMsg{text: fmt.Sprintf("the tags of task #%d could not be kept: %v", id, err), bad: true}
 		}
-		return done(fmt.Sprintf("tags and note of request #%d kept", id), changedTasks)
+		return done(fmt.Sprintf("tags and note of task #%d kept", id), changedTasks)
 	}, true
 }
 
@@ -111,7 +111,7 @@ func (d *tagEditor) View(th *Theme, width int) string {
 		}
 		return th.Strong.Bold(false).Render(name)
 	}
-	body := th.Strong.Render(fmt.Sprintf("Tags and note of request #%d", d.localID)) + "\n" +
+	body := th.Strong.Render(fmt.Sprintf("Tags and note of task #%d", d.localID)) + "\n" +
 		th.Dim.Render(wrap("Tags find the task again with tag:NAME in every filter. A tag is "+history.TagRule+"; separate them with commas or spaces.", w-4)) +
 		"\n\n" + label("tags", !d.onNote) + "\n" + d.tags.View() +
 		"\n\n" + label("note", d.onNote) + "\n" + d.note.View()
