@@ -119,6 +119,9 @@ type Model struct {
 	afterFirstRows []tea.Cmd
 	// start, when set (Run), starts the studio after the first rows.
 	start func() error
+	// early, when set (readEarly), stands for the first frame's reads,
+	// begun before the program started.
+	early tea.Cmd
 	// notify is how the terminal shows a notification (announce), and
 	// notified when it last did.
 	notify   notifyStyle
@@ -155,7 +158,11 @@ func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Mo
 }
 
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadStats(m.env), loadAccount(m.env)}
+	first := m.early
+	if first == nil {
+		first = m.firstReads()
+	}
+	cmds := []tea.Cmd{first, tea.RequestBackgroundColor, loadAccount(m.env)}
 	if w := m.env.studio.Config.Warnings; len(w) > 0 {
 		// What resolving the configuration found (a catalog file not
 		// used): printed before the screen took over, so said again here.
@@ -167,23 +174,20 @@ func (m *Model) Init() tea.Cmd {
 		m.kittyProbe = &k
 		cmds = append(cmds, tea.Raw(k.Query()))
 	}
-	if run := m.start; run != nil {
-		start := func() tea.Msg {
-			if err := run(); err != nil {
-				return statusMsg{text: "could not follow the tasks in flight: " + api.CleanLine(err.Error()), bad: true}
-			}
-			return nil
-		}
+	if m.start != nil {
 		if m.active == pageTasks {
-			m.afterFirstRows = append(m.afterFirstRows, start)
+			// Loading what is in flight and the watcher's first reads
+			// begin once the frame with the rows is drawn (within two
+			// frames): until then they would compete with drawing it.
+			m.afterFirstRows = append(m.afterFirstRows, m.env.timers.after(frameInterval, startDueMsg{}))
 		} else {
-			cmds = append(cmds, start)
+			cmds = append(cmds, m.startStudio())
 		}
 	}
 	for i, p := range m.pages {
 		switch {
 		case i == m.active:
-			cmds = append(cmds, p.Init())
+			// Its reads are the first frame's (firstReads).
 		case i == pageHistory || i == pageScenes:
 			// Lists only their page shows: read when it is shown, so the
 			// first frame's rows do not wait behind them.
@@ -211,6 +215,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.sheet.reload() // thumbnails for the box the new size fits
 		}
 		return nil
+	case startDueMsg:
+		return m.startStudio()
 	case tea.BackgroundColorMsg:
 		m.terminalDark = msg.IsDark()
 		m.applyTheme()

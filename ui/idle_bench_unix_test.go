@@ -28,16 +28,6 @@ func cpuUsed(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func init() {
-	processCPU = func() time.Duration {
-		var ru syscall.Rusage
-		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-			return 0
-		}
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-}
-
 // drive runs m as the program would for d: commands in goroutines, their
 // messages, the studio's events and change signals back into Update, real
 // timers.

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,19 +28,21 @@ func TestHiddenListsReadWhenShown(t *testing.T) {
 }
 
 // The first frame waits for one read, the Tasks list's page: the hidden
-// pages' reads (voices, drafts) and the studio's start (loading what is in
-// flight, the watcher) begin only once its rows are there, so on two busy
-// cores they do not compete with it.
+// pages' reads (voices, drafts) begin only once its rows are there, and the
+// studio's start (loading what is in flight, the watcher) a frame later,
+// once that frame is drawn; on two busy cores they do not compete with it.
 func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 	clk := &clock{t: testNow}
 	s := newTestStudio(t, clk)
 	seed(t, s, clk, standardTasks())
-	m := New(s, func() time.Time { return testNow }, nil)
+	now := testNow
+	m := New(s, func() time.Time { return now }, nil)
 	starts := 0
 	m.start = func() error { starts++; return nil }
 	send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	timers := timersOf(m)
 	// reads runs cmd and what it batches, and names the data each returns
-	// without handing it to the model.
+	// without handing it to the model; timers set are filed.
 	reads := func(cmd tea.Cmd) (names []string, rows tea.Msg) {
 		for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
 			if queue[0] == nil || isBlink(queue[0]) {
@@ -47,6 +51,8 @@ func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 			switch msg := queue[0]().(type) {
 			case tea.BatchMsg:
 				queue = append(queue, msg...)
+			case timerSetMsg:
+				timers.pending = append(timers.pending, msg.timer)
 			case windowLoadedMsg:
 				names, rows = append(names, "rows"), msg
 			case voicesLoadedMsg:
@@ -63,7 +69,84 @@ func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 	}
 	_, next := m.Update(rows)
 	then, _ := reads(next)
-	if !slices.Contains(then, "voices") || !slices.Contains(then, "drafts") || starts != 1 {
-		t.Errorf("reads once the rows are there: %v, %d studio starts; want voices and drafts, and one start", then, starts)
+	if !slices.Contains(then, "voices") || !slices.Contains(then, "drafts") || starts != 0 {
+		t.Fatalf("reads once the rows are there: %v, %d studio starts; want voices and drafts, and no start yet", then, starts)
+	}
+	now = now.Add(frameInterval)
+	fireDue(m)
+	if starts != 1 {
+		t.Errorf("a frame after the rows: %d studio starts, want 1", starts)
+	}
+}
+
+// The first frame's reads begin before the program starts and run one at
+// a time, in order (each would otherwise open a history connection and read
+// the schema), while each message is handed on as its own: the program runs
+// a batch's commands at once, and gets every message.
+func TestEarlyReadsRunInTurn(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	active, most := 0, 0
+	read := func(name string) tea.Cmd {
+		return func() tea.Msg {
+			mu.Lock()
+			active++
+			most = max(most, active)
+			ran = append(ran, name)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			active--
+			mu.Unlock()
+			return name
+		}
+	}
+	cmd := early(tea.Batch(tea.Batch(read("rows"), read("unknown")), read("stats")))
+	// As Bubble Tea does: a batch's commands each in a goroutine of its own.
+	msgs := make(chan tea.Msg, 8)
+	var wg sync.WaitGroup
+	var exec func(tea.Cmd)
+	exec = func(c tea.Cmd) {
+		defer wg.Done()
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				wg.Add(1)
+				go exec(c)
+			}
+			return
+		}
+		msgs <- msg
+	}
+	wg.Add(1)
+	exec(cmd)
+	wg.Wait()
+	close(msgs)
+	var got []string
+	for msg := range msgs {
+		got = append(got, msg.(string))
+	}
+	slices.Sort(got)
+	if !slices.Equal(ran, []string{"rows", "unknown", "stats"}) || most != 1 || !slices.Equal(got, []string{"rows", "stats", "unknown"}) {
+		t.Errorf("ran %v, at most %d at once, messages %v; want rows, unknown, stats one at a time, and each message", ran, most, got)
+	}
+}
+
+// Read early, the first frame has what it would have read in Init: the
+// rows and the header's counts.
+func TestReadEarlyFillsTheFirstFrame(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	seed(t, s, clk, standardTasks())
+	m := New(s, func() time.Time { return testNow }, nil)
+	m.readEarly()
+	send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	run(m, m.Init())
+	flushFrame(m)
+	if rows := len(m.pages[pageTasks].(*tasksPage).win.rows); rows == 0 || !m.statsLoaded {
+		t.Fatalf("after the early reads: %d rows, header counts read %v", rows, m.statsLoaded)
+	}
+	if got := screen(m); !strings.Contains(got, "running") {
+		t.Errorf("the first frame has no counts:\n%s", got)
 	}
 }
