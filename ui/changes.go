@@ -34,8 +34,8 @@ const (
 	changedAll = changedTasks | changedJobs | changedVoices
 )
 
-// frameInterval is how long marks gather before they are read: one frame
-// at Bubble Tea's 60 per second, so a burst of events costs one read.
+// frameInterval is how long marks gather before they are read, so a burst
+// of events costs one read: two of our frames (framesPerSecond).
 const frameInterval = time.Second / 60
 
 // refresher is a page that shows data from history.
