@@ -59,13 +59,8 @@ func indexable(text string) bool {
 // state and sums what they were charged, in one pass over the matches: a
 // common word over a year is 25,000 of 100,000 tasks, each looked up once.
 func (s *Store) TotalsMatching(ctx context.Context, f Filter) (Totals, error) {
-	conds, args, match := f.where()
-	from := ` FROM tasks t`
-	if match != "" {
-		conds, args = f.matching(match, conds, args)
-		from = ` FROM tasks_fts f JOIN tasks t ON t.id = f.rowid`
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT t.state, count(*), sum(t.credits)`+from+whereClause(conds)+` GROUP BY t.state`, args...)
+	query, args := f.totalsQuery()
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return Totals{}, fmt.Errorf("history: %w", err)
 	}
@@ -87,4 +82,15 @@ func (s *Store) TotalsMatching(ctx context.Context, f Filter) (Totals, error) {
 		return Totals{}, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
+}
+
+// totalsQuery is TotalsMatching's statement.
+func (f Filter) totalsQuery() (string, []any) {
+	conds, args, match := f.where()
+	from := ` FROM tasks t`
+	if match != "" {
+		conds, args = f.matching(match, conds, args)
+		from = ` FROM tasks_fts f JOIN tasks t ON t.id = f.rowid`
+	}
+	return `SELECT t.state, count(*), sum(t.credits)` + from + whereClause(conds) + ` GROUP BY t.state`, args
 }

@@ -161,7 +161,7 @@ func whereClause(conds []string) string {
 }
 
 // minTrigram is the shortest word the trigram index can find; shorter words
-// fall back to LIKE, which scans.
+// fall back to LIKE, which scans (the tasks_words index, not the table).
 const minTrigram = 3
 
 // where turns f into conditions on the tasks table (aliased t; the state,

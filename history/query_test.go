@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -410,6 +411,37 @@ func TestCreditsByModel(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// A word too short for the search index is matched by a scan; its totals
+// scan the narrow tasks_words index (0020), not the table's whole rows,
+// alone or with a state.
+func TestShortWordTotalsScanTheNarrowIndex(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	for _, f := range []Filter{
+		{Text: "ox"},
+		{Text: "a", States: []string{api.StateSuccess}},
+	} {
+		query, args := f.totalsQuery()
+		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if len(plan) != 1 || !strings.Contains(plan[0], "COVERING INDEX tasks_words") {
+			t.Errorf("%+v: plan %q, want one scan of the covering index tasks_words", f, plan)
 		}
 	}
 }
