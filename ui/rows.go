@@ -18,15 +18,19 @@ const spinnerStep = 120 * time.Millisecond
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // queuedFrames are a clock hand that moves once a second: a queued task
-// waits (an off-peak one up to 48 hours) and nothing about it changes, so
-// its row moves without redrawing the screen at the spinner's pace.
+// waits and nothing about it changes, so its row moves without redrawing
+// the screen at the spinner's pace. An off-peak one, which waits for quiet
+// hours (up to 48), keeps a still hand (glyph): the screen is not redrawn
+// every second for hours.
 var queuedFrames = []string{"◴", "◷", "◶", "◵"}
 
 // motion is the moving glyph of a row in state at now, and which of its
 // frames it is; -1 and "" for a row that does not move. Queued rows follow
 // the clock's seconds, the others the root's spinner frame.
-func motion(state string, now time.Time, frame int) (string, int) {
+func motion(state string, offPeak bool, now time.Time, frame int) (string, int) {
 	switch {
+	case state == api.StateQueueing && offPeak:
+		return "", -1
 	case state == api.StateQueueing:
 		n := int(now.Unix() % int64(len(queuedFrames)))
 		return queuedFrames[n], n
@@ -39,8 +43,10 @@ func motion(state string, now time.Time, frame int) (string, int) {
 
 // nextMotion is how soon a row in state next moves by itself, zero when
 // it does not.
-func nextMotion(state string, now time.Time) time.Duration {
+func nextMotion(state string, offPeak bool, now time.Time) time.Duration {
 	switch {
+	case state == api.StateQueueing && offPeak:
+		return 0
 	case state == api.StateQueueing:
 		return time.Second - time.Duration(now.Nanosecond())
 	case inFlight(state):
@@ -142,7 +148,7 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	} else {
 		b.WriteString(" ")
 	}
-	g, n := motion(t.State, now, frame)
+	g, n := motion(t.State, t.OffPeak, now, frame)
 	if n < 0 {
 		g = glyph(t.State)
 	}
@@ -257,7 +263,7 @@ func (c *rowCache) render(th *Theme, cols columns, width int, t history.Task, no
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
 		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
 		tags: strings.Join(t.Tags, " ")}
-	_, k.frame = motion(k.state, now, frame)
+	_, k.frame = motion(k.state, t.OffPeak, now, frame)
 	if t.Progress != nil {
 		k.progress = *t.Progress
 	}

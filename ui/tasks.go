@@ -482,7 +482,7 @@ func (p *tasksPage) tickEvery() time.Duration {
 		}
 	}
 	for _, t := range append(p.visible(), p.unknown()...) {
-		if d := nextMotion(t.State, now); d > 0 {
+		if d := nextMotion(t.State, t.OffPeak, now); d > 0 {
 			shorter(d) // at most a second: the age moves with it
 			continue
 		}

@@ -95,6 +95,26 @@ func TestQueuedTaskMovesOnceASecond(t *testing.T) {
 	}
 }
 
+// An off-peak task waits for quiet hours, up to two days: its clock hand
+// stands still, so a list whose only task in flight waits off-peak is drawn
+// as its ages change (by the minute here), not every second for hours
+// (issue 17, idle with 5 queued).
+func TestOffPeakQueuedTaskStandsStill(t *testing.T) {
+	m, _, clk := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"waiting for the night","off_peak":true}`, "811000000000000003", api.StateQueueing, 20, "", testNow.Add(-10 * time.Minute), 0},
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-2 * time.Hour), 1},
+	})
+	advance(m, clk, time.Minute) // the timers set before fire
+	row, frame := lineWith(screen(m), "waiting for the night"), m.env.frame
+	if !strings.Contains(row, glyph(api.StateQueueing)) || !strings.Contains(row, "queueing") {
+		t.Fatalf("the off-peak row: %q, want a still hand %s and its state", row, glyph(api.StateQueueing))
+	}
+	advance(m, clk, 59*time.Second)
+	if m.env.frame != frame || lineWith(screen(m), "waiting for the night") != row {
+		t.Errorf("%d redraws in 59 s with only an off-peak task waiting; the row moved: %v", m.env.frame-frame, lineWith(screen(m), "waiting for the night") != row)
+	}
+}
+
 // Past an hour a task's running time and age show minutes: its detail
 // redraws once a minute (an off-peak task may wait two days).
 func TestLongQueuedTaskDetailRedrawsByTheMinute(t *testing.T) {
