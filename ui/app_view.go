@@ -153,14 +153,18 @@ func (m *Model) fullHelp() string {
 	hm := help.New()
 	hm.Styles = th.Help
 	hm.SetWidth(m.width)
-	title := "Keys: " + m.pages[m.active].Title()
+	keys := m.screenKeys()
+	title := m.pages[m.active].Title()
 	switch {
 	case m.detail != nil:
-		title = "Keys: task detail"
+		title = "task detail"
 	case m.sheet != nil:
-		title = "Keys: contact sheet"
+		title = "contact sheet"
 	}
-	return th.Section.Render(" "+title) + "\n\n" + indent(hm.FullHelpView(m.screenKeys().FullHelp()), 1) +
+	if named, ok := keys.(interface{ Name() string }); ok {
+		title = named.Name() // a screen open over the page, its keys in force
+	}
+	return th.Section.Render(" Keys: "+title) + "\n\n" + indent(hm.FullHelpView(keys.FullHelp()), 1) +
 		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +
 		"\n\n" + th.Dim.Render(" ?, f1 or esc closes this help")
 }

@@ -88,6 +88,9 @@ func newOnwardKeys() onwardKeys {
 
 func (k onwardKeys) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down, k.Choose, k.Cancel} }
 
+// Name titles the help while these keys are in force.
+func (k onwardKeys) Name() string { return "send onward" }
+
 func (k onwardKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // onwardPicker lists where a result can go, one "operation → field" a row,

@@ -52,6 +52,9 @@ func (k promptSearchKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Choose, k.Scope, k.Star, k.Close}
 }
 
+// Name titles the help while these keys are in force.
+func (k promptSearchKeys) Name() string { return "earlier prompts" }
+
 func (k promptSearchKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Choose}, {k.Scope, k.Star, k.Close}}
 }

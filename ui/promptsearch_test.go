@@ -164,3 +164,20 @@ func TestPromptSearchHighlightsTheMatch(t *testing.T) {
 		t.Fatalf("the matched letters are not drawn apart: %q", plain)
 	}
 }
+
+// f1 over the earlier prompts names them and lists their keys, not the New
+// page's: esc closes the help and leaves the search open.
+func TestPromptSearchHelpIsItsOwn(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpText2Video, "svcq3-pro")
+	openPromptSearch(t, m, p, "a red fox in fresh snow")
+	send(m, press("f1"))
+	sc := screen(m)
+	if !strings.Contains(sc, "Keys: earlier prompts") || strings.Contains(sc, "Keys: New") || !strings.Contains(sc, "all operations") {
+		t.Fatalf("f1 over the earlier prompts:\n%s", sc)
+	}
+	send(m, press("esc"))
+	if p.search == nil || !strings.Contains(screen(m), "a red fox in fresh snow") {
+		t.Fatalf("esc left the help but not to the search:\n%s", screen(m))
+	}
+}

@@ -46,6 +46,9 @@ func (k sceneEditorKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Back, k.Choose, k.Edit, k.Compose, k.Open, k.DownloadCut}
 }
 
+// Name titles the help while these keys are in force.
+func (k sceneEditorKeys) Name() string { return "scene editor" }
+
 func (k sceneEditorKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.Back},

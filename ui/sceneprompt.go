@@ -34,6 +34,10 @@ func newPromptKeys() promptKeys {
 func (k promptKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Cancel, k.Prompts, k.Undo, k.Editor}
 }
+
+// Name titles the help while these keys are in force.
+func (k promptKeys) Name() string { return "scene prompt" }
+
 func (k promptKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Send, k.Cancel, k.Editor}, {k.Prompts, k.Undo}}
 }
