@@ -513,6 +513,13 @@ func promptOf(op api.Operation, req map[string]any) string {
 			return s
 		}
 	}
+	// A video made from images alone (a result sent onward to a first
+	// frame) is known by its first image.
+	if images, ok := req["images"].([]any); ok && len(images) > 0 {
+		if s, ok := images[0].(string); ok {
+			return mediaName(strings.TrimSpace(s))
+		}
+	}
 	return ""
 }
 

@@ -258,6 +258,11 @@ func TestPromptOfSubjects(t *testing.T) {
 		{api.OpTemplateStory, `{"story":"love_story"}`, "love_story"},
 		{api.OpTrendingReplicate, `{"video_url":"https://x/t/trend.mp4"}`, "trend.mp4"},
 		{api.OpTiming2Audio, `{"timing_prompts":[{"prompt":"door"},{"prompt":"rain"}]}`, "door | rain"},
+		// Images alone: the first names the task.
+		{api.OpImg2Video, `{"images":["https://x/files/1/image.png?exp=2"]}`, "image.png"},
+		{api.OpStartEnd2Video, `{"images":["data:image/png;sha256=ab;bytes=240000","https://x/last.png"]}`, "local image 240 kB"},
+		{api.OpImg2Video, `{"images":["https://x/first.png"],"prompt":"slow zoom"}`, "slow zoom"},
+		{api.OpImg2Video, `{"images":[]}`, ""},
 	}
 	for _, c := range cases {
 		var req map[string]any

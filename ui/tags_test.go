@@ -175,10 +175,10 @@ func TestTagEditorScreens(t *testing.T) {
 }
 
 // An 80-column list shows a task's tags too: before its subject in a third
-// of the room, or in all of it when the task has no subject (a video made
-// from a first frame alone).
+// of the room, or in all of it when the task has no subject (a request that
+// names neither a prompt nor a file).
 func TestTagsShowInAnEightyColumnList(t *testing.T) {
-	m, _ := newClockedModel(t, []task{{api.OpImg2Video, "svcq3-turbo", `{"model":"svcq3-turbo","images":["https://x/l.png"]}`,
+	m, _ := newClockedModel(t, []task{{api.OpImg2Video, "svcq3-turbo", `{"model":"svcq3-turbo"}`,
 		"811000000000000041", api.StateSuccess, 25, "", testNow.Add(-time.Minute), 0}})
 	tagTasks(t, m.env.store(), map[string][]string{"811000000000000001": {"keeper"}, "811000000000000041": {"client-a", "keeper"}})
 	p := m.pages[pageTasks].(*tasksPage)
