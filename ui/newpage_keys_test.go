@@ -29,7 +29,10 @@ func fakeEditor(t *testing.T, text string) {
 	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("EDITOR", script)
+	// Run by sh, not exec'd: a script just written can fail to exec with
+	// "text file busy" while another test's fork still holds its fd.
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "/bin/sh "+script)
 }
 
 // In a running program, a New form's prompt takes ctrl+j as a new line and
