@@ -32,7 +32,7 @@ var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}, {17, 3}}
 const cellTextLines = 3
 
 type sheetKeys struct {
-	Left, Right, Up, Down, Keep, Open, File, Download, Discard, Onward, Back key.Binding
+	Left, Right, Up, Down, First, Last, Keep, Open, File, Download, Discard, Onward, Back key.Binding
 }
 
 func newSheetKeys() sheetKeys {
@@ -41,6 +41,8 @@ func newSheetKeys() sheetKeys {
 		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		First:    key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Last:     key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Keep:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "keeper ★")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		File:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open file")),
@@ -56,7 +58,7 @@ func (k sheetKeys) ShortHelp() []key.Binding {
 }
 
 func (k sheetKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.Keep, k.Open, k.Onward, k.File}, {k.Download, k.Discard, k.Back}}
+	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.First, k.Last, k.Keep, k.Open}, {k.Onward, k.File, k.Download, k.Discard, k.Back}}
 }
 
 // contactSheet shows a set's results side by side (the versions of one
@@ -366,6 +368,10 @@ func (c *contactSheet) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if c.cursor/per < (len(c.cells)-1)/per {
 			c.cursor = min(c.cursor+per, len(c.cells)-1)
 		}
+	case key.Matches(msg, k.First):
+		c.cursor = 0
+	case key.Matches(msg, k.Last):
+		c.cursor = max(len(c.cells)-1, 0)
 	case key.Matches(msg, k.Keep):
 		return c.keep()
 	case key.Matches(msg, k.Open):

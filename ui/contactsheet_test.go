@@ -201,6 +201,21 @@ func TestContactSheetKeys(t *testing.T) {
 	if m.detail != nil || m.sheet == nil || !strings.Contains(screen(m), "Set 1 · variations") {
 		t.Fatalf("esc from the detail did not come back to the sheet:\n%s", screen(m))
 	}
+	// G goes to the last version (never sent: h, the one before it), g to
+	// the first; enter opens it.
+	for _, c := range []struct {
+		keys []string
+		want int64
+	}{{[]string{"G", "h"}, locals[4]}, {[]string{"g"}, locals[0]}} {
+		for _, k := range c.keys {
+			send(m, press(k))
+		}
+		send(m, press("enter"))
+		if m.detail == nil || m.detail.localID != c.want {
+			t.Fatalf("%v, enter did not open task #%d:\n%s", c.keys, c.want, screen(m))
+		}
+		send(m, press("esc"))
+	}
 }
 
 // C lists the sets; enter opens one's sheet.
