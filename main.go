@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"syscall"
 
 	"charm.land/fang/v2"
@@ -26,8 +27,17 @@ func main() {
 		RunMCP: func(ctx context.Context, cfg studio.Config, httpAddr string) error {
 			return mcp.Serve(ctx, cfg, mcp.ServeOptions{HTTP: httpAddr, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version})
 		}}
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		// A closed terminal window (or tmux kill-session) hangs up: the
+		// history is then closed as on ctrl+c, its write-ahead log
+		// checkpointed and the poller's lease given back, so the next start
+		// neither replays the log nor waits for the lease. Under nohup the
+		// hang-up stays ignored: catching it would undo that.
+		signals = append(signals, syscall.SIGHUP)
+	}
 	opts := []fang.Option{
-		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
+		fang.WithNotifySignal(signals...),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
 			// Errors quote the service's words: no escape sequence of theirs
 			// may reach the terminal.
