@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"clapper/api/sandbox"
-	"clapper/studio"
+	"clapper/internal/testenv"
 )
 
 // childEnv makes the test binary act as clapper itself, so the crash test
@@ -24,17 +24,7 @@ import (
 const childEnv = "CLAPPER_TEST_AS_CLI"
 
 func TestMain(m *testing.M) {
-	// The user's saved settings stay out of every test (and of the child
-	// processes, which inherit this): a key saved by the TUI must not turn
-	// these sandbox tests live.
-	if os.Getenv(studio.EnvConfigDir) == "" {
-		dir, err := os.MkdirTemp("", "clapper-config")
-		if err != nil {
-			panic(err)
-		}
-		defer os.RemoveAll(dir)
-		os.Setenv(studio.EnvConfigDir, dir)
-	}
+	// A child runs in the isolated environment its parent made.
 	if args := os.Getenv(childEnv); args != "" {
 		var argv []string
 		json.Unmarshal([]byte(args), &argv)
@@ -47,8 +37,12 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	// The caller's settings, key and folders stay out of every test: a key
+	// saved by the TUI must not turn these sandbox tests live, and nothing
+	// of the caller's is removed at the end.
+	cleanup := testenv.Isolate()
 	code := m.Run()
-	os.RemoveAll(os.Getenv(studio.EnvConfigDir))
+	cleanup()
 	os.Exit(code)
 }
 

@@ -25,6 +25,7 @@ import (
 	"clapper/api/sandbox"
 	"clapper/api/track"
 	"clapper/history"
+	"clapper/internal/testenv"
 	"clapper/studio"
 )
 
@@ -36,13 +37,14 @@ func TestMain(m *testing.M) {
 		os.Exit(firstFrameChildMain(mode)) // a process the first-frame benchmark starts
 	}
 	time.Local = time.UTC
+	cleanup := testenv.Isolate()
 	// Fixed paths: the Settings page shows them, and goldens must not
 	// depend on a random temp name.
 	os.RemoveAll(testRoot)
 	os.Setenv(studio.EnvConfigDir, filepath.Join(testRoot, "config"))
-	os.Unsetenv(studio.EnvAPIKey)
 	code := m.Run()
 	os.RemoveAll(testRoot)
+	cleanup()
 	os.Exit(code)
 }
 
