@@ -24,8 +24,8 @@ import (
 //go:embed video/*.mp4
 var videoFS embed.FS
 
-// videoRatio pairs a ratio with its numeric value; the order is the one
-// VideoRatios reports, the service's usual listing.
+// videoRatio pairs a ratio with its numeric value; the list keeps the
+// service's usual order.
 type videoRatio struct {
 	name  string
 	value float64
@@ -37,15 +37,6 @@ var videoRatios = []videoRatio{
 	{"1:1", 1},
 	{"4:3", 4.0 / 3},
 	{"3:4", 3.0 / 4},
-}
-
-// VideoRatios lists the aspect ratios that have an embedded video.
-func VideoRatios() []string {
-	out := make([]string, len(videoRatios))
-	for i, r := range videoRatios {
-		out[i] = r.name
-	}
-	return out
 }
 
 // Video returns the embedded MP4 whose aspect ratio is closest to aspectRatio

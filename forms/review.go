@@ -315,7 +315,7 @@ func mapStrings(v any, fn func(string) any) any {
 
 func wrapLines(st lipgloss.Style, text string, w int) []string {
 	var out []string
-	for _, l := range strings.Split(textutil.ReleaseHyphens(lipgloss.Wrap(textutil.HoldHyphens(text), max(w-2, 10), " ")), "\n") {
+	for _, l := range strings.Split(textutil.Wrap(text, max(w-2, 10)), "\n") {
 		out = append(out, st.Render(l))
 	}
 	return out

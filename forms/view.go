@@ -312,7 +312,7 @@ func (f *Form) mediaNote(v string) (string, bool) {
 // wrapStyled wraps a message to width, every line styled, continuation
 // lines indented under the text.
 func wrapStyled(st lipgloss.Style, text string, w int) string {
-	lines := strings.Split(textutil.ReleaseHyphens(lipgloss.Wrap(textutil.HoldHyphens(text), max(w-2, 10), " ")), "\n")
+	lines := strings.Split(textutil.Wrap(text, max(w-2, 10)), "\n")
 	for i, l := range lines {
 		if i > 0 {
 			l = "  " + l

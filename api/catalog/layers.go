@@ -73,21 +73,12 @@ func LoadUser(data []byte, name string) error {
 	if err != nil {
 		return err
 	}
-	o.file = name
 	userLayer.Store(o)
 	return nil
 }
 
 // ResetUser drops the user layer: only the built-in layers stay in force.
 func ResetUser() { userLayer.Store(nil) }
-
-// UserFile is the path of the user catalog in force, "" when none is.
-func UserFile() string {
-	if o := userLayer.Load(); o != nil {
-		return o.file
-	}
-	return ""
-}
 
 // layers are the overlays in force, earliest first.
 func layers() []*overlay { return layersWith(userLayer.Load()) }

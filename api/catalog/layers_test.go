@@ -73,7 +73,7 @@ func TestUserLayerErrorsNameTheEntry(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.file, err, c.want)
 		}
-		if UserFile() != "" {
+		if userLayer.Load() != nil {
 			t.Errorf("%s: a broken file must not be in force", c.file)
 		}
 	}

@@ -19,7 +19,6 @@ import (
 // the value below.
 type overlay struct {
 	layer Layer
-	file  string
 	ops   map[api.Operation][]*modelPatch
 }
 

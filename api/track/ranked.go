@@ -127,5 +127,3 @@ func (r *ranked) first(ok func(*watched) bool) *watched {
 	walk(r.root)
 	return found
 }
-
-func (r *ranked) len() int { return r.root.count() }

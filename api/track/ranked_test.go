@@ -28,8 +28,8 @@ func TestRankedCountsLikeAWalk(t *testing.T) {
 			r.add(x)
 			in = append(in, x)
 		}
-		if r.len() != len(in) {
-			t.Fatalf("step %d: %d held, want %d", step, r.len(), len(in))
+		if r.root.count() != len(in) {
+			t.Fatalf("step %d: %d held, want %d", step, r.root.count(), len(in))
 		}
 		probe := all[rng.IntN(len(all))]
 		want := 0

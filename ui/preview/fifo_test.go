@@ -19,7 +19,7 @@ func TestFIFOIsRefusedWithoutBlocking(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := Load(path, 60, 30)
+		_, err := load(path, 60, 30, false)
 		done <- err
 	}()
 	select {

@@ -82,7 +82,7 @@ var apc = regexp.MustCompile(`\x1b_G([^;\x1b]*)(?:;([^\x1b]*))?\x1b\\`)
 
 func TestTransmitSendsTheSharpCopyChunked(t *testing.T) {
 	path := writeFile(t, "photo.png", encode(t, noise(400, 200, true), pngEnc))
-	c, err := LoadForKitty(path, 30, 15)
+	c, err := load(path, 30, 15, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestTransmitSendsTheSharpCopyChunked(t *testing.T) {
 
 func TestSharpCopyIsNeverEnlarged(t *testing.T) {
 	path := writeFile(t, "icon.png", encode(t, halves(32, 32, red, blue), pngEnc))
-	c, err := LoadForKitty(path, 60, 30)
+	c, err := load(path, 60, 30, true)
 	if err != nil {
 		t.Fatal(err)
 	}

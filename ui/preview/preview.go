@@ -93,31 +93,6 @@ type Cells struct {
 	block string
 }
 
-// Load decodes the image file at path and scales it to fit within cols x rows
-// terminal cells, keeping its aspect ratio. The format is sniffed from the
-// content, never from the name. Files over MaxFileBytes and images over
-// MaxPixels are refused after reading only their header. Load is slow (see
-// the package doc): call it in a tea.Cmd.
-func Load(path string, cols, rows int) (*Cells, error) {
-	return load(path, cols, rows, false)
-}
-
-// LoadForKitty is Load plus a sharper copy of the image for [Kitty.Transmit].
-// Use it only once the terminal has answered the kitty query: the copy costs
-// about 10x20x4 bytes per cell.
-func LoadForKitty(path string, cols, rows int) (*Cells, error) {
-	return load(path, cols, rows, true)
-}
-
-func load(path string, cols, rows int, sharp bool) (*Cells, error) {
-	f, _, err := open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return decode(f, path, cols, rows, sharp)
-}
-
 // open stats before opening so that a FIFO or device never blocks the
 // command, then returns the file with the stat of what was actually opened.
 func open(path string) (*os.File, os.FileInfo, error) {

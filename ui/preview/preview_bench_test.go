@@ -65,7 +65,7 @@ func BenchmarkLoad(b *testing.B) {
 	path := writeFile(b, "4k.png", buf.Bytes())
 	b.SetBytes(int64(buf.Len()))
 	for b.Loop() {
-		if _, err := Load(path, 60, 30); err != nil {
+		if _, err := load(path, 60, 30, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -217,7 +217,7 @@ func TestLoadSniffsFormats(t *testing.T) {
 		t.Run(tc.format, func(t *testing.T) {
 			// The name lies on purpose: the content decides.
 			path := writeFile(t, "result.txt", tc.data)
-			c, err := Load(path, 4, 2)
+			c, err := load(path, 4, 2, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +272,7 @@ func TestLoadErrorsNameTheFileAndTheProblem(t *testing.T) {
 			case tc.file != "":
 				path = writeFile(t, tc.file, tc.data)
 			}
-			c, err := Load(path, 60, 30)
+			c, err := load(path, 60, 30, false)
 			if err == nil {
 				t.Fatalf("Load = %dx%d cells, want an error", c.Cols, c.Rows)
 			}
@@ -327,7 +327,7 @@ func TestHugeImagesAreRefusedBeforeDecoding(t *testing.T) {
 			path := writeFile(t, "huge.png", pngHeader(t, tc.w, tc.h))
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := Load(path, 60, 30)
+			_, err := load(path, 60, 30, false)
 			runtime.ReadMemStats(&after)
 			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), path) {
 				t.Errorf("Load error %v, want %v naming the file", err, ErrTooLarge)
@@ -350,7 +350,7 @@ func TestOversizedFileIsRefusedUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = Load(path, 60, 30)
+	_, err = load(path, 60, 30, false)
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the file is 65 MB, the limit is 64 MB") {
 		t.Fatalf("Load error %v", err)
 	}
@@ -405,10 +405,25 @@ func TestLargeReductionsAverage(t *testing.T) {
 
 func TestErrorMessagesReadPlainly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gone.png")
-	_, err := Load(path, 60, 30)
+	_, err := load(path, 60, 30, false)
 	// The path once, then the reason: not "stat <path>: ..." again.
 	if err == nil || strings.Count(err.Error(), path) != 1 ||
 		!strings.HasPrefix(err.Error(), "cannot preview "+path+": the file does not exist: ") {
 		t.Errorf("Load error %v", err)
 	}
+}
+
+// load is what the cache does on a miss: it decodes the image file at path and scales it to fit within cols x rows
+// terminal cells, keeping its aspect ratio (sharp adds the copy for
+// [Kitty.Transmit]). The format is sniffed from the content, never from the
+// name. Files over MaxFileBytes and images over MaxPixels are refused after
+// reading only their header. It is slow (see the package doc): call it in a
+// tea.Cmd.
+func load(path string, cols, rows int, sharp bool) (*Cells, error) {
+	f, _, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return decode(f, path, cols, rows, sharp)
 }
