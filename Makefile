@@ -11,7 +11,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # pinned version, installed once into bin/tools. MUTATE_PKGS narrows the run
 # (e.g. MUTATE_PKGS=scenes); MUTATE_WORKERS and MUTATE_TIMEOUT bound its load.
 GREMLINS       ?= github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
-MUTATE_PKGS    ?= api api/catalog api/track history studio scenes cli
+MUTATE_PKGS    ?= api api/catalog track history studio scenes cli
 MUTATE_WORKERS ?= 1
 MUTATE_TIMEOUT ?= 5
 

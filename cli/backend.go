@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -18,7 +18,7 @@ const sandboxURLHint = "  (the embedded sandbox serves these URLs only while a c
 // when results are simulated. What it sends is recorded as the CLI's.
 func (app *App) open(ctx context.Context, o studio.Options) (*studio.Studio, error) {
 	o.Watcher = app.watcher
-	o.Origin = history.OriginCLI
+	o.Origin = record.OriginCLI
 	s, err := studio.Open(ctx, app.Config, o)
 	if err != nil {
 		return nil, err
@@ -32,6 +32,6 @@ func (app *App) open(ctx context.Context, o studio.Options) (*studio.Studio, err
 
 // openStore opens only the history of the configured backend, through the
 // studio, for commands that read or change history without the service.
-func (app *App) openStore() (*history.Store, error) {
+func (app *App) openStore() (record.Store, error) {
 	return studio.OpenHistory(app.Config)
 }

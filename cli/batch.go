@@ -8,16 +8,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
 type batchOpts struct {
-	maxCredits int64
-	dryRun     bool
-	json       bool
-	caps       capFlags
+	maxCredits  int64
+	dryRun      bool
+	json        bool
+	noDownload  bool
+	downloadDir string
+	caps        capFlags
 }
 
 func newBatchCmd(app *App) *cobra.Command {
@@ -33,7 +35,8 @@ func newBatchCmd(app *App) *cobra.Command {
 			"At most five of the batch run at the service at once; the rest wait here. The batch and its lines are " +
 			"kept in history, found again by the file's SHA-256: running the same file again (after Ctrl-C, a crash, " +
 			"a kill) sends only the lines never sent and follows the rest. It ends with a summary of done, failed " +
-			"and credits; exit 1 when a line failed.\n\n" +
+			"and credits; exit 1 when a line failed. The results of every line that succeeds are saved as " +
+			"clapper watch saves them (--no-download leaves them at the service).\n\n" +
 			"--max-credits refuses the batch (exit 2, nothing sent) when its price passes the number; the daily " +
 			"and monthly credit caps refuse it likewise unless --over-cap.",
 		Example: "  clapper batch products.csv --max-credits 2000\n" +
@@ -55,6 +58,8 @@ func newBatchCmd(app *App) *cobra.Command {
 	f.Int64Var(&o.maxCredits, "max-credits", 0, "Refuse the batch when its price passes this\nmany credits (0: no bound)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "Check the file and print its price; send\nnothing")
 	f.BoolVar(&o.json, "json", false, "Print the summary as JSON (no progress bar)")
+	f.BoolVar(&o.noDownload, "no-download", false, "Do not download the results")
+	f.StringVar(&o.downloadDir, "download-dir", "", "Save results here (default\n"+downloadDirHint+")")
 	o.caps.add(cmd)
 	return cmd
 }
@@ -72,16 +77,16 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	if len(b.problems) > 0 {
 		return batchRefused(file, b.problems)
 	}
-	s, err := app.open(ctx, studio.Options{})
+	s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir, NoDownload: o.noDownload})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	setID, _, err := s.Store.OpenSet(ctx, history.SetBatch, b.sha, filepath.Base(file), studio.SetMembers(b.requests))
+	setID, _, err := s.Record().OpenSet(ctx, record.SetBatch, b.sha, filepath.Base(file), studio.SetMembers(b.requests))
 	if err != nil {
 		return err
 	}
-	members, err := s.Store.SetMembers(ctx, setID)
+	members, err := s.Record().SetMembers(ctx, setID)
 	if err != nil {
 		return err
 	}
@@ -111,10 +116,40 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		}
 	}
 	_, sum, err := app.runSet(ctx, s, setID, "batch", b.requests, o.json, false)
+	if err == nil && !o.noDownload {
+		err = app.saveSet(ctx, s, sum, createOpts{json: o.json, downloadDir: o.downloadDir})
+	}
 	if err == nil && sum.Failed > 0 {
 		err = fmt.Errorf("%s of the batch failed", textutil.Plural(sum.Failed, "line"))
 	}
 	return err
+}
+
+// saveSet saves the results of every line of a set that succeeded, by the
+// one download policy, and says what it saved; a line saved before (a
+// batch run again) is not fetched twice.
+func (app *App) saveSet(ctx context.Context, s *studio.Studio, sum *studio.SetSummary, o createOpts) error {
+	var unsaved int
+	for _, l := range sum.Lines {
+		if l.State != api.StateSuccess || l.TaskID == "" {
+			continue
+		}
+		err := s.SaveResults(ctx, l.TaskID, nil)
+		if err == nil {
+			err = app.settle(ctx, s, l.TaskID, o)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return downloadStopped(ctx, l.TaskID, err)
+			}
+			unsaved++
+			fmt.Fprintf(app.Err, "  line %d: %s\n", l.Line, api.CleanText(err.Error()))
+		}
+	}
+	if unsaved > 0 {
+		return fmt.Errorf("results of %s could not be saved", textutil.Plural(unsaved, "line"))
+	}
+	return nil
 }
 
 // capFlags are the spending caps a sending command takes.

@@ -19,9 +19,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
 	"clapper/internal/textutil"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // fakeService answers with canned bodies per "METHOD path" and records

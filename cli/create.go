@@ -15,9 +15,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -94,7 +93,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		}
 		return &ExitError{Code: 2, Err: err}
 	}
-	var parent *history.Parent
+	var parent *record.Parent
 	if o.from != "" {
 		if o.variations != 0 || o.vary != "" {
 			return &ExitError{Code: 2, Err: errors.New("--from: not with --variations or --vary; send the versions from the TUI's review, or one --from request at a time")}
@@ -112,8 +111,8 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 	if err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
 	}
-	if len(raw) > catalog.MaxBodyBytes && !app.Config.NeedsNoInlining(op, body) {
-		tooBig := catalog.FieldError{Message: fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))}
+	if why := app.Config.SizeRule(op, body, len(raw)); why != "" {
+		tooBig := catalog.FieldError{Message: why}
 		if !o.force {
 			return &ExitError{Code: 2, Err: errors.New(tooBig.Message)}
 		}
@@ -175,13 +174,13 @@ func submitError(err error) error {
 	if errors.As(err, &unknown) {
 		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
 	}
-	var se *track.SubmitError
+	var se *studio.SubmitError
 	n := "#"
 	if errors.As(err, &se) {
 		n = fmt.Sprint(se.LocalID)
 	}
 	switch {
-	case errors.Is(err, track.ErrOutcomeUnknown):
+	case errors.Is(err, studio.ErrOutcomeUnknown):
 		return fmt.Errorf("%w\n  The request is kept in clapper history as #%s, outcome unknown: check whether the task exists, then\n"+
 			"  attach it with: clapper history resolve %s TASK_ID, or give up with: clapper history abandon %s", err, n, n, n)
 	case studio.IsRetryable(err):

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -163,7 +164,7 @@ func TestWatchTakesOverDownloadsOfKilledClapperOnly(t *testing.T) {
 		lease time.Duration
 	}{{"dead1", -time.Second}, {"live1", time.Hour}} {
 		path := filepath.Join(dl, c.id+".mp4")
-		n, err := store.QueueDownload(ctx, c.id, 0, history.KindURL, path)
+		n, err := store.QueueDownload(ctx, c.id, 0, record.KindURL, path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // flagRow is one task of the data the history flags are tried on.
@@ -28,12 +29,12 @@ var flagDay = time.Date(2026, 11, 20, 10, 0, 0, 0, time.Local)
 
 // flagRows: three days, three operations, four models, every kind of state.
 var flagRows = []flagRow{
-	{api.OpText2Video, "svcq1", "a red fox in snow", api.StateSuccess, flagDay},                                       // 1
-	{api.OpText2Video, "svcq3-pro", "a whale at dawn", api.StateFailed, flagDay.Add(time.Hour)},                       // 2
-	{api.OpImg2Video, "svcq3-turbo", "a red kite", api.StateProcessing, flagDay.AddDate(0, 0, 1)},                     // 3
-	{api.OpReference2Image, "svcq2", "a fox portrait", api.StateSuccess, flagDay.AddDate(0, 0, 1).Add(time.Hour)},     // 4
-	{api.OpText2Video, "svcq1", "city at night", "", flagDay.AddDate(0, 0, 2)},                                        // 5
-	{api.OpImg2Video, "svcq3-turbo", "rain on glass", history.StateRejected, flagDay.AddDate(0, 0, 2).Add(time.Hour)}, // 6
+	{api.OpText2Video, "svcq1", "a red fox in snow", api.StateSuccess, flagDay},                                      // 1
+	{api.OpText2Video, "svcq3-pro", "a whale at dawn", api.StateFailed, flagDay.Add(time.Hour)},                      // 2
+	{api.OpImg2Video, "svcq3-turbo", "a red kite", api.StateProcessing, flagDay.AddDate(0, 0, 1)},                    // 3
+	{api.OpReference2Image, "svcq2", "a fox portrait", api.StateSuccess, flagDay.AddDate(0, 0, 1).Add(time.Hour)},    // 4
+	{api.OpText2Video, "svcq1", "city at night", "", flagDay.AddDate(0, 0, 2)},                                       // 5
+	{api.OpImg2Video, "svcq3-turbo", "rain on glass", record.StateRejected, flagDay.AddDate(0, 0, 2).Add(time.Hour)}, // 6
 }
 
 // seedHistory writes rows into the sandbox history of data dir data, as
@@ -50,22 +51,22 @@ func seedHistory(t *testing.T, data string, rows []flagRow) {
 	for i, r := range rows {
 		now = r.at
 		body, _ := json.Marshal(map[string]any{"model": r.model, "prompt": r.prompt})
-		id, err := store.BeginSubmit(ctx, history.Intent{Operation: r.op, Model: r.model, Body: body})
+		id, err := store.BeginSubmit(ctx, record.Intent{Operation: r.op, Model: r.model, Body: body})
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch r.state {
 		case "":
-		case history.StateRejected:
-			if err := store.MarkRejected(ctx, id, history.Rejection{Status: 400, Reason: "FieldInvalid", Message: "no"}); err != nil {
+		case record.StateRejected:
+			if err := store.MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "FieldInvalid", Message: "no"}); err != nil {
 				t.Fatal(err)
 			}
 		default:
 			tid := fmt.Sprintf("81100000000000000%d", i+1)
-			if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: tid, State: api.StateCreated}); err != nil {
+			if err := store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: tid, State: api.StateCreated}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := store.ApplyResult(ctx, tid, history.Update{State: r.state}); err != nil {
+			if _, err := store.ApplyResult(ctx, tid, record.Update{State: r.state}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -34,8 +34,8 @@ func newFollowCmd(app *App) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			t, err := s.Store.TaskByID(ctx, id)
-			if errors.Is(err, history.ErrNotFound) {
+			t, err := s.Record().TaskByID(ctx, id)
+			if errors.Is(err, record.ErrNotFound) {
 				return fmt.Errorf("task %s is not in this backend's history (%s); clapper get %s reads it once", id, app.Config.Backend(), id)
 			}
 			if err != nil {
@@ -61,7 +61,7 @@ func newFollowCmd(app *App) *cobra.Command {
 			if err := s.Download(ctx, t); err != nil {
 				return downloadStopped(ctx, id, err)
 			}
-			return app.settle(ctx, s.Downloader, id, o)
+			return app.settle(ctx, s, id, o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.noDownload, "no-download", false, "Do not download the results")

@@ -10,7 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -18,8 +18,8 @@ import (
 // --from TASK_ID[:field]): the result URL while it stays valid, else the
 // saved file, or a cloned voice's id. It returns the parent link to record
 // with the request. Every refusal is exit 2: nothing was sent.
-func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]any, ref string) (*history.Parent, error) {
-	refuse := func(err error) (*history.Parent, error) {
+func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]any, ref string) (*record.Parent, error) {
+	refuse := func(err error) (*record.Parent, error) {
 		return nil, &ExitError{Code: 2, Err: fmt.Errorf("--from %s: %w", api.CleanText(ref), err)}
 	}
 	id, label, _ := strings.Cut(ref, ":")
@@ -28,14 +28,14 @@ func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]
 		return nil, err
 	}
 	defer store.Close()
-	var t history.Task
+	var t record.Task
 	var local int64
 	if _, serr := fmt.Sscanf(id, "#%d", &local); serr == nil {
 		t, err = store.Task(ctx, local)
 	} else {
 		t, err = store.TaskByID(ctx, id)
 	}
-	if errors.Is(err, history.ErrNotFound) {
+	if errors.Is(err, record.ErrNotFound) {
 		return refuse(fmt.Errorf("no task %s in this history (clapper history lists them; #N is a row's number)", api.CleanText(id)))
 	}
 	if err != nil {
@@ -63,12 +63,12 @@ func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]
 	}
 	body[target.Field] = v
 	fmt.Fprintf(app.Err, "clapper: %s %s holds %s of task %s (%s): %s\n", op, placed, src.Output, taskName(t), t.Operation, api.CleanText(src.Why))
-	return &history.Parent{LocalID: t.LocalID, Field: placed}, nil
+	return &record.Parent{LocalID: t.LocalID, Field: placed}, nil
 }
 
 // taskName is a task as the user knows it: its service id, or #N for a
 // request that has none.
-func taskName(t history.Task) string {
+func taskName(t record.Task) string {
 	if t.TaskID != "" {
 		return api.CleanText(t.TaskID)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
 	"clapper/studio"
 )
@@ -34,14 +32,14 @@ func newGetCmd(app *App) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			raw, err := fetch(cmd.Context(), s.Client, args[0], knownMultiScene(cmd.Context(), s.Store, args[0]))
+			raw, err := s.Fetch(cmd.Context(), args[0])
 			if err != nil {
 				return studio.DescribeAPIError(err)
 			}
 			// The chain is history's: the service knows nothing of it.
 			var from *studio.ChainLink
 			var onward []studio.ChainLink
-			if t, err := s.Store.TaskByID(cmd.Context(), args[0]); err == nil {
+			if t, err := s.Record().TaskByID(cmd.Context(), args[0]); err == nil {
 				from, onward = studio.Chain(t)
 			}
 			if asJSON {
@@ -61,26 +59,6 @@ func newGetCmd(app *App) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received (with\nsent_onward_from and sent_onward_to from history)")
 	return cmd
-}
-
-// fetch reads a task result, or the job record of a multi-scene job (known
-// from history, or tried when the task path does not know the id).
-func fetch(ctx context.Context, c *api.Client, id string, multiScene bool) ([]byte, error) {
-	if multiScene {
-		if job, err := c.GetOneClick(ctx, id); err == nil {
-			return job.Raw, nil
-		}
-	}
-	res, err := c.Get(ctx, id)
-	if err == nil {
-		return res.Raw, nil
-	}
-	if e, ok := api.AsError(err); ok && e.Status == 404 {
-		if job, jerr := c.GetOneClick(ctx, id); jerr == nil {
-			return job.Raw, nil
-		}
-	}
-	return nil, err
 }
 
 // writeResult renders whichever shape the body has: a task result, a
@@ -179,12 +157,6 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 	}
 	_, err := fmt.Fprintln(w, b.String())
 	return err
-}
-
-// knownMultiScene reports whether history holds id as a multi-scene job.
-func knownMultiScene(ctx context.Context, store *history.Store, id string) bool {
-	t, err := store.TaskByID(ctx, id)
-	return err == nil && t.Operation.IsMultiScene()
 }
 
 // withChain adds a task's chain to the service's answer: the answer's own

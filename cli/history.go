@@ -13,9 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -71,7 +70,7 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 		return err
 	}
 	defer store.Close()
-	var tasks []history.Task
+	var tasks []record.Task
 	for {
 		if o.limit > 0 {
 			f.Limit = min(o.limit-len(tasks), 1000)
@@ -94,11 +93,11 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out))
 }
 
-func (o historyOpts) filter() (history.Filter, error) {
+func (o historyOpts) filter() (record.Filter, error) {
 	// --search speaks the History page's language (state:, op:, model:,
 	// tag:, from:, to:), so a query copied from the studio or an agent's
 	// list_tasks finds the same tasks here; the flags add to it.
-	f, err := history.ParseSearch(o.search)
+	f, err := record.ParseSearch(o.search)
 	if err != nil {
 		return f, fmt.Errorf("--search: %w", err)
 	}
@@ -108,8 +107,8 @@ func (o historyOpts) filter() (history.Filter, error) {
 	for _, s := range states {
 		switch s {
 		case unknownState:
-			s = history.StateSubmitting
-		case api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, history.StateRejected, history.StateAbandoned:
+			s = record.StateSubmitting
+		case api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, record.StateRejected, record.StateAbandoned:
 		default:
 			return f, fmt.Errorf("%q is not a state (--state, state:); choose from created, queueing, processing, success, failed, unknown, rejected, abandoned", s)
 		}
@@ -151,13 +150,13 @@ func parseWhen(s string) (time.Time, error) {
 }
 
 // displayState is how a row reads: a request still submitting is of
-// unknown outcome once nobody sends it (track.OutcomeUnknown, the rule
+// unknown outcome once nobody sends it (studio.OutcomeUnknown, the rule
 // every front end shares), else it is being sent.
-func displayState(t history.Task) string {
+func displayState(t record.Task) string {
 	switch {
-	case track.OutcomeUnknown(t, time.Now()):
+	case studio.OutcomeUnknown(t, time.Now()):
 		return unknownState
-	case t.State == history.StateSubmitting:
+	case t.State == record.StateSubmitting:
 		return sendingState
 	}
 	return t.State
@@ -189,12 +188,12 @@ type reject struct {
 	Retryable bool     `json:"retryable"`
 }
 
-func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
+func writeHistoryJSON(w io.Writer, tasks []record.Task) error {
 	for _, t := range tasks {
 		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
 			State: displayState(t), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
 			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt, Tags: t.Tags, Note: t.Note}
-		if r := t.Rejection; r != nil && t.State == history.StateRejected {
+		if r := t.Rejection; r != nil && t.State == record.StateRejected {
 			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
 		}
 		if err := writeJSON(w, l, false); err != nil {
@@ -204,7 +203,7 @@ func writeHistoryJSON(w io.Writer, tasks []history.Task) error {
 	return nil
 }
 
-func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
+func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool) error {
 	if len(tasks) == 0 {
 		_, err := fmt.Fprintln(w, "No tasks match. Create one with: clapper create OPERATION ... (see clapper models)")
 		return err
@@ -231,7 +230,7 @@ func writeHistoryTable(w io.Writer, tasks []history.Task, narrow bool) error {
 			state = "not sent"
 		case t.ErrCode != "":
 			state += " " + t.ErrCode
-		case r != nil && t.State == history.StateRejected:
+		case r != nil && t.State == record.StateRejected:
 			state += " " + r.Reason
 			if r.TraceID != "" {
 				state += " (trace " + r.TraceID + ")"
@@ -270,19 +269,24 @@ func newResolveCmd(app *App) *cobra.Command {
 			"refused and nothing is attached (exit 1), so a mistyped id never leaves\n" +
 			"a task that clapper watch cannot follow.",
 		Args: exactArgs(2, "the # of a request (from clapper history) and its TASK_ID"),
-		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
+		RunE: app.onLocalTask(func(ctx context.Context, store record.Store, localID int64, args []string) error {
 			taskID := strings.TrimSpace(args[1])
 			if taskID == "" {
 				return usageError("TASK_ID is empty; see clapper history resolve --help")
 			}
 			t, err := store.Task(ctx, localID)
-			if err == nil && t.State != history.StateSubmitting {
-				err = history.ErrConflict
+			if err == nil && t.State != record.StateSubmitting {
+				err = record.ErrConflict
 			}
 			if err != nil {
 				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
 			}
-			state, err := app.confirmTask(ctx, t.Operation, taskID)
+			sv, err := app.open(ctx, studio.Options{SendOnly: true})
+			if err != nil {
+				return err
+			}
+			defer sv.Close()
+			state, err := sv.StateAtService(ctx, t.Operation, taskID)
 			if err != nil {
 				if e, ok := api.AsError(err); ok && e.Status == 404 {
 					return fmt.Errorf("the service does not know task %s (%s: %s); nothing attached, request #%d stays of unknown outcome",
@@ -300,40 +304,14 @@ func newResolveCmd(app *App) *cobra.Command {
 	}
 }
 
-// confirmTask reads a task (a multi-scene job by its own path) and returns
-// the state the service gives it.
-func (app *App) confirmTask(ctx context.Context, op api.Operation, taskID string) (string, error) {
-	s, err := app.open(ctx, studio.Options{SendOnly: true})
-	if err != nil {
-		return "", err
-	}
-	defer s.Close()
-	client := s.Client
-	if op.IsMultiScene() {
-		j, err := client.GetOneClick(ctx, taskID)
-		if err != nil {
-			return "", err
-		}
-		if j.State == "" {
-			return api.StateCreated, nil
-		}
-		return j.State, nil
-	}
-	r, err := client.Get(ctx, taskID)
-	if err != nil {
-		return "", err
-	}
-	return r.State, nil
-}
-
 func newAbandonCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "abandon #",
 		Short: "Give up on a refused or unknown request",
 		Long:  "Gives up on a refused request or one of unknown outcome; it stays listed, as abandoned.",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
-		RunE: app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, _ []string) error {
-			if t, err := store.Task(ctx, localID); err == nil && t.State == history.StateSubmitting && !track.OutcomeUnknown(t, time.Now()) {
+		RunE: app.onLocalTask(func(ctx context.Context, store record.Store, localID int64, _ []string) error {
+			if t, err := store.Task(ctx, localID); err == nil && t.State == record.StateSubmitting && !studio.OutcomeUnknown(t, time.Now()) {
 				return fmt.Errorf("request %d is being sent by another clapper (%s), which waits for its answer; it cannot be abandoned now", localID, api.CleanText(t.Sender))
 			}
 			if err := store.Abandon(ctx, localID); err != nil {
@@ -347,7 +325,7 @@ func newAbandonCmd(app *App) *cobra.Command {
 
 // onLocalTask runs fn on the history for the task numbered by the first
 // argument (the # column of clapper history).
-func (app *App) onLocalTask(fn func(ctx context.Context, store *history.Store, localID int64, args []string) error) func(*cobra.Command, []string) error {
+func (app *App) onLocalTask(fn func(ctx context.Context, store record.Store, localID int64, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		localID, err := parseLocalID(args[0])
 		if err != nil {
@@ -373,11 +351,11 @@ func parseLocalID(s string) (int64, error) {
 
 // explainConflict turns history's refusal to change a request in the wrong
 // state into words that say what the request is and what can be done.
-func explainConflict(ctx context.Context, store *history.Store, localID int64, err error, action, which string) error {
+func explainConflict(ctx context.Context, store record.Store, localID int64, err error, action, which string) error {
 	switch {
-	case errors.Is(err, history.ErrNotFound):
+	case errors.Is(err, record.ErrNotFound):
 		return &ExitError{Code: 2, Err: fmt.Errorf("no request #%d in history (see clapper history)", localID)}
-	case errors.Is(err, history.ErrConflict):
+	case errors.Is(err, record.ErrConflict):
 		state := "in another state"
 		if t, terr := store.Task(ctx, localID); terr == nil {
 			state = displayState(t)

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // A request that never reached the service lists as not sent, not as a
 // refusal.
 func TestHistoryTableSaysNotSent(t *testing.T) {
-	tasks := []history.Task{{LocalID: 3, Operation: api.OpText2Video, Model: "svcq1", State: history.StateRejected, CreatedAt: time.Now(),
-		Rejection: &history.Rejection{Reason: history.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9"}}}
+	tasks := []record.Task{{LocalID: 3, Operation: api.OpText2Video, Model: "svcq1", State: record.StateRejected, CreatedAt: time.Now(),
+		Rejection: &record.Rejection{Reason: record.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9"}}}
 	var b bytes.Buffer
 	if err := writeHistoryTable(&b, tasks, false); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // rowOf returns the table line of request #n.
@@ -36,11 +37,11 @@ func TestHistoryTableSaysWhatEachRowIs(t *testing.T) {
 	if err := store.SetLabels(ctx, 4, []string{"best", "fox"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"too long"}`)})
+	id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"too long"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.MarkRejected(ctx, id, history.Rejection{Status: 400, Reason: "FieldInvalid", Message: "duration", TraceID: "tr-77"}); err != nil {
+	if err := store.MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "FieldInvalid", Message: "duration", TraceID: "tr-77"}); err != nil {
 		t.Fatal(err)
 	}
 	store.Close()
@@ -80,7 +81,7 @@ func TestHistoryTableSaysWhatEachRowIs(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &l); err != nil {
 			t.Fatal(err)
 		}
-		refused := l.State == history.StateRejected
+		refused := l.State == record.StateRejected
 		if refused != (l.Rejection != nil) || refused && l.Rejection.Reason != "FieldInvalid" {
 			t.Errorf("#%d (%s): rejection %+v", l.LocalID, l.State, l.Rejection)
 		}

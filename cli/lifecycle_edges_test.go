@@ -15,9 +15,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // swappable serves through whichever sandbox is current, so that a test

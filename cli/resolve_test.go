@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/track"
 )
 
 // Issue 11.8: resolve attaches an id only once the service confirms it; a

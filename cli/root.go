@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/studio"
 )
 
@@ -63,7 +62,7 @@ type App struct {
 	RunMCP func(ctx context.Context, cfg studio.Config, httpAddr string) error
 
 	// watcher tunes how --wait follows a task; tests shorten its pauses.
-	watcher track.WatcherOptions
+	watcher studio.WatcherOptions
 	// quietSandbox is set once the sandbox notice was shown.
 	quietSandbox bool
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/scenes"
 	"clapper/studio"
 )
@@ -181,8 +181,8 @@ func (app *App) withScenes(ctx context.Context, follow bool, fn func(*studio.Stu
 
 // waitVersion follows a version to its end, printing its states; a failed
 // version is exit 1 with its error and what it means.
-func (app *App) waitVersion(ctx context.Context, s *scenes.Service, jobID, id string) (history.SubJob, error) {
-	v, err := s.Wait(ctx, jobID, id, func(v history.SubJob, readErr error) {
+func (app *App) waitVersion(ctx context.Context, s *scenes.Service, jobID, id string) (record.SubJob, error) {
+	v, err := s.Wait(ctx, jobID, id, func(v record.SubJob, readErr error) {
 		if readErr != nil {
 			fmt.Fprintf(app.Err, "  reading job %s failed (%s); retrying\n", jobID, api.CleanText(readErr.Error()))
 			return
@@ -201,7 +201,7 @@ func (app *App) waitVersion(ctx context.Context, s *scenes.Service, jobID, id st
 }
 
 // failure is a failed version's error code, its meaning and message.
-func failure(v history.SubJob) string {
+func failure(v record.SubJob) string {
 	if v.ErrCode == "" && v.ErrMsg == "" {
 		return ""
 	}
@@ -244,7 +244,7 @@ func (app *App) showJob(ctx context.Context, s *scenes.Service, jobID string, as
 
 // writeJobJSON prints the service's record as received, plus the chosen
 // version of each scene ("" for a scene without a successful version).
-func writeJobJSON(w io.Writer, j history.Job) error {
+func writeJobJSON(w io.Writer, j record.Job) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(j.Raw, &obj); err != nil {
 		return writeRaw(w, j.Raw)
@@ -259,7 +259,7 @@ func writeJobJSON(w io.Writer, j history.Job) error {
 	return writeJSON(w, obj, false)
 }
 
-func writeScenes(w io.Writer, j history.Job, now time.Time) error {
+func writeScenes(w io.Writer, j record.Job, now time.Time) error {
 	var b strings.Builder
 	c := api.CleanText
 	fmt.Fprintf(&b, "job %s: %s, %d scenes", c(j.ID), api.DescribeState(j.State), len(j.Scenes))
@@ -268,7 +268,7 @@ func writeScenes(w io.Writer, j history.Job, now time.Time) error {
 	}
 	b.WriteString("\n")
 	if j.ErrCode != "" || j.ErrMsg != "" {
-		fmt.Fprintf(&b, "  error%s\n", failure(history.SubJob{ErrCode: j.ErrCode, ErrMsg: j.ErrMsg}))
+		fmt.Fprintf(&b, "  error%s\n", failure(record.SubJob{ErrCode: j.ErrCode, ErrMsg: j.ErrMsg}))
 	}
 	for _, rec := range j.Scenes {
 		chosen, byUser, _ := scenes.Chosen(j, rec)
@@ -304,11 +304,11 @@ func writeScenes(w io.Writer, j history.Job, now time.Time) error {
 	return err
 }
 
-func writeVersionExtras(b *strings.Builder, v history.SubJob) {
+func writeVersionExtras(b *strings.Builder, v record.SubJob) {
 	if v.ErrCode != "" || v.ErrMsg != "" {
 		fmt.Fprintf(b, "      failed%s\n", strings.ReplaceAll(failure(v), "\n  ", "\n      "))
 	}
-	if d := v.Download; d != nil && d.Status == history.DownloadDone {
+	if d := v.Download; d != nil && d.Status == record.DownloadDone {
 		fmt.Fprintf(b, "      saved %s\n", api.CleanText(d.Path))
 	}
 }

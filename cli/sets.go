@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"clapper/api/track"
 	"clapper/internal/textutil"
 	"clapper/studio"
 )
@@ -30,7 +29,7 @@ func (app *App) runSet(ctx context.Context, s *studio.Studio, setID int64, noun 
 	run.Note, run.Progress = p.note, p.draw
 	run.Say = p.say
 	run.Explain = func(err error) error {
-		if errors.Is(err, track.ErrOutcomeUnknown) {
+		if errors.Is(err, studio.ErrOutcomeUnknown) {
 			return submitError(err)
 		}
 		return studio.DescribeAPIError(err)

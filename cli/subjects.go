@@ -9,7 +9,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -26,7 +26,7 @@ func newSubjectsCmd(app *App) *cobra.Command {
 			"  clapper subjects edit sbs123 --style watercolour --json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var list []history.Subject
+			var list []record.Subject
 			var err error
 			if refresh {
 				s, oerr := app.open(cmd.Context(), studio.Options{SendOnly: true})
@@ -96,7 +96,7 @@ func newSubjectSaveCmd(app *App, edit bool) *cobra.Command {
 			return err
 		}
 		defer s.Close()
-		var sb *history.Subject
+		var sb *record.Subject
 		if edit {
 			sb, err = s.UpdateSubject(cmd.Context(), args[0], body)
 		} else {
@@ -185,7 +185,7 @@ type subjectLine struct {
 	UpdatedAt   string   `json:"updated_at"`
 }
 
-func subjectJSON(sb history.Subject) subjectLine {
+func subjectJSON(sb record.Subject) subjectLine {
 	return subjectLine{ID: sb.ID, Name: sb.Name, Images: orNone(sb.Images), Videos: orNone(sb.Videos), VoiceID: sb.VoiceID,
 		Style: sb.Style, Description: sb.Description, UpdatedAt: sb.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")}
 }
@@ -197,7 +197,7 @@ func orNone(l []string) []string {
 	return l
 }
 
-func writeSubjects(w io.Writer, list []history.Subject) error {
+func writeSubjects(w io.Writer, list []record.Subject) error {
 	if len(list) == 0 {
 		_, err := fmt.Fprintln(w, "no stored subjects yet: clapper subjects create NAME --image FILE (or --refresh to read the service's)")
 		return err

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 type tagOpts struct {
@@ -28,7 +28,7 @@ func newTagCmd(app *App) *cobra.Command {
 		Short: "Tag a task and give it a note",
 		Long: "Gives the task numbered # (the first column of clapper history) the tags listed, in\n" +
 			"place of its tags, and with --note a note in place of its note. A tag is\n" +
-			history.TagRule + ", kept in lower case.\n" +
+			record.TagRule + ", kept in lower case.\n" +
 			"With no tag, --note or --clear it prints the task's tags and note.\n" +
 			"Find tagged tasks with: clapper history --search tag:NAME",
 		Example: "  clapper tag 12 keeper client-a\n  clapper tag 12 --note \"best seed so far\"\n" +
@@ -41,7 +41,7 @@ func newTagCmd(app *App) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.noteGiven = cmd.Flags().Changed("note")
-			return app.onLocalTask(func(ctx context.Context, store *history.Store, localID int64, args []string) error {
+			return app.onLocalTask(func(ctx context.Context, store record.Store, localID int64, args []string) error {
 				return app.tagTask(ctx, store, localID, args[1:], o)
 			})(cmd, args)
 		},
@@ -51,7 +51,7 @@ func newTagCmd(app *App) *cobra.Command {
 	return cmd
 }
 
-func (app *App) tagTask(ctx context.Context, store *history.Store, localID int64, words []string, o tagOpts) error {
+func (app *App) tagTask(ctx context.Context, store record.Store, localID int64, words []string, o tagOpts) error {
 	t, err := store.Task(ctx, localID)
 	if err != nil {
 		return explainConflict(ctx, store, localID, err, "tagged", "tasks")
@@ -61,12 +61,12 @@ func (app *App) tagTask(ctx context.Context, store *history.Store, localID int64
 	}
 	tags, note := t.Tags, t.Note
 	if len(words) > 0 || o.clear {
-		if tags, err = history.ParseTags(strings.Join(words, " ")); err != nil {
+		if tags, err = record.ParseTags(strings.Join(words, " ")); err != nil {
 			return usageError("%v", err)
 		}
 	}
 	if o.noteGiven {
-		if note, err = history.CleanNote(o.note); err != nil {
+		if note, err = record.CleanNote(o.note); err != nil {
 			return usageError("--note: %v", err)
 		}
 	}

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Issue 19.13: a task id holding a newline would forge a row of output;
@@ -202,7 +203,7 @@ func TestRequestBeingSentIsNotUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Sent by this (live) process, a minute ago, still beating.
-	id, err := store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"slow"}`), Sender: track.Sender()})
+	id, err := store.BeginSubmit(context.Background(), record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"slow"}`), Sender: track.Sender()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestRequestBeingSentIsNotUnknown(t *testing.T) {
 	}
 	// Nobody sends the next one (an older clapper, or one killed).
 	store, _ = history.Open(filepath.Join(data, "history.db"))
-	store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"orphan"}`)})
+	store.BeginSubmit(context.Background(), record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"orphan"}`)})
 	store.Close()
 	if r := exec("history"); !strings.Contains(r.out, "1 request(s) of unknown outcome") {
 		t.Errorf("the orphan is not of unknown outcome:\n%s", r.out)
@@ -242,8 +243,8 @@ func TestForgedIDInHistoryForgesNoRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _ := store.BeginSubmit(context.Background(), history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`)})
-	if err := store.MarkSubmitted(context.Background(), id, history.SubmittedEcho{TaskID: "x1\n9\tforged\tsuccess"}); err != nil {
+	id, _ := store.BeginSubmit(context.Background(), record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`)})
+	if err := store.MarkSubmitted(context.Background(), id, record.SubmittedEcho{TaskID: "x1\n9\tforged\tsuccess"}); err != nil {
 		t.Fatal(err)
 	}
 	store.Close()

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -72,7 +72,7 @@ func (app *App) createSet(ctx context.Context, op api.Operation, versions []stud
 			return capRefused(err)
 		}
 	}
-	setID, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", fmt.Sprintf("%s, %d versions", op, len(versions)), studio.SetMembers(versions))
+	setID, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", fmt.Sprintf("%s, %d versions", op, len(versions)), studio.SetMembers(versions))
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (app *App) createSet(ctx context.Context, op api.Operation, versions []stud
 			if res == nil || len(res.Creations) == 0 {
 				continue
 			}
-			if err := app.download(ctx, s.Downloader, op, taskID, res, o); err != nil {
+			if err := app.download(ctx, s, taskID, res, o); err != nil {
 				return err
 			}
 		}

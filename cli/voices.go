@@ -11,7 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 )
 
 func newVoicesCmd(app *App) *cobra.Command {
@@ -56,7 +56,7 @@ func newVoicesCmd(app *App) *cobra.Command {
 				return err
 			}
 			now := time.Now()
-			var voices []history.Voice
+			var voices []record.Voice
 			for _, v := range all {
 				if !v.Deleted && (!expiring || v.Expiring(now, within)) {
 					voices = append(voices, v)
@@ -115,7 +115,7 @@ type voiceLine struct {
 	CloneTask  string `json:"clone_task_id,omitempty"`
 }
 
-func writeVoicesJSON(w io.Writer, voices []history.Voice, now time.Time) error {
+func writeVoicesJSON(w io.Writer, voices []record.Voice, now time.Time) error {
 	for _, v := range voices {
 		l := voiceLine{VoiceID: v.VoiceID, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), Kept: v.Kept,
 			Expired: v.Expired(now), DemoAudio: v.DemoAudio, CloneTask: v.CloneTaskID}
@@ -133,7 +133,7 @@ func writeVoicesJSON(w io.Writer, voices []history.Voice, now time.Time) error {
 }
 
 // writeVoices prints the table; explain adds the rule under it.
-func writeVoices(w io.Writer, voices []history.Voice, now time.Time, explain bool) error {
+func writeVoices(w io.Writer, voices []record.Voice, now time.Time, explain bool) error {
 	if len(voices) == 0 {
 		_, err := fmt.Fprintln(w, "No cloned voices yet. Clone one with: clapper create audio-clone --set audio_url=URL --set voice_id=NAME")
 		return err
@@ -157,7 +157,7 @@ func writeVoices(w io.Writer, voices []history.Voice, now time.Time, explain boo
 	return err
 }
 
-func expiry(v history.Voice, now time.Time) string {
+func expiry(v record.Voice, now time.Time) string {
 	switch {
 	case v.Kept:
 		return "never (kept: used in time)"

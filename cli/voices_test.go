@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // seedVoices records, against the real clock the command reads, a voice
@@ -25,17 +26,17 @@ func seedVoices(t *testing.T, data string, ago map[string]time.Duration, used ..
 	defer s.Close()
 	now := time.Now()
 	for id, d := range ago {
-		if err := s.RecordVoice(ctx, history.Voice{VoiceID: id, CreatedAt: now.Add(-d)}); err != nil {
+		if err := s.RecordVoice(ctx, record.Voice{VoiceID: id, CreatedAt: now.Add(-d)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i, id := range used {
-		local, err := s.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS, Body: fmt.Appendf(nil, `{"text":"hi","voice_setting_voice_id":%q}`, id)})
+		local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS, Body: fmt.Appendf(nil, `{"text":"hi","voice_setting_voice_id":%q}`, id)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		task := fmt.Sprintf("tts-%d", i)
-		if err := s.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: task, State: api.StateSuccess, CreatedAt: now.Add(-ago[id] + time.Hour)}); err != nil {
+		if err := s.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: task, State: api.StateSuccess, CreatedAt: now.Add(-ago[id] + time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.RecordVoiceUse(ctx, task); err != nil {

@@ -4,47 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
-// wait follows a task with the same watcher the TUI uses (so every state
-// change is in history), then downloads its results.
+// wait follows a task with the studio's one event loop (so every state
+// change is in history), then saves its results by the one download policy.
 func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, model string, task *api.Task, o createOpts) error {
-	w := s.Watcher
 	id := task.Identifier()
-	var final *track.Event
+	var final *studio.Event
 	if !api.IsTerminal(task.State) {
 		if !o.json {
 			writeCreated(app.Err, op, task)
 		}
-		w.Watch(id, op, model, task.State, time.Now())
-		s.Follow(ctx)
-		for final == nil {
-			select {
-			case <-ctx.Done():
-				return &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped waiting for task %s; it is in clapper history (clapper watch follows it, clapper get %s reads it)", id, id)}
-			case ev := <-w.Events():
-				switch {
-				case ev.Kind == track.EventPollFailed && !o.json:
-					fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", id, api.CleanText(ev.Err.Error()))
-				case ev.Kind == track.EventPaused && !o.json:
-					fmt.Fprintf(app.Err, "  %s\n", track.PauseNotice(ev, time.Now()))
-				case ev.Kind == track.EventLost:
-					return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was (clapper follow %s tries again)", id, api.CleanText(ev.Err.Error()), id)
-				case ev.Kind == track.EventState && !o.json:
-					fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), api.DescribeState(ev.To))
-				}
-				if ev.Kind == track.EventState && api.IsTerminal(ev.To) {
-					final = &ev
-				}
+		events := s.Await(ctx, record.Task{TaskID: id, Operation: op, Model: model, State: task.State, CreatedAt: s.Now()})
+		for ev := range events {
+			switch {
+			case ev.Kind == studio.EventPollFailed && !o.json:
+				fmt.Fprintf(app.Err, "  reading task %s failed (%s); retrying\n", id, api.CleanText(ev.Err.Error()))
+			case ev.Kind == studio.EventPaused && !o.json:
+				fmt.Fprintf(app.Err, "  %s\n", studio.PauseNotice(ev, s.Now()))
+			case ev.Kind == studio.EventLost:
+				return fmt.Errorf("the service does not know task %s (%s); it is no longer followed, and history keeps it as it was (clapper follow %s tries again)", id, api.CleanText(ev.Err.Error()), id)
+			case ev.Kind == studio.EventState && !o.json:
+				fmt.Fprintf(app.Err, "  %s: %s\n", s.Now().Format("15:04:05"), api.DescribeState(ev.To))
 			}
+			if ev.Kind == studio.EventState && api.IsTerminal(ev.To) {
+				final = &ev
+			}
+		}
+		if final == nil {
+			return &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped waiting for task %s; it is in clapper history (clapper watch follows it, clapper get %s reads it)", id, id)}
 		}
 	}
 	raw, state := task.Raw, task.State
@@ -72,45 +66,41 @@ func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, mo
 	if o.noDownload {
 		return nil
 	}
-	if final == nil {
-		// A synchronous operation: its answer is the result.
-		if res := track.SyncResult(task); res != nil {
-			return app.download(ctx, s.Downloader, op, id, res, o)
+	res := studio.SyncResult(task) // a synchronous operation: its answer is the result
+	if final != nil {
+		res = final.Result
+		if j := final.Job; j != nil && j.SignedURL != "" {
+			// The composed video: its signed URL lasts under 3 minutes, so now.
+			res = &api.TaskResult{ID: id, State: state, Creations: []api.Creation{{URL: j.SignedURL}}}
 		}
-		return nil
-	}
-	res := final.Result
-	if j := final.Job; j != nil && j.SignedURL != "" {
-		// The composed video: its signed URL lasts under 3 minutes, so now.
-		res = &api.TaskResult{ID: id, State: state, Creations: []api.Creation{{URL: j.SignedURL}}}
 	}
 	if res == nil || len(res.Creations) == 0 {
 		return nil
 	}
-	return app.download(ctx, s.Downloader, op, id, res, o)
+	return app.download(ctx, s, id, res, o)
 }
 
-// download saves the results of task id with the studio's downloader (one
-// per command: its owner token names this process in the history's claims).
-func (app *App) download(ctx context.Context, d *track.Downloader, op api.Operation, id string, res *api.TaskResult, o createOpts) error {
-	if err := d.QueueResults(ctx, id, op, time.Now(), res); err != nil {
+// download saves the results of task id by the studio's one download
+// policy and waits until they are saved.
+func (app *App) download(ctx context.Context, s *studio.Studio, id string, res *api.TaskResult, o createOpts) error {
+	if err := s.SaveResults(ctx, id, res); err != nil {
 		return downloadStopped(ctx, id, err)
 	}
-	return app.settle(ctx, d, id, o)
+	return app.settle(ctx, s, id, o)
 }
 
 // settle waits until every result of task id is saved or has failed (a file
 // another clapper is fetching is waited for, not fetched twice) and says
 // which.
-func (app *App) settle(ctx context.Context, d *track.Downloader, id string, o createOpts) error {
-	dls, err := d.Settle(ctx, id)
+func (app *App) settle(ctx context.Context, s *studio.Studio, id string, o createOpts) error {
+	dls, err := s.Settle(ctx, id)
 	if err != nil {
 		return downloadStopped(ctx, id, err)
 	}
 	var failed int
 	for _, dl := range dls {
 		switch dl.Status {
-		case history.DownloadDone:
+		case record.DownloadDone:
 			if !o.json {
 				fmt.Fprintf(app.Err, "  saved %s (%s)\n", dl.Path, api.ByteSize(dl.Bytes))
 			}
@@ -151,14 +141,14 @@ func newResubmitCmd(app *App) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			store := s.Store
+			store := s.Record()
 			t, err := store.Task(cmd.Context(), localID)
 			if err != nil {
 				return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 			}
-			sub, err := s.Tracker.Resubmit(cmd.Context(), localID, t.Operation)
+			sub, err := s.Resubmit(cmd.Context(), localID, t.Operation)
 			if err != nil {
-				if errors.Is(err, history.ErrConflict) || errors.Is(err, history.ErrNotFound) {
+				if errors.Is(err, record.ErrConflict) || errors.Is(err, record.ErrNotFound) {
 					return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 				}
 				return submitError(err)

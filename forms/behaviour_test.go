@@ -13,7 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 )
 
 func hasRow(f *Form, name string) (row, bool) {
@@ -264,7 +264,7 @@ func TestDraftsAndDuplicates(t *testing.T) {
 	if err := d.RememberSources(f.check.Sources); err != nil {
 		t.Fatal(err)
 	}
-	stripped, _, err := history.StripMedia([]byte(canonical(t, f.check.Body)))
+	_, stripped, _, err := record.StripMedia([]byte(canonical(t, f.check.Body)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 const fixtureTasks = 100_000
@@ -63,20 +64,20 @@ func BenchmarkTasksPage(b *testing.B) {
 	ctx := context.Background()
 	// A cursor halfway down the list, to show a deep page costs as much as
 	// the first.
-	mid, err := s.Tasks(ctx, Filter{Limit: fixtureTasks / 2})
+	mid, err := s.Tasks(ctx, record.Filter{Limit: fixtureTasks / 2})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
 		name string
-		f    Filter
+		f    record.Filter
 	}{
-		{"first", Filter{}},
-		{"deep", Filter{After: mid.Next}},
-		{"state", Filter{States: []string{api.StateFailed}}},
-		{"op+model", Filter{Operations: []api.Operation{api.OpImg2Video}, Models: []string{"svcq2"}}},
-		{"text", Filter{Text: "neon robot"}},
-		{"month", Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
+		{"first", record.Filter{}},
+		{"deep", record.Filter{After: mid.Next}},
+		{"state", record.Filter{States: []string{api.StateFailed}}},
+		{"op+model", record.Filter{Operations: []api.Operation{api.OpImg2Video}, Models: []string{"svcq2"}}},
+		{"text", record.Filter{Text: "neon robot"}},
+		{"month", record.Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -84,7 +85,7 @@ func BenchmarkTasksPage(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(p.Tasks) != DefaultPageSize {
+				if len(p.Tasks) != record.DefaultPageSize {
 					b.Fatalf("page of %d", len(p.Tasks))
 				}
 			}
@@ -97,12 +98,12 @@ func BenchmarkCountsByState(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
-		f    Filter
+		f    record.Filter
 	}{
-		{"all", Filter{}},
-		{"operation", Filter{Operations: []api.Operation{api.OpImg2Video}}},
-		{"month", Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
-		{"text", Filter{Text: "neon robot"}},
+		{"all", record.Filter{}},
+		{"operation", record.Filter{Operations: []api.Operation{api.OpImg2Video}}},
+		{"month", record.Filter{From: t0.AddDate(0, -2, 0), To: t0.AddDate(0, -1, 0)}},
+		{"text", record.Filter{Text: "neon robot"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
@@ -126,7 +127,7 @@ func BenchmarkOpen(b *testing.B) {
 			b.Fatal(err)
 		}
 		// The first query proves the store is usable, not just allocated.
-		if _, err := s.Tasks(context.Background(), Filter{Limit: 1}); err != nil {
+		if _, err := s.Tasks(context.Background(), record.Filter{Limit: 1}); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Close(); err != nil {
@@ -148,15 +149,21 @@ func BenchmarkHistoryTotals(b *testing.B) {
 		name string
 		run  func() (int, error)
 	}{
-		{"text-counts", func() (int, error) { m, err := s.CountsByState(ctx, Filter{Text: "neon robot"}); return len(m), err }},
-		{"year-counts", func() (int, error) { m, err := s.CountsByState(ctx, Filter{From: from, To: to}); return len(m), err }},
-		{"year-text-counts", func() (int, error) {
-			m, err := s.CountsByState(ctx, Filter{Text: "neon", From: from, To: to})
+		{"text-counts", func() (int, error) {
+			m, err := s.CountsByState(ctx, record.Filter{Text: "neon robot"})
 			return len(m), err
 		}},
-		{"year-text-count", func() (int, error) { return s.Count(ctx, Filter{Text: "neon", From: from, To: to}) }},
+		{"year-counts", func() (int, error) {
+			m, err := s.CountsByState(ctx, record.Filter{From: from, To: to})
+			return len(m), err
+		}},
+		{"year-text-counts", func() (int, error) {
+			m, err := s.CountsByState(ctx, record.Filter{Text: "neon", From: from, To: to})
+			return len(m), err
+		}},
+		{"year-text-count", func() (int, error) { return s.Count(ctx, record.Filter{Text: "neon", From: from, To: to}) }},
 		{"year-text-totals", func() (int, error) {
-			t, err := s.TotalsMatching(ctx, Filter{Text: "neon", From: from, To: to})
+			t, err := s.TotalsMatching(ctx, record.Filter{Text: "neon", From: from, To: to})
 			return len(t.States), err
 		}},
 		{"credits-by-day", func() (int, error) { d, err := s.CreditsByDay(ctx, from, to); return len(d), err }},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // Methods the studio, the tracker and the downloader lean on, tested here
@@ -22,14 +23,14 @@ func TestLastCostIsTheNewestMatchingSuccess(t *testing.T) {
 	ctx := context.Background()
 	finish := func(id, model, body, state string, credits int64) {
 		t.Helper()
-		local, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Model: model, Body: []byte(body)})
+		local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Model: model, Body: []byte(body)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: id, Credits: credits}); err != nil {
+		if err := s.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: id, Credits: credits}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.ApplyResult(ctx, id, Update{State: state, Credits: credits}); err != nil {
+		if _, err := s.ApplyResult(ctx, id, record.Update{State: state, Credits: credits}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Minute)
@@ -63,7 +64,7 @@ func TestAddCreditsChargesTheTask(t *testing.T) {
 	if task, _ := s.Task(ctx, local); task.Credits != 42 {
 		t.Errorf("credits %d, want 42", task.Credits)
 	}
-	if err := s.AddCredits(ctx, local+100, 5); !errors.Is(err, ErrNotFound) {
+	if err := s.AddCredits(ctx, local+100, 5); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("unknown task: %v", err)
 	}
 }
@@ -85,13 +86,13 @@ func TestSavedFileIsAFinishedDownload(t *testing.T) {
 	if saved("/dl/tk-a.mp4") {
 		t.Error("a queued download's path is trusted")
 	}
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadFailed, Error: "boom"}); err != nil {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadFailed, Error: "boom"}); err != nil {
 		t.Fatal(err)
 	}
 	if saved("/dl/tk-a.mp4") {
 		t.Error("a failed download's path is trusted")
 	}
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadDone, Path: "/dl/tk-a (2).mp4"}); err != nil {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Path: "/dl/tk-a (2).mp4"}); err != nil {
 		t.Fatal(err)
 	}
 	if !saved("/dl/tk-a (2).mp4") || saved("/dl/tk-a.mp4") || saved("/etc/passwd") {
@@ -114,9 +115,9 @@ func TestSavedFileIsAFinishedDownload(t *testing.T) {
 }
 
 func TestDownloadSettled(t *testing.T) {
-	for status, want := range map[DownloadStatus]bool{DownloadQueued: false, DownloadRunning: false,
-		DownloadDone: true, DownloadFailed: true, DownloadExpired: true} {
-		if (Download{Status: status}).Settled() != want {
+	for status, want := range map[record.DownloadStatus]bool{record.DownloadQueued: false, record.DownloadRunning: false,
+		record.DownloadDone: true, record.DownloadFailed: true, record.DownloadExpired: true} {
+		if (record.Download{Status: status}).Settled() != want {
 			t.Errorf("%s settled: %v", status, !want)
 		}
 	}
@@ -196,7 +197,7 @@ func TestRefollowBringsALostTaskBack(t *testing.T) {
 	if lost, _ := s.LostTask(ctx, "tk-lost"); lost {
 		t.Error("still lost after a refollow")
 	}
-	if _, err := s.Refollow(ctx, "tk-nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Refollow(ctx, "tk-nope"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("refollow an unknown task: %v", err)
 	}
 }
@@ -227,7 +228,7 @@ func TestReleasedPollerIsFreeAtOnce(t *testing.T) {
 func TestStopSendingDropsTheSender(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	local, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"p"}`), Sender: "host/1/x"})
+	local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"p"}`), Sender: "host/1/x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestStopSendingDropsTheSender(t *testing.T) {
 	if err := s.StopSending(ctx, local); err != nil {
 		t.Fatal(err)
 	}
-	if task, _ := s.Task(ctx, local); task.Sender != "" || !task.SenderBeat.IsZero() || task.State != StateSubmitting {
+	if task, _ := s.Task(ctx, local); task.Sender != "" || !task.SenderBeat.IsZero() || task.State != record.StateSubmitting {
 		t.Errorf("after StopSending: sender %q beat %v state %s", task.Sender, task.SenderBeat, task.State)
 	}
 }
@@ -246,13 +247,13 @@ func TestStopSendingDropsTheSender(t *testing.T) {
 // refused was sent.
 func TestNotSentIsTheNotSentRejection(t *testing.T) {
 	for _, c := range []struct {
-		task Task
+		task record.Task
 		want bool
 	}{
-		{Task{State: StateRejected, Rejection: &Rejection{Reason: ReasonNotSent}}, true},
-		{Task{State: StateRejected, Rejection: &Rejection{Status: 400, Reason: "FieldInvalid"}}, false},
-		{Task{State: StateRejected}, false},
-		{Task{State: StateAbandoned, Rejection: &Rejection{Reason: ReasonNotSent}}, false},
+		{record.Task{State: record.StateRejected, Rejection: &record.Rejection{Reason: record.ReasonNotSent}}, true},
+		{record.Task{State: record.StateRejected, Rejection: &record.Rejection{Status: 400, Reason: "FieldInvalid"}}, false},
+		{record.Task{State: record.StateRejected}, false},
+		{record.Task{State: record.StateAbandoned, Rejection: &record.Rejection{Reason: record.ReasonNotSent}}, false},
 	} {
 		if c.task.NotSent() != c.want {
 			t.Errorf("%+v: NotSent %v", c.task, !c.want)
@@ -275,7 +276,7 @@ func TestWriteFixtureInFlight(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	page, err := s.Tasks(ctx, Filter{Limit: 100, Reverse: true})
+	page, err := s.Tasks(ctx, record.Filter{Limit: 100, Reverse: true})
 	if err != nil {
 		t.Fatal(err)
 	}

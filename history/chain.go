@@ -1,39 +1,21 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"fmt"
-
-	"clapper/api"
 )
-
-// Parent is the task a request is sent onward from, and the field of the
-// request its result fills (images[0], video_url, subjects[].images).
-type Parent struct {
-	LocalID int64
-	Field   string
-}
-
-// Link is one end of a chain as a task's detail shows it: the other task,
-// summed up, and the field of the child the parent's result filled.
-type Link struct {
-	LocalID   int64
-	TaskID    string
-	Operation api.Operation
-	State     string
-	Field     string
-}
 
 // linkParent ties a request being recorded to the task it was sent onward
 // from; a parent unknown to history is refused, so no chain points nowhere.
-func linkParent(ctx context.Context, tx *sql.Tx, p Parent, localID int64) error {
+func linkParent(ctx context.Context, tx *sql.Tx, p record.Parent, localID int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE id = ?`, p.LocalID).Scan(&n); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: task #%d, sent onward from", ErrNotFound, p.LocalID)
+		return fmt.Errorf("%w: task #%d, sent onward from", record.ErrNotFound, p.LocalID)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO task_parents (task, parent, field) VALUES (?, ?, ?)`,
 		localID, p.LocalID, p.Field); err != nil {
@@ -44,7 +26,7 @@ func linkParent(ctx context.Context, tx *sql.Tx, p Parent, localID int64) error 
 
 // chain reads the task a task came from (nil when none) and the tasks sent
 // onward from it, oldest first.
-func chain(ctx context.Context, tx *sql.Tx, localID int64) (*Link, []Link, error) {
+func chain(ctx context.Context, tx *sql.Tx, localID int64) (*record.Link, []record.Link, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT 0, p.parent, coalesce(t.task_id, ''), t.operation, t.state, p.field
 		FROM task_parents p JOIN tasks t ON t.id = p.parent WHERE p.task = ?
 		UNION ALL
@@ -56,13 +38,13 @@ func chain(ctx context.Context, tx *sql.Tx, localID int64) (*Link, []Link, error
 	}
 	defer rows.Close()
 	var (
-		from   *Link
-		onward []Link
+		from   *record.Link
+		onward []record.Link
 	)
 	for rows.Next() {
 		var (
 			child bool
-			l     Link
+			l     record.Link
 		)
 		if err := rows.Scan(&child, &l.LocalID, &l.TaskID, &l.Operation, &l.State, &l.Field); err != nil {
 			return nil, nil, fmt.Errorf("history: %w", err)

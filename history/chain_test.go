@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // A request sent onward is tied to its parent as it is recorded; each
@@ -14,7 +15,7 @@ import (
 func TestChainIsRecordedWithTheRequest(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	parent, err := s.BeginSubmit(ctx, Intent{Operation: api.OpReference2Image, Body: []byte(`{"model":"svcq2","prompt":"fox"}`)})
+	parent, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{"model":"svcq2","prompt":"fox"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 		if field == "images" {
 			op = api.OpReference2Video
 		}
-		id, err := s.BeginSubmit(ctx, Intent{Operation: op, Body: body, Parent: &Parent{LocalID: parent, Field: field}})
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: op, Body: body, Parent: &record.Parent{LocalID: parent, Field: field}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +36,7 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if child.From == nil || child.From.LocalID != parent || child.From.Field != "images[0]" || child.From.Operation != api.OpReference2Image || child.From.State != StateSubmitting {
+	if child.From == nil || child.From.LocalID != parent || child.From.Field != "images[0]" || child.From.Operation != api.OpReference2Image || child.From.State != record.StateSubmitting {
 		t.Fatalf("child's from: %+v", child.From)
 	}
 	if len(child.Onward) != 0 {
@@ -49,10 +50,10 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 		p.Onward[1].Operation != api.OpReference2Video || p.Onward[1].Field != "images" {
 		t.Fatalf("parent's chain: from %+v onward %+v", p.From, p.Onward)
 	}
-	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpImg2Video, Body: body, Parent: &Parent{LocalID: 999, Field: "images[0]"}}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpImg2Video, Body: body, Parent: &record.Parent{LocalID: 999, Field: "images[0]"}}); !errors.Is(err, record.ErrNotFound) {
 		t.Fatalf("an unknown parent: %v", err)
 	}
-	page, _ := s.Tasks(ctx, Filter{})
+	page, _ := s.Tasks(ctx, record.Filter{})
 	if len(page.Tasks) != 3 {
 		t.Fatalf("%d task rows; the refused send must leave none", len(page.Tasks))
 	}

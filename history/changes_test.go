@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // Paging upwards from any row, or from the bottom, gives the rows a
@@ -24,7 +25,7 @@ func TestTasksReversePaging(t *testing.T) {
 	ids := seed(t, s, clk, rows)
 	for _, text := range []string{"", "fox"} {
 		var got []int64
-		f := Filter{Text: text, Reverse: true, Limit: 3}
+		f := record.Filter{Text: text, Reverse: true, Limit: 3}
 		for {
 			p, err := s.Tasks(ctx, f)
 			if err != nil {
@@ -44,7 +45,7 @@ func TestTasksReversePaging(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := s.Tasks(ctx, Filter{Text: text, Reverse: true, After: Cursor{mid.CreatedAt, mid.LocalID}, Limit: 2})
+		p, err := s.Tasks(ctx, record.Filter{Text: text, Reverse: true, After: record.Cursor{CreatedAt: mid.CreatedAt, LocalID: mid.LocalID}, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,13 +61,13 @@ func TestTasksCarryURLExpiry(t *testing.T) {
 	ctx := context.Background()
 	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 0, t0}})
 	soon, later := t0.Add(time.Hour), t0.Add(24*time.Hour)
-	if _, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateSuccess, Creations: []Creation{
+	if _, err := s.ApplyResult(ctx, "tk-000", record.Update{State: api.StateSuccess, Creations: []record.Creation{
 		{Index: 0, URL: "https://x/a.mp4", URLExpiresAt: later},
 		{Index: 1, URL: "https://x/b.mp4", URLExpiresAt: soon},
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Tasks(ctx, Filter{})
+	p, err := s.Tasks(ctx, record.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,13 +98,13 @@ func TestWatchChangesSeesOtherProcesses(t *testing.T) {
 	if moved, err := probe.Changed(ctx); err != nil || moved {
 		t.Fatalf("a change reported while nothing was written (%v)", err)
 	}
-	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"own"}`)}); err != nil {
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"own"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if moved, err := probe.Changed(ctx); err != nil || moved {
 		t.Fatalf("the process's own write reported as another's (%v)", err)
 	}
-	if _, err := other.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"theirs"}`)}); err != nil {
+	if _, err := other.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"theirs"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if moved, err := probe.Changed(ctx); err != nil || !moved {
@@ -118,7 +119,7 @@ func TestWatchChangesSeesOtherProcesses(t *testing.T) {
 	go s.WatchChanges(wctx, 5*time.Millisecond, func() { changed <- struct{}{} })
 	deadline := time.After(30 * time.Second) // a hang guard
 	for {
-		if _, err := other.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"again"}`)}); err != nil {
+		if _, err := other.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"again"}`)}); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -136,7 +137,7 @@ func TestTaskSummaryIsTheListRow(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
 	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}})
-	p, err := s.Tasks(ctx, Filter{})
+	p, err := s.Tasks(ctx, record.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestTaskSummaryIsTheListRow(t *testing.T) {
 	if want := p.Tasks[0]; !reflect.DeepEqual(got, want) {
 		t.Fatalf("summary %+v\nlist row %+v", got, want)
 	}
-	if _, err := s.TaskSummary(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.TaskSummary(ctx, "nope"); !errors.Is(err, record.ErrNotFound) {
 		t.Fatalf("an unknown id: %v", err)
 	}
 }

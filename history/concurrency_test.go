@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // Readers run while the writer works; every read sees a consistent snapshot
@@ -27,12 +28,12 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 		defer close(done)
 		for i := range writes {
 			tid := fmt.Sprint("tk-", i)
-			id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"concurrent"}`)})
+			id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"concurrent"}`)})
 			if err == nil {
-				err = s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: tid})
+				err = s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: tid})
 			}
 			if err == nil {
-				_, err = s.ApplyResult(ctx, tid, Update{State: api.StateSuccess, Credits: 1})
+				_, err = s.ApplyResult(ctx, tid, record.Update{State: api.StateSuccess, Credits: 1})
 			}
 			if err != nil {
 				errs <- fmt.Errorf("writer: %w", err)
@@ -51,7 +52,7 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 					return
 				default:
 				}
-				counts, err := s.CountsByState(ctx, Filter{})
+				counts, err := s.CountsByState(ctx, record.Filter{})
 				if err != nil {
 					errs <- fmt.Errorf("reader %d: %w", r, err)
 					return
@@ -65,7 +66,7 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 					return
 				}
 				last = total
-				p, err := s.Tasks(ctx, Filter{Limit: 10})
+				p, err := s.Tasks(ctx, record.Filter{Limit: 10})
 				if err != nil {
 					errs <- fmt.Errorf("reader %d: %w", r, err)
 					return
@@ -80,7 +81,7 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 				}
 				// Events are written in the same transaction as the state.
 				if n := len(task.Events); task.State == api.StateSuccess && n != 3 ||
-					task.State == api.StateCreated && n != 2 || task.State == StateSubmitting && n != 1 {
+					task.State == api.StateCreated && n != 2 || task.State == record.StateSubmitting && n != 1 {
 					errs <- fmt.Errorf("reader %d: task %s with %d events", r, task.State, n)
 					return
 				}
@@ -92,7 +93,7 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	counts, err := s.CountsByState(ctx, Filter{})
+	counts, err := s.CountsByState(ctx, record.Filter{})
 	if err != nil || counts[api.StateSuccess] != writes {
 		t.Errorf("final counts %v %v", counts, err)
 	}
@@ -126,9 +127,9 @@ func TestConcurrentWritersTwoStores(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range per {
-				id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{}`)})
+				id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{}`)})
 				if err == nil {
-					err = s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: fmt.Sprintf("g%d-%d", g, i)})
+					err = s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: fmt.Sprintf("g%d-%d", g, i)})
 				}
 				if err != nil {
 					errs <- err
@@ -142,7 +143,7 @@ func TestConcurrentWritersTwoStores(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	counts, err := b.CountsByState(ctx, Filter{})
+	counts, err := b.CountsByState(ctx, record.Filter{})
 	if err != nil || counts[api.StateCreated] != 6*per {
 		t.Errorf("counts %v %v, want %d created", counts, err, 6*per)
 	}

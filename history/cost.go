@@ -3,37 +3,30 @@ package history
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
-
-// PastCost is what an earlier task like a new request was charged.
-type PastCost struct {
-	Credits   int64
-	CreatedAt time.Time
-	TaskID    string
-}
 
 // LastCost finds the newest successful, charged task of the operation and
 // model whose request (data URIs stripped) like accepts, so the live
 // service's price can be shown as "last time" rather than invented.
-func (s *Store) LastCost(ctx context.Context, op api.Operation, model string, like func(request map[string]any) bool) (PastCost, bool, error) {
+func (s *Store) LastCost(ctx context.Context, op api.Operation, model string, like func(request map[string]any) bool) (record.PastCost, bool, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT request, credits, created_at, coalesce(task_id, '')
 		FROM tasks WHERE operation = ? AND model = ? AND state = ? AND credits > 0
 		ORDER BY created_at DESC LIMIT 500`, string(op), model, api.StateSuccess)
 	if err != nil {
-		return PastCost{}, false, err
+		return record.PastCost{}, false, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
 			req     string
-			pc      PastCost
+			pc      record.PastCost
 			created int64
 		)
 		if err := rows.Scan(&req, &pc.Credits, &created, &pc.TaskID); err != nil {
-			return PastCost{}, false, err
+			return record.PastCost{}, false, err
 		}
 		var body map[string]any
 		if json.Unmarshal([]byte(req), &body) != nil {
@@ -44,5 +37,5 @@ func (s *Store) LastCost(ctx context.Context, op api.Operation, model string, li
 			return pc, true, nil
 		}
 	}
-	return PastCost{}, false, rows.Err()
+	return record.PastCost{}, false, rows.Err()
 }

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
@@ -19,7 +20,7 @@ func (s *Store) AddCredits(ctx context.Context, localID, credits int64) error {
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: task #%d", ErrNotFound, localID)
+			return fmt.Errorf("%w: task #%d", record.ErrNotFound, localID)
 		}
 		return nil
 	})
@@ -36,7 +37,7 @@ func (s *Store) ChargeVersion(ctx context.Context, localID int64, subJobID strin
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: version %s", ErrNotFound, subJobID)
+			return fmt.Errorf("%w: version %s", record.ErrNotFound, subJobID)
 		}
 		res, err = tx.ExecContext(ctx, `UPDATE tasks SET credits = credits + ?, updated_at = ? WHERE id = ?`,
 			credits, ms(now), localID)
@@ -44,7 +45,7 @@ func (s *Store) ChargeVersion(ctx context.Context, localID int64, subJobID strin
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: task #%d", ErrNotFound, localID)
+			return fmt.Errorf("%w: task #%d", record.ErrNotFound, localID)
 		}
 		return nil
 	})

@@ -1,71 +1,20 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"time"
-
-	"clapper/api"
 )
-
-// URLKind names one of the URLs of a creation.
-type URLKind string
-
-const (
-	KindURL         URLKind = "url"
-	KindCover       URLKind = "cover"
-	KindWatermarked URLKind = "watermarked"
-)
-
-// DownloadStatus is where a download stands.
-type DownloadStatus string
-
-const (
-	DownloadQueued  DownloadStatus = "queued"
-	DownloadRunning DownloadStatus = "running"
-	DownloadDone    DownloadStatus = "done"
-	DownloadFailed  DownloadStatus = "failed"
-	// DownloadExpired: the signed URL lapsed before the file was fetched.
-	DownloadExpired DownloadStatus = "expired"
-)
-
-// Download is one file to fetch, with the current URL and expiry of the
-// creation it comes from (joined, so a refreshed URL is seen at once).
-type Download struct {
-	ID        int64
-	LocalID   int64
-	TaskID    string
-	Operation api.Operation
-	Index     int
-	Kind      URLKind
-	URL       string
-	ExpiresAt time.Time
-	Path      string
-	Bytes     int64
-	Total     int64 // zero while unknown
-	Status    DownloadStatus
-	Error     string
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	// Owner is the downloader that claimed it (empty when nobody holds it);
-	// the claim holds until LeaseUntil unless the owner renews it.
-	Owner      string
-	LeaseUntil time.Time
-}
-
-// Settled reports a download that will not change unless queued again.
-func (d Download) Settled() bool {
-	return d.Status != DownloadQueued && d.Status != DownloadRunning
-}
 
 // QueueDownload queues the URL of one kind of creation index of a task, to
 // be written to path. Queueing it again re-queues a failed or expired one
 // from zero under the same id; a running one is left to its downloader and a
 // done one to its file, so two processes that both see a task succeed save
 // its results once.
-func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kind URLKind, path string) (int64, error) {
+func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kind record.URLKind, path string) (int64, error) {
 	col, ok := urlColumns[kind]
 	if !ok {
 		return 0, fmt.Errorf("history: unknown URL kind %q", kind)
@@ -80,7 +29,7 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 		err := tx.QueryRowContext(ctx, `SELECT c.task, c.`+col+` FROM creations c
 			JOIN tasks t ON t.id = c.task WHERE t.task_id = ? AND c.idx = ?`, taskID, index).Scan(&localID, &url)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && url == "") {
-			return fmt.Errorf("%w: task %q has no %s for creation %d", ErrNotFound, taskID, kind, index)
+			return fmt.Errorf("%w: task %q has no %s for creation %d", record.ErrNotFound, taskID, kind, index)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -89,7 +38,7 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (task, idx, kind) DO UPDATE SET path = excluded.path, status = excluded.status,
 				bytes = 0, total = 0, error = '', updated_at = excluded.updated_at
-			WHERE status NOT IN ('running', 'done')`, localID, index, kind, path, DownloadQueued, now, now); err != nil {
+			WHERE status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ?`,
@@ -98,28 +47,15 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 	return id, err
 }
 
-var urlColumns = map[URLKind]string{
-	KindURL:         "url",
-	KindCover:       "cover_url",
-	KindWatermarked: "watermarked_url",
-}
-
-// DownloadProgress is a report from the downloader.
-type DownloadProgress struct {
-	Status DownloadStatus
-	Path   string // empty keeps the queued path (the final name may differ)
-	Bytes  int64
-	Total  int64
-	Error  string
-	// Owner, when set, applies the report only while that downloader holds
-	// the claim (else ErrConflict), so a downloader that lost its claim never
-	// overwrites the report of the one that took over.
-	Owner string
+var urlColumns = map[record.URLKind]string{
+	record.KindURL:         "url",
+	record.KindCover:       "cover_url",
+	record.KindWatermarked: "watermarked_url",
 }
 
 // UpdateDownload records progress or the outcome of download id. Any status
 // but running releases the claim.
-func (s *Store) UpdateDownload(ctx context.Context, id int64, p DownloadProgress) error {
+func (s *Store) UpdateDownload(ctx context.Context, id int64, p record.DownloadProgress) error {
 	now := ms(s.now())
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = ?1, path = coalesce(nullif(?2, ''), path),
@@ -141,7 +77,7 @@ func (s *Store) UpdateDownload(ctx context.Context, id int64, p DownloadProgress
 // else is ErrConflict. The claim is a single UPDATE under the database's write
 // lock, so of any number of processes claiming at once exactly one wins. The
 // download is returned as claimed, now running.
-func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (Download, error) {
+func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (record.Download, error) {
 	now := ms(s.now())
 	return s.claim(ctx, id, owner, lease, `owner = '' OR lease_until IS NULL OR lease_until <= ?`, now)
 }
@@ -150,19 +86,19 @@ func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease
 // is dead (a process of this machine that no longer runs), without waiting
 // for its lease to lapse. It is ErrConflict when gone no longer holds it, so
 // of two processes taking over at once one wins.
-func (s *Store) TakeOverDownload(ctx context.Context, id int64, gone, owner string, lease time.Duration) (Download, error) {
+func (s *Store) TakeOverDownload(ctx context.Context, id int64, gone, owner string, lease time.Duration) (record.Download, error) {
 	if gone == "" {
-		return Download{}, errors.New("history: a takeover needs the holder it replaces")
+		return record.Download{}, errors.New("history: a takeover needs the holder it replaces")
 	}
 	return s.claim(ctx, id, owner, lease, `owner = ?`, gone)
 }
 
-func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Duration, holder string, args ...any) (Download, error) {
+func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Duration, holder string, args ...any) (record.Download, error) {
 	if owner == "" {
-		return Download{}, errors.New("history: a download claim needs an owner")
+		return record.Download{}, errors.New("history: a download claim needs an owner")
 	}
 	now := s.now()
-	var d Download
+	var d record.Download
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = 'running', owner = ?, lease_until = ?, error = '', updated_at = ?
 			WHERE id = ? AND status IN ('queued', 'running') AND (`+holder+`)`,
@@ -178,7 +114,7 @@ func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Du
 			return err
 		}
 		if len(got) != 1 {
-			return fmt.Errorf("%w: download %d", ErrNotFound, id)
+			return fmt.Errorf("%w: download %d", record.ErrNotFound, id)
 		}
 		d = got[0]
 		return nil
@@ -216,9 +152,9 @@ func claimOutcome(ctx context.Context, tx *sql.Tx, res sql.Result, id int64) err
 		return fmt.Errorf("history: %w", err)
 	}
 	if !exists {
-		return fmt.Errorf("%w: download %d", ErrNotFound, id)
+		return fmt.Errorf("%w: download %d", record.ErrNotFound, id)
 	}
-	return fmt.Errorf("%w: download %d is held by another downloader or settled", ErrConflict, id)
+	return fmt.Errorf("%w: download %d is held by another downloader or settled", record.ErrConflict, id)
 }
 
 const downloadCols = `d.id, d.task, coalesce(t.task_id, ''), t.operation, d.idx, d.kind,
@@ -230,7 +166,7 @@ const downloadCols = `d.id, d.task, coalesce(t.task_id, ''), t.operation, d.idx,
 	JOIN tasks t ON t.id = d.task`
 
 // Downloads are the downloads of one task, by creation index and kind.
-func (s *Store) Downloads(ctx context.Context, taskID string) ([]Download, error) {
+func (s *Store) Downloads(ctx context.Context, taskID string) ([]record.Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
 		WHERE t.task_id = ? ORDER BY d.idx, d.kind`, taskID))
 }
@@ -238,20 +174,20 @@ func (s *Store) Downloads(ctx context.Context, taskID string) ([]Download, error
 // PendingDownloads are the queued and the running downloads (held by a live
 // downloader or left by one that died: see Owner and LeaseUntil), the URL
 // that expires first first.
-func (s *Store) PendingDownloads(ctx context.Context) ([]Download, error) {
+func (s *Store) PendingDownloads(ctx context.Context) ([]record.Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE d.status IN (?, ?) ORDER BY expires_at IS NULL, expires_at, d.id`, DownloadQueued, DownloadRunning))
+		WHERE d.status IN (?, ?) ORDER BY expires_at IS NULL, expires_at, d.id`, record.DownloadQueued, record.DownloadRunning))
 }
 
-func collectDownloads(rows *sql.Rows, err error) ([]Download, error) {
+func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Download
+	var out []record.Download
 	for rows.Next() {
 		var (
-			d                Download
+			d                record.Download
 			expires, lease   sql.NullInt64
 			created, updated int64
 		)
@@ -277,7 +213,7 @@ func (s *Store) SavedFile(ctx context.Context, path string) (bool, error) {
 	err := s.r.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM downloads WHERE status = ? AND path = ?) +
 		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ?)`,
-		DownloadDone, path, DownloadDone, path).Scan(&n)
+		record.DownloadDone, path, record.DownloadDone, path).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("history: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 func TestDownloads(t *testing.T) {
@@ -20,24 +21,24 @@ func TestDownloads(t *testing.T) {
 	submitted(t, s, "tk-b", `{}`)
 	expA := t0.Add(24 * time.Hour)
 	expB := t0.Add(time.Hour) // trending-replicate: expires sooner
-	if _, err := s.ApplyResult(ctx, "tk-a", Update{State: api.StateSuccess, Creations: CreationsFrom(
+	if _, err := s.ApplyResult(ctx, "tk-a", record.Update{State: api.StateSuccess, Creations: record.CreationsFrom(
 		[]api.Creation{{ID: "a0", URL: "https://r/a0", CoverURL: "https://r/a0c"}, {ID: "a1", URL: "https://r/a1"}}, expA)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ApplyResult(ctx, "tk-b", Update{State: api.StateSuccess, Creations: CreationsFrom(
+	if _, err := s.ApplyResult(ctx, "tk-b", record.Update{State: api.StateSuccess, Creations: record.CreationsFrom(
 		[]api.Creation{{ID: "b0", URL: "https://r/b0"}}, expB)}); err != nil {
 		t.Fatal(err)
 	}
 
-	a0, err := s.QueueDownload(ctx, "tk-a", 0, KindURL, "/dl/a0.mp4")
+	a0, err := s.QueueDownload(ctx, "tk-a", 0, record.KindURL, "/dl/a0.mp4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a0c, err := s.QueueDownload(ctx, "tk-a", 0, KindCover, "/dl/a0.jpg")
+	a0c, err := s.QueueDownload(ctx, "tk-a", 0, record.KindCover, "/dl/a0.jpg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b0, err := s.QueueDownload(ctx, "tk-b", 0, KindURL, "/dl/b0.mp4")
+	b0, err := s.QueueDownload(ctx, "tk-b", 0, record.KindURL, "/dl/b0.mp4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +46,12 @@ func TestDownloads(t *testing.T) {
 		name   string
 		taskID string
 		index  int
-		kind   URLKind
+		kind   record.URLKind
 		want   error
 	}{
-		{"no such task", "tk-z", 0, KindURL, ErrNotFound},
-		{"no such creation", "tk-a", 5, KindURL, ErrNotFound},
-		{"creation without that URL", "tk-a", 1, KindWatermarked, ErrNotFound},
+		{"no such task", "tk-z", 0, record.KindURL, record.ErrNotFound},
+		{"no such creation", "tk-a", 5, record.KindURL, record.ErrNotFound},
+		{"creation without that URL", "tk-a", 1, record.KindWatermarked, record.ErrNotFound},
 	} {
 		if _, err := s.QueueDownload(ctx, c.taskID, c.index, c.kind, "/x"); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
@@ -70,19 +71,19 @@ func TestDownloads(t *testing.T) {
 	}
 
 	clk.Advance(time.Minute)
-	if err := s.UpdateDownload(ctx, a0, DownloadProgress{Status: DownloadRunning, Bytes: 512, Total: 2048}); err != nil {
+	if err := s.UpdateDownload(ctx, a0, record.DownloadProgress{Status: record.DownloadRunning, Bytes: 512, Total: 2048}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateDownload(ctx, a0c, DownloadProgress{Status: DownloadDone, Path: "/dl/a0-final.jpg", Bytes: 90, Total: 90}); err != nil {
+	if err := s.UpdateDownload(ctx, a0c, record.DownloadProgress{Status: record.DownloadDone, Path: "/dl/a0-final.jpg", Bytes: 90, Total: 90}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateDownload(ctx, b0, DownloadProgress{Status: DownloadExpired, Error: "URL expired"}); err != nil {
+	if err := s.UpdateDownload(ctx, b0, record.DownloadProgress{Status: record.DownloadExpired, Error: "URL expired"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateDownload(ctx, 999, DownloadProgress{Status: DownloadDone}); !errors.Is(err, ErrNotFound) {
+	if err := s.UpdateDownload(ctx, 999, record.DownloadProgress{Status: record.DownloadDone}); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("unknown download: %v", err)
 	}
-	if err := s.UpdateDownload(ctx, a0, DownloadProgress{Status: "paused"}); err == nil {
+	if err := s.UpdateDownload(ctx, a0, record.DownloadProgress{Status: "paused"}); err == nil {
 		t.Error("accepted an unknown status")
 	}
 
@@ -94,12 +95,12 @@ func TestDownloads(t *testing.T) {
 		t.Fatalf("downloads %+v", list)
 	}
 	cover, video := list[0], list[1] // by index, then kind
-	if video.ID != a0 || video.Status != DownloadRunning || video.Bytes != 512 || video.Total != 2048 ||
+	if video.ID != a0 || video.Status != record.DownloadRunning || video.Bytes != 512 || video.Total != 2048 ||
 		video.Path != "/dl/a0.mp4" || !video.UpdatedAt.Equal(clk.Now()) || !video.CreatedAt.Equal(t0) ||
 		video.TaskID != "tk-a" || video.Operation != api.OpText2Video {
 		t.Errorf("video %+v", video)
 	}
-	if cover.Status != DownloadDone || cover.Path != "/dl/a0-final.jpg" || cover.URL != "https://r/a0c" {
+	if cover.Status != record.DownloadDone || cover.Path != "/dl/a0-final.jpg" || cover.URL != "https://r/a0c" {
 		t.Errorf("cover %+v", cover)
 	}
 	pending, _ = s.PendingDownloads(ctx)
@@ -109,23 +110,23 @@ func TestDownloads(t *testing.T) {
 
 	// Re-queueing: a running download is left alone, an expired one restarts
 	// from zero under the same id.
-	if id, err := s.QueueDownload(ctx, "tk-a", 0, KindURL, "/elsewhere"); err != nil || id != a0 {
+	if id, err := s.QueueDownload(ctx, "tk-a", 0, record.KindURL, "/elsewhere"); err != nil || id != a0 {
 		t.Fatalf("re-queue running: %d %v", id, err)
 	}
-	if id, err := s.QueueDownload(ctx, "tk-b", 0, KindURL, "/dl/b0-again.mp4"); err != nil || id != b0 {
+	if id, err := s.QueueDownload(ctx, "tk-b", 0, record.KindURL, "/dl/b0-again.mp4"); err != nil || id != b0 {
 		t.Fatalf("re-queue expired: %d %v", id, err)
 	}
 	list, _ = s.Downloads(ctx, "tk-a")
-	if list[1].Path != "/dl/a0.mp4" || list[1].Status != DownloadRunning {
+	if list[1].Path != "/dl/a0.mp4" || list[1].Status != record.DownloadRunning {
 		t.Errorf("running download was reset: %+v", list[1])
 	}
 	list, _ = s.Downloads(ctx, "tk-b")
-	if d := list[0]; d.Status != DownloadQueued || d.Error != "" || d.Bytes != 0 || d.Path != "/dl/b0-again.mp4" {
+	if d := list[0]; d.Status != record.DownloadQueued || d.Error != "" || d.Bytes != 0 || d.Path != "/dl/b0-again.mp4" {
 		t.Errorf("expired download was not re-queued: %+v", d)
 	}
 
 	// A re-read with a re-signed URL is what the downloader sees next.
-	if _, err := s.ApplyResult(ctx, "tk-b", Update{State: api.StateSuccess, Creations: CreationsFrom(
+	if _, err := s.ApplyResult(ctx, "tk-b", record.Update{State: api.StateSuccess, Creations: record.CreationsFrom(
 		[]api.Creation{{ID: "b0", URL: "https://r/b0?sig=2"}}, clk.Now().Add(time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +141,11 @@ func queuedDownload(t *testing.T, s *Store, taskID string) int64 {
 	t.Helper()
 	ctx := context.Background()
 	submitted(t, s, taskID, `{}`)
-	if _, err := s.ApplyResult(ctx, taskID, Update{State: api.StateSuccess, Creations: CreationsFrom(
+	if _, err := s.ApplyResult(ctx, taskID, record.Update{State: api.StateSuccess, Creations: record.CreationsFrom(
 		[]api.Creation{{ID: "c", URL: "https://r/" + taskID}}, t0.Add(24*time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.QueueDownload(ctx, taskID, 0, KindURL, "/dl/"+taskID+".mp4")
+	id, err := s.QueueDownload(ctx, taskID, 0, record.KindURL, "/dl/"+taskID+".mp4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +164,13 @@ func TestDownloadClaimsAndLeases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != id || got.Owner != "A" || got.Status != DownloadRunning || !got.LeaseUntil.Equal(t0.Add(lease)) || got.URL != "https://r/tk-a" {
+	if got.ID != id || got.Owner != "A" || got.Status != record.DownloadRunning || !got.LeaseUntil.Equal(t0.Add(lease)) || got.URL != "https://r/tk-a" {
 		t.Fatalf("claimed %+v", got)
 	}
-	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("B claimed a download A holds: %v", err)
 	}
-	if err := s.RenewDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+	if err := s.RenewDownload(ctx, id, "B", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("B renewed A's claim: %v", err)
 	}
 	// A renews before its lease lapses: B still cannot take it.
@@ -178,7 +179,7 @@ func TestDownloadClaimsAndLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(20 * time.Second)
-	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, ErrConflict) {
+	if _, err := s.ClaimDownload(ctx, id, "B", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("B took a renewed claim: %v", err)
 	}
 	// A stops renewing (killed): once its lease lapsed, B takes over.
@@ -187,17 +188,17 @@ func TestDownloadClaimsAndLeases(t *testing.T) {
 		t.Fatalf("takeover of a lapsed lease: %+v %v", got, err)
 	}
 	// A, come back to life, can neither renew nor report.
-	if err := s.RenewDownload(ctx, id, "A", lease); !errors.Is(err, ErrConflict) {
+	if err := s.RenewDownload(ctx, id, "A", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("A renewed a claim it lost: %v", err)
 	}
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadDone, Bytes: 1, Owner: "A"}); !errors.Is(err, ErrConflict) {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Bytes: 1, Owner: "A"}); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("A reported on a download it lost: %v", err)
 	}
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadRunning, Bytes: 5, Owner: "B"}); err != nil {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadRunning, Bytes: 5, Owner: "B"}); err != nil {
 		t.Fatal(err)
 	}
 	// Stopping releases the claim: anyone may resume at once.
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadQueued, Bytes: 5, Owner: "B"}); err != nil {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadQueued, Bytes: 5, Owner: "B"}); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := s.Downloads(ctx, "tk-a")
@@ -207,25 +208,25 @@ func TestDownloadClaimsAndLeases(t *testing.T) {
 	if _, err := s.ClaimDownload(ctx, id, "C", lease); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateDownload(ctx, id, DownloadProgress{Status: DownloadDone, Bytes: 9, Total: 9, Owner: "C"}); err != nil {
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Bytes: 9, Total: 9, Owner: "C"}); err != nil {
 		t.Fatal(err)
 	}
 	// A done download is neither claimed nor queued again: a second process
 	// that saw the task succeed does not save it twice.
-	if _, err := s.ClaimDownload(ctx, id, "D", lease); !errors.Is(err, ErrConflict) {
+	if _, err := s.ClaimDownload(ctx, id, "D", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("claimed a done download: %v", err)
 	}
-	if again, err := s.QueueDownload(ctx, "tk-a", 0, KindURL, "/dl/other.mp4"); err != nil || again != id {
+	if again, err := s.QueueDownload(ctx, "tk-a", 0, record.KindURL, "/dl/other.mp4"); err != nil || again != id {
 		t.Fatalf("re-queue done: %d %v", again, err)
 	}
 	list, _ = s.Downloads(ctx, "tk-a")
-	if list[0].Status != DownloadDone || list[0].Path != "/dl/tk-a.mp4" || list[0].Bytes != 9 || list[0].Owner != "" {
+	if list[0].Status != record.DownloadDone || list[0].Path != "/dl/tk-a.mp4" || list[0].Bytes != 9 || list[0].Owner != "" {
 		t.Errorf("done download was re-queued: %+v", list[0])
 	}
-	if _, err := s.TakeOverDownload(ctx, id, "C", "D", lease); !errors.Is(err, ErrConflict) {
+	if _, err := s.TakeOverDownload(ctx, id, "C", "D", lease); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("took over a done download: %v", err)
 	}
-	if _, err := s.ClaimDownload(ctx, 999, "A", lease); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ClaimDownload(ctx, 999, "A", lease); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("claim of no download: %v", err)
 	}
 	if _, err := s.ClaimDownload(ctx, id, "", lease); err == nil {
@@ -239,17 +240,17 @@ func TestTakeOverDownloadFromDeadHolder(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	id := queuedDownload(t, s, "tk-a")
-	if _, err := s.TakeOverDownload(ctx, id, "dead", "B", time.Minute); !errors.Is(err, ErrConflict) {
+	if _, err := s.TakeOverDownload(ctx, id, "dead", "B", time.Minute); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("took over a download nobody held: %v", err)
 	}
 	if _, err := s.ClaimDownload(ctx, id, "dead", time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.TakeOverDownload(ctx, id, "dead", "B", time.Minute)
-	if err != nil || got.Owner != "B" || !got.LeaseUntil.Equal(t0.Add(time.Minute)) || got.Status != DownloadRunning {
+	if err != nil || got.Owner != "B" || !got.LeaseUntil.Equal(t0.Add(time.Minute)) || got.Status != record.DownloadRunning {
 		t.Fatalf("takeover: %+v %v", got, err)
 	}
-	if _, err := s.TakeOverDownload(ctx, id, "dead", "C", time.Minute); !errors.Is(err, ErrConflict) {
+	if _, err := s.TakeOverDownload(ctx, id, "dead", "C", time.Minute); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("a second takeover from the same dead holder won too: %v", err)
 	}
 	if _, err := s.TakeOverDownload(ctx, id, "", "C", time.Minute); err == nil {
@@ -286,7 +287,7 @@ func TestDownloadClaimIsExclusiveAcrossStores(t *testing.T) {
 				switch {
 				case err == nil:
 					wins[i].Add(1)
-				case !errors.Is(err, ErrConflict):
+				case !errors.Is(err, record.ErrConflict):
 					t.Error(err)
 				}
 			}

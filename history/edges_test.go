@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // Edges of the store's rules that a one-character slip would move: a lease
@@ -47,7 +48,7 @@ func TestFullLastPageHasNoNext(t *testing.T) {
 		{api.OpText2Video, "m", "two", api.StateSuccess, 1, t0.Add(time.Second)},
 		{api.OpText2Video, "m", "three", api.StateSuccess, 1, t0.Add(2 * time.Second)},
 	})
-	for _, f := range []Filter{{Limit: 3}, {Limit: 3, Text: "text2video"}, {Limit: 1, States: []string{api.StateSuccess}, Text: "three"}} {
+	for _, f := range []record.Filter{{Limit: 3}, {Limit: 3, Text: "text2video"}, {Limit: 1, States: []string{api.StateSuccess}, Text: "three"}} {
 		p, err := s.Tasks(ctx, f)
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +57,7 @@ func TestFullLastPageHasNoNext(t *testing.T) {
 			t.Errorf("%+v: %d tasks, next %+v; want a full page and no next", f, len(p.Tasks), p.Next)
 		}
 	}
-	if p, _ := s.Tasks(ctx, Filter{Limit: 2}); p.Next.IsZero() {
+	if p, _ := s.Tasks(ctx, record.Filter{Limit: 2}); p.Next.IsZero() {
 		t.Error("a page of 2 of 3 tasks has no next cursor")
 	}
 }
@@ -72,7 +73,7 @@ func TestSearchFoldsCaseBeyondASCII(t *testing.T) {
 		{api.OpText2Video, "m", "winter in Oslo", api.StateSuccess, 1, t0.Add(time.Second)},
 	})
 	for _, word := range []string{"été", "ÉTÉ", "paris"} {
-		p, err := s.Tasks(ctx, Filter{Text: word})
+		p, err := s.Tasks(ctx, record.Filter{Text: word})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 var (
@@ -19,7 +20,7 @@ var (
 	fixtureModels = []string{"svcq1", "svcq2", "svcq2-pro", "svcq3", ""}
 	// Mostly finished, as a real history is.
 	fixtureStates = []string{api.StateSuccess, api.StateSuccess, api.StateSuccess, api.StateSuccess,
-		api.StateSuccess, api.StateSuccess, api.StateFailed, api.StateProcessing, api.StateQueueing, StateRejected}
+		api.StateSuccess, api.StateSuccess, api.StateFailed, api.StateProcessing, api.StateQueueing, record.StateRejected}
 )
 
 // WriteFixture fills a history with n tasks spread evenly from from to to,
@@ -72,7 +73,7 @@ func WriteFixtureInFlight(path string, n, inFlight int, from, to time.Time) erro
 			state = api.StateSuccess
 		}
 		var taskID any = fmt.Sprintf("%016x", rng.Uint64())
-		if state == StateRejected {
+		if state == record.StateRejected {
 			taskID = nil
 		}
 		created := base + int64(i)*step

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // FollowableSince lists what the tracker must follow among the tasks
@@ -16,7 +17,7 @@ import (
 // they were written. next is the sequence to pass on the next
 // call; seq 0 reads the whole history. A reader that calls it on every
 // change reads only what changed, whichever process wrote it.
-func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []Task, next int64, err error) {
+func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []record.Task, next int64, err error) {
 	// The mark is read first: a row written after it is read again next
 	// time, never missed.
 	if err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(change_seq), 0) FROM tasks`).Scan(&next); err != nil {

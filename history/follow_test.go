@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 func followIDs(t *testing.T, s *Store, seq int64) (ids []string, next int64) {
@@ -51,7 +52,7 @@ func TestFollowableSinceReadsOnlyChanges(t *testing.T) {
 	}
 	defer other.Close()
 	submitted(t, other, "tk-3", `{"prompt":"c"}`)
-	if _, err := other.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess}); err != nil {
+	if _, err := other.ApplyResult(ctx, "tk-1", record.Update{State: api.StateSuccess}); err != nil {
 		t.Fatal(err)
 	}
 	ids, next = followIDs(t, s, next)
@@ -61,7 +62,7 @@ func TestFollowableSinceReadsOnlyChanges(t *testing.T) {
 
 	savedJobTask(t, s, api.StateSuccess)
 	_, next = followIDs(t, s, next)
-	if err := other.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, SubJob{ID: "s0-v2", Prompt: "again", Duration: 5}); err != nil {
+	if err := other.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, record.SubJob{ID: "s0-v2", Prompt: "again", Duration: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ = followIDs(t, s, next); !slices.Equal(ids, []string{"job-1:processing"}) {
@@ -86,7 +87,7 @@ func TestApplyResultUnchangedWritesNothing(t *testing.T) {
 		}
 		return v
 	}
-	queued := Update{State: api.StateQueueing, Raw: []byte(`{"state":"queueing"}`)}
+	queued := record.Update{State: api.StateQueueing, Raw: []byte(`{"state":"queueing"}`)}
 	if _, err := s.ApplyResult(ctx, "tk-1", queued); err != nil {
 		t.Fatal(err)
 	}
@@ -98,13 +99,13 @@ func TestApplyResultUnchangedWritesNothing(t *testing.T) {
 	}
 	// A read without a body (a poll that carried only the state) that says
 	// the same writes nothing either.
-	if changed, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateQueueing}); err != nil || changed {
+	if changed, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateQueueing}); err != nil || changed {
 		t.Fatalf("the same state without a body: changed %v, %v", changed, err)
 	}
 	if after := version(); after != before {
 		t.Errorf("the same read wrote: data_version %d -> %d", before, after)
 	}
-	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateQueueing, Progress: ptr[int64](5), Raw: queued.Raw}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateQueueing, Progress: ptr[int64](5), Raw: queued.Raw}); err != nil {
 		t.Fatal(err)
 	}
 	if version() == before {
@@ -120,7 +121,7 @@ func TestFollowableFromTheStartIsOldestFirst(t *testing.T) {
 	submitted(t, s, "tk-old", `{"prompt":"a"}`)
 	clk.Advance(time.Second)
 	submitted(t, s, "tk-new", `{"prompt":"b"}`)
-	if _, err := s.ApplyResult(ctx, "tk-old", Update{State: api.StateQueueing}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-old", record.Update{State: api.StateQueueing}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ := followIDs(t, s, 0); !slices.Equal(ids, []string{"tk-old:queueing", "tk-new:created"}) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // Issue 19.2: an intent row carries who sends it and when that sender last
@@ -14,7 +15,7 @@ import (
 func TestIntentCarriesItsSenderAndHeartbeat(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
-	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Sender: "host/42/abc"})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Sender: "host/42/abc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +31,10 @@ func TestIntentCarriesItsSenderAndHeartbeat(t *testing.T) {
 	if len(unknown) != 1 || !unknown[0].SenderBeat.Equal(t0.Add(20*time.Second)) {
 		t.Fatalf("after a beat: %+v", unknown)
 	}
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "tk-1"}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "tk-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.BeatIntent(ctx, id, "host/42/abc"); !errors.Is(err, ErrConflict) {
+	if err := s.BeatIntent(ctx, id, "host/42/abc"); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("a beat for a request already answered: %v", err)
 	}
 }
@@ -47,7 +48,7 @@ func TestLateAnswerReattachesAnAbandonedRequest(t *testing.T) {
 	if err := s.Abandon(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "tk-late", State: api.StateQueueing}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "tk-late", State: api.StateQueueing}); err != nil {
 		t.Fatalf("the late answer was refused: %v", err)
 	}
 	task, _ := s.TaskByID(ctx, "tk-late")

@@ -9,74 +9,13 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // SignedURLLifetime bounds the life of a multi-scene signed URL ("valid under
 // 3 minutes"): an upper bound, so a downloader should re-read the job first
 // when it gets close.
 const SignedURLLifetime = 3 * time.Minute
-
-// Job is a multi-scene job as last read from the service.
-type Job struct {
-	ID                 string
-	LocalID            int64 // the general_one_click task in the history; 0 when absent
-	Type               string
-	CreatorID          string
-	State              string
-	Input              string
-	ErrCode            string
-	ErrMsg             string
-	SignedURL          string
-	SignedURLExpiresAt time.Time   // zero without a URL
-	CreatedAt          time.Time   // the service's
-	UpdatedAt          time.Time   // the service's
-	FetchedAt          time.Time   // when the store received this record
-	Scenes             []JobRecord // generate_video records by index
-	Compose            []JobRecord // compose records by index
-	// Choices maps a scene's index to the version the user chose for the
-	// next composition (ChooseVersion); a scene without one takes its
-	// newest successful version.
-	Choices map[int]string
-	Raw     []byte
-}
-
-// JobRecord is a scene or the composition with its versions, oldest first.
-type JobRecord struct {
-	Type  string
-	Index int
-	Jobs  []SubJob
-}
-
-// Current is the newest version, the one a compose would use; the zero
-// SubJob when the record has none.
-func (r JobRecord) Current() SubJob {
-	if len(r.Jobs) == 0 {
-		return SubJob{}
-	}
-	return r.Jobs[len(r.Jobs)-1]
-}
-
-// SubJob is one version of a scene or of the composition.
-type SubJob struct {
-	ID                 string
-	Type               string
-	State              string
-	Index              int
-	Prompt             string // scene input
-	LyricText          string // scene input
-	Duration           int    // scene input, seconds
-	Images             []string
-	Input              string
-	Output             string
-	ErrCode            string
-	ErrMsg             string
-	SignedURL          string
-	SignedURLExpiresAt time.Time // zero without a URL
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	// Download is the file saved of this version, if any (SaveVersionFile).
-	Download *VersionDownload
-}
 
 // SaveJob records a job as read from the service, in one transaction: the
 // job, its records and every version of every record (versions the service no
@@ -193,7 +132,7 @@ func followJob(ctx context.Context, tx *sql.Tx, j api.OneClickJob, now time.Time
 		return false, fmt.Errorf("history: %w", err)
 	}
 	if j.SignedURL != "" {
-		c := []Creation{{ID: j.ID, URL: j.SignedURL, URLExpiresAt: now.Add(SignedURLLifetime)}}
+		c := []record.Creation{{ID: j.ID, URL: j.SignedURL, URLExpiresAt: now.Add(SignedURLLifetime)}}
 		if err := upsertCreations(ctx, tx, localID, c, now); err != nil {
 			return false, err
 		}
@@ -205,8 +144,8 @@ func followJob(ctx context.Context, tx *sql.Tx, j api.OneClickJob, now time.Time
 }
 
 // Job is a multi-scene job as last saved.
-func (s *Store) Job(ctx context.Context, id string) (Job, error) {
-	var j Job
+func (s *Store) Job(ctx context.Context, id string) (record.Job, error) {
+	var j record.Job
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var (
 			localID          sql.NullInt64
@@ -220,7 +159,7 @@ func (s *Store) Job(ctx context.Context, id string) (Job, error) {
 			Scan(&j.ID, &localID, &j.Type, &j.CreatorID, &j.State, &j.Input, &j.ErrCode, &j.ErrMsg,
 				&j.SignedURL, &created, &updated, &fetched, &raw)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: job %q", ErrNotFound, id)
+			return fmt.Errorf("%w: job %q", record.ErrNotFound, id)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -264,7 +203,7 @@ func urlExpiry(url string, fetched time.Time) time.Time {
 	return fetched.Add(SignedURLLifetime)
 }
 
-func jobRecords(ctx context.Context, tx *sql.Tx, jobID string) ([]JobRecord, error) {
+func jobRecords(ctx context.Context, tx *sql.Tx, jobID string) ([]record.JobRecord, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT r.type, r.idx, s.id, s.type, s.state, s.idx,
 			s.prompt, s.lyric_text, s.duration, s.images, s.input, s.output, s.err_code, s.err_msg,
 			s.signed_url, s.created_at, s.updated_at, s.fetched_at
@@ -275,7 +214,7 @@ func jobRecords(ctx context.Context, tx *sql.Tx, jobID string) ([]JobRecord, err
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []JobRecord
+	var out []record.JobRecord
 	for rows.Next() {
 		var (
 			rType                     string
@@ -292,12 +231,12 @@ func jobRecords(ctx context.Context, tx *sql.Tx, jobID string) ([]JobRecord, err
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		if n := len(out); n == 0 || out[n-1].Type != rType || out[n-1].Index != rIdx {
-			out = append(out, JobRecord{Type: rType, Index: rIdx})
+			out = append(out, record.JobRecord{Type: rType, Index: rIdx})
 		}
 		if !id.Valid {
 			continue // a record without versions
 		}
-		sj := SubJob{
+		sj := record.SubJob{
 			ID: id.String, Type: typ.String, State: state.String, Index: int(idx.Int64),
 			Prompt: prompt.String, LyricText: lyric.String, Duration: int(duration.Int64),
 			Input: input.String, Output: output.String, ErrCode: code.String, ErrMsg: msg.String,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // What the scene editor keeps of a multi-scene job beside the service's
@@ -28,7 +29,7 @@ func (s *Store) ChooseVersion(ctx context.Context, jobID string, sceneIdx int, s
 			return fmt.Errorf("history: %w", err)
 		}
 		if n == 0 {
-			return fmt.Errorf("%w: %s is not a version of scene %d of job %s", ErrNotFound, subJobID, sceneIdx, jobID)
+			return fmt.Errorf("%w: %s is not a version of scene %d of job %s", record.ErrNotFound, subJobID, sceneIdx, jobID)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO scene_choices (job, idx, sub_job, chosen_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (job, idx) DO UPDATE SET sub_job = excluded.sub_job, chosen_at = excluded.chosen_at`,
@@ -62,7 +63,7 @@ func choices(ctx context.Context, tx *sql.Tx, jobID string) (map[int]string, err
 // before any read of the job lists it: it shows at once, and a restart finds
 // it running and follows the job again (BusyJobs). The next read of the job
 // overwrites it with the service's own record. The job must be saved.
-func (s *Store) AddVersion(ctx context.Context, jobID, recordType string, recordIdx int, v SubJob) error {
+func (s *Store) AddVersion(ctx context.Context, jobID, recordType string, recordIdx int, v record.SubJob) error {
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_records (job, type, idx) VALUES (?, ?, ?)`,
@@ -90,7 +91,7 @@ func (s *Store) AddVersion(ctx context.Context, jobID, recordType string, record
 // of their records is still being made (an edit or a composition sent after
 // the job finished): InFlight does not list them, and they must be followed
 // until that version ends. Lost tasks are left out, as InFlight leaves them.
-func (s *Store) BusyJobs(ctx context.Context) ([]Task, error) {
+func (s *Store) BusyJobs(ctx context.Context) ([]record.Task, error) {
 	return collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t
 		WHERE t.operation = ? AND t.state IN (?, ?) AND t.task_id IS NOT NULL
 		AND NOT EXISTS (SELECT 1 FROM not_found n WHERE n.task = t.id AND n.lost_at IS NOT NULL)
@@ -101,23 +102,10 @@ func (s *Store) BusyJobs(ctx context.Context) ([]Task, error) {
 		api.OpGeneralOneClick, api.StateSuccess, api.StateFailed, api.StateSuccess, api.StateFailed))
 }
 
-// JobSummary is one multi-scene job as the Scenes page lists it.
-type JobSummary struct {
-	LocalID   int64 // 0 for a job read by id that is no task of this history
-	JobID     string
-	Prompt    string
-	State     string // the task's state, else the job's
-	ErrCode   string
-	Scenes    int // scene records
-	Versions  int // scene versions, all scenes together
-	Busy      int // records whose newest version is still being made
-	CreatedAt time.Time
-}
-
 // JobSummaries lists the multi-scene jobs, newest first: every
 // general_one_click task with a task id, and the jobs read by id that no
 // task of this history made.
-func (s *Store) JobSummaries(ctx context.Context, limit int) ([]JobSummary, error) {
+func (s *Store) JobSummaries(ctx context.Context, limit int) ([]record.JobSummary, error) {
 	// The page is picked first, from two lists each walked newest first by
 	// an index (merged, stopped at the limit); the counts are made for the
 	// rows of the page only.
@@ -140,10 +128,10 @@ func (s *Store) JobSummaries(ctx context.Context, limit int) ([]JobSummary, erro
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []JobSummary
+	var out []record.JobSummary
 	for rows.Next() {
 		var (
-			js      JobSummary
+			js      record.JobSummary
 			created int64
 		)
 		if err := rows.Scan(&js.LocalID, &js.JobID, &js.Prompt, &js.State, &js.ErrCode, &js.Scenes, &js.Versions,
@@ -154,17 +142,6 @@ func (s *Store) JobSummaries(ctx context.Context, limit int) ([]JobSummary, erro
 		out = append(out, js)
 	}
 	return out, rows.Err()
-}
-
-// VersionDownload is the file saved (or being saved) of one version.
-type VersionDownload struct {
-	Job       string
-	SubJob    string
-	Path      string
-	Status    DownloadStatus // running, done or failed
-	Bytes     int64
-	Error     string
-	UpdatedAt time.Time
 }
 
 // StartVersionDownload claims the download of a version into path. It
@@ -209,7 +186,7 @@ func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) 
 // UnfinishedVersionDownloads are the saves of versions that did not end
 // done: failed or stopped ones, and running ones not renewed within stale
 // (their run died), oldest first.
-func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Duration) ([]VersionDownload, error) {
+func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Duration) ([]record.VersionDownload, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT job, sub_job, path, status, bytes, error, updated_at
 		FROM version_downloads WHERE status = 'failed' OR (status = 'running' AND updated_at < ?)
 		ORDER BY updated_at`, ms(s.now().Add(-stale)))
@@ -217,10 +194,10 @@ func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Durat
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []VersionDownload
+	var out []record.VersionDownload
 	for rows.Next() {
 		var (
-			d       VersionDownload
+			d       record.VersionDownload
 			updated int64
 		)
 		if err := rows.Scan(&d.Job, &d.SubJob, &d.Path, &d.Status, &d.Bytes, &d.Error, &updated); err != nil {
@@ -235,9 +212,9 @@ func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Durat
 // FinishVersionDownload records the outcome of a claimed download: done at
 // path with bytes, or failed with why.
 func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string, bytes int64, why error) error {
-	status, msg := DownloadDone, ""
+	status, msg := record.DownloadDone, ""
 	if why != nil {
-		status, msg = DownloadFailed, why.Error()
+		status, msg = record.DownloadFailed, why.Error()
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = ?, path = coalesce(nullif(?, ''), path),
@@ -246,23 +223,23 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: no download of version %s", ErrNotFound, subJobID)
+			return fmt.Errorf("%w: no download of version %s", record.ErrNotFound, subJobID)
 		}
 		return nil
 	})
 }
 
-func versionDownloads(ctx context.Context, tx *sql.Tx, jobID string) (map[string]VersionDownload, error) {
+func versionDownloads(ctx context.Context, tx *sql.Tx, jobID string) (map[string]record.VersionDownload, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT sub_job, path, status, bytes, error, updated_at
 		FROM version_downloads WHERE job = ?`, jobID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]VersionDownload{}
+	out := map[string]record.VersionDownload{}
 	for rows.Next() {
 		var (
-			d       VersionDownload
+			d       record.VersionDownload
 			updated int64
 		)
 		if err := rows.Scan(&d.SubJob, &d.Path, &d.Status, &d.Bytes, &d.Error, &updated); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // savedJobTask records job-1 as a general_one_click task and saves its
@@ -15,11 +16,11 @@ import (
 func savedJobTask(t *testing.T, s *Store, state string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpGeneralOneClick, Body: []byte(`{"prompt":"a day at sea","duration":10,"images":[]}`)})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpGeneralOneClick, Body: []byte(`{"prompt":"a day at sea","duration":10,"images":[]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "job-1"}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "job-1"}); err != nil {
 		t.Fatal(err)
 	}
 	j := decodeJob(t, jobJSON)
@@ -44,7 +45,7 @@ func TestChooseVersion(t *testing.T) {
 	if err := s.ChooseVersion(ctx, "job-1", 1, "s1-v1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ChooseVersion(ctx, "job-1", 1, "s0-v1"); !errors.Is(err, ErrNotFound) {
+	if err := s.ChooseVersion(ctx, "job-1", 1, "s0-v1"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("a version of another scene chosen: %v", err)
 	}
 	if err := s.ChooseVersion(ctx, "job-1", 0, "s0-v1"); err != nil {
@@ -76,11 +77,11 @@ func TestAddVersionMakesTheJobBusy(t *testing.T) {
 		t.Fatalf("busy before the edit: %v %v", busy, err)
 	}
 	clk.Advance(time.Minute)
-	if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, SubJob{ID: "s0-v2", Prompt: "boat returns", Duration: 5}); err != nil {
+	if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, record.SubJob{ID: "s0-v2", Prompt: "boat returns", Duration: 5}); err != nil {
 		t.Fatal(err)
 	}
 	// Twice is once.
-	if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, SubJob{ID: "s0-v2", Prompt: "boat returns"}); err != nil {
+	if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, record.SubJob{ID: "s0-v2", Prompt: "boat returns"}); err != nil {
 		t.Fatal(err)
 	}
 	j, err := s.Job(ctx, "job-1")
@@ -174,10 +175,10 @@ func TestVersionDownloads(t *testing.T) {
 	}
 	j, _ := s.Job(ctx, "job-1")
 	d := j.Compose[0].Current().Download
-	if d == nil || d.Status != DownloadDone || d.Path != "/dl/b (2).mp4" || d.Bytes != 42 {
+	if d == nil || d.Status != record.DownloadDone || d.Path != "/dl/b (2).mp4" || d.Bytes != 42 {
 		t.Errorf("download %+v", d)
 	}
-	if err := s.FinishVersionDownload(ctx, "nope", "", 0, nil); !errors.Is(err, ErrNotFound) {
+	if err := s.FinishVersionDownload(ctx, "nope", "", 0, nil); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("finish unknown: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // jobJSON is a multi-scene record in the wire format: two scenes, the second
@@ -87,10 +88,10 @@ func TestSaveJobAndRead(t *testing.T) {
 	if got.Compose[0].Current().ID != "c-v1" || got.Compose[0].Current().State != "created" {
 		t.Errorf("compose %+v", got.Compose)
 	}
-	if (JobRecord{}).Current().ID != "" {
+	if (record.JobRecord{}).Current().ID != "" {
 		t.Error("Current of an empty record")
 	}
-	if _, err := s.Job(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Job(ctx, "nope"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("unknown job: %v", err)
 	}
 	if _, err := s.SaveJob(ctx, api.OneClickJob{}); err == nil {
@@ -148,11 +149,11 @@ func TestSaveJobUpdatesAndKeepsHistory(t *testing.T) {
 func TestSaveJobFollowsTask(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
-	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpGeneralOneClick, Body: []byte(`{"prompt":"sea","duration":10,"images":[]}`)})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpGeneralOneClick, Body: []byte(`{"prompt":"sea","duration":10,"images":[]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "job-1"}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "job-1"}); err != nil {
 		t.Fatal(err)
 	}
 	j := decodeJob(t, jobJSON)
@@ -195,7 +196,7 @@ func TestSaveJobFollowsTask(t *testing.T) {
 	if got.LocalID != id {
 		t.Errorf("job's local id %d, want %d", got.LocalID, id)
 	}
-	if _, err := s.QueueDownload(ctx, "job-1", 0, KindURL, "/dl/final.mp4"); err != nil {
+	if _, err := s.QueueDownload(ctx, "job-1", 0, record.KindURL, "/dl/final.mp4"); err != nil {
 		t.Errorf("composed video not downloadable: %v", err)
 	}
 }

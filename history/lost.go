@@ -1,31 +1,13 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"time"
-
-	"clapper/api"
 )
-
-// NotFound is a task's run of 404 answers: reads in a row, over any number
-// of runs, in which the service said it does not know the task.
-type NotFound struct {
-	LocalID   int64
-	TaskID    string
-	Operation api.Operation
-	State     string // the task's state in history, kept as it was
-	Count     int
-	FirstAt   time.Time
-	LastAt    time.Time
-	Reason    string    // the last answer's reason, e.g. TaskNotFound
-	LostAt    time.Time // when Count reached the limit; zero before
-}
-
-// Lost reports whether the task is no longer followed.
-func (n NotFound) Lost() bool { return !n.LostAt.IsZero() }
 
 // RecordNotFound counts one more answer that the service does not know a
 // task. When the run holds at least limit answers and has lasted at least
@@ -33,12 +15,12 @@ func (n NotFound) Lost() bool { return !n.LostAt.IsZero() }
 // InFlight leaves it out from then on, in this process and every later one,
 // so no run retries it forever. The task keeps its state. A task id history
 // does not hold is ErrNotFound.
-func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (NotFound, error) {
-	var n NotFound
+func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (record.NotFound, error) {
+	var n record.NotFound
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&n.LocalID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+			return fmt.Errorf("%w: task %q", record.ErrNotFound, taskID)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -82,7 +64,7 @@ func (s *Store) Refollow(ctx context.Context, taskID string) (wasLost bool, err 
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+			return fmt.Errorf("%w: task %q", record.ErrNotFound, taskID)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -111,13 +93,13 @@ func (s *Store) LostTask(ctx context.Context, taskID string) (bool, error) {
 
 // LostTasks are the tasks no longer followed because the service kept
 // answering that it does not know them, most recently lost first.
-func (s *Store) LostTasks(ctx context.Context) ([]NotFound, error) {
+func (s *Store) LostTasks(ctx context.Context) ([]record.NotFound, error) {
 	rows, err := s.r.QueryContext(ctx, notFoundQuery+` WHERE n.lost_at IS NOT NULL ORDER BY n.lost_at DESC, n.task DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []NotFound
+	var out []record.NotFound
 	for rows.Next() {
 		n, err := scanNotFound(rows)
 		if err != nil {
@@ -134,15 +116,15 @@ func (s *Store) LostTasks(ctx context.Context) ([]NotFound, error) {
 const notFoundQuery = `SELECT n.task, t.task_id, t.operation, t.state, n.count, n.first_at, n.last_at, n.reason, n.lost_at
 	FROM not_found n JOIN tasks t ON t.id = n.task`
 
-func scanNotFound(sc scanner) (NotFound, error) {
+func scanNotFound(sc scanner) (record.NotFound, error) {
 	var (
-		n           NotFound
+		n           record.NotFound
 		first, last int64
 		lost        sql.NullInt64
 		taskID      sql.NullString
 	)
 	if err := sc.Scan(&n.LocalID, &taskID, &n.Operation, &n.State, &n.Count, &first, &last, &n.Reason, &lost); err != nil {
-		return NotFound{}, fmt.Errorf("history: %w", err)
+		return record.NotFound{}, fmt.Errorf("history: %w", err)
 	}
 	n.TaskID, n.FirstAt, n.LastAt, n.LostAt = taskID.String, fromMS(first), fromMS(last), fromNullMS(lost)
 	return n, nil

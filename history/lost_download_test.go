@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // A done download whose file is gone may be claimed again; a report about
@@ -30,7 +31,7 @@ func TestLostVersionDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	j, _ := s.Job(ctx, "job-1")
-	if d := j.Compose[0].Current().Download; d == nil || d.Status != DownloadFailed || d.Error == "" {
+	if d := j.Compose[0].Current().Download; d == nil || d.Status != record.DownloadFailed || d.Error == "" {
 		t.Errorf("after the file was lost the download reads %+v, want failed with a reason", d)
 	}
 	if ok, err := s.StartVersionDownload(ctx, "job-1", "c-v1", "/dl/b.mp4", time.Minute); err != nil || !ok {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 func inFlightIDs(t *testing.T, s *Store) []string {
@@ -74,7 +75,7 @@ func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 	if task, _ := s.TaskByID(ctx, "tk-gone"); task.State != api.StateCreated {
 		t.Errorf("a lost task changed state: %s", task.State)
 	}
-	if _, err := s.RecordNotFound(ctx, "tk-never", t0, "TaskNotFound", 3, 0); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RecordNotFound(ctx, "tk-never", t0, "TaskNotFound", 3, 0); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("404 for an id history does not hold: %v", err)
 	}
 }
@@ -122,7 +123,7 @@ func TestUnknownStateStaysInFlight(t *testing.T) {
 		{"tk-cancelled", "canceled", true},
 		{"tk-cancelled", api.StateSuccess, false},
 	} {
-		changed, err := s.ApplyResult(ctx, step.id, Update{State: step.state})
+		changed, err := s.ApplyResult(ctx, step.id, record.Update{State: step.state})
 		if err != nil || changed != step.changed {
 			t.Errorf("%s -> %s: changed %v, want %v (%v)", step.id, step.state, changed, step.changed, err)
 		}

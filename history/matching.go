@@ -1,33 +1,19 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 )
 
-// Totals is what the tasks that match a filter count and cost.
-type Totals struct {
-	States  map[string]int // tasks by state; states without tasks are absent
-	Credits int64          // what they were charged
-}
-
-// Tasks is how many tasks match.
-func (t Totals) Tasks() int {
-	n := 0
-	for _, c := range t.States {
-		n += c
-	}
-	return n
-}
-
 // Count is how many tasks match f (After and Limit ignored). Words and
 // dates alone are answered by the search index, without reading a task.
-func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
-	conds, _, match := f.where()
+func (s *Store) Count(ctx context.Context, f record.Filter) (int, error) {
+	conds, _, match := where(f)
 	// Any condition beyond the words and the dates is on the tasks.
-	bare, _, _ := Filter{Text: f.Text, From: f.From, To: f.To}.where()
+	bare, _, _ := where(record.Filter{Text: f.Text, From: f.From, To: f.To})
 	if match == "" || len(conds) != len(bare) || !indexable(f.Text) {
 		counts, err := s.CountsByState(ctx, f)
 		n := 0
@@ -37,7 +23,7 @@ func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
 		return n, err
 	}
 	// The dates' conditions on the tasks are left to the span of ids.
-	conds, args := f.matching(match, nil, nil)
+	conds, args := matching(f, match, nil, nil)
 	var n int
 	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM tasks_fts f`+whereClause(conds), args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("history: %w", err)
@@ -58,14 +44,14 @@ func indexable(text string) bool {
 // TotalsMatching counts the tasks that match f (After and Limit ignored) by
 // state and sums what they were charged, in one pass over the matches: a
 // common word over a year is 25,000 of 100,000 tasks, each looked up once.
-func (s *Store) TotalsMatching(ctx context.Context, f Filter) (Totals, error) {
-	query, args := f.totalsQuery()
+func (s *Store) TotalsMatching(ctx context.Context, f record.Filter) (record.Totals, error) {
+	query, args := totalsQuery(f)
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return Totals{}, fmt.Errorf("history: %w", err)
+		return record.Totals{}, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	out := Totals{States: map[string]int{}}
+	out := record.Totals{States: map[string]int{}}
 	for rows.Next() {
 		var (
 			state   string
@@ -73,23 +59,23 @@ func (s *Store) TotalsMatching(ctx context.Context, f Filter) (Totals, error) {
 			credits int64
 		)
 		if err := rows.Scan(&state, &n, &credits); err != nil {
-			return Totals{}, fmt.Errorf("history: %w", err)
+			return record.Totals{}, fmt.Errorf("history: %w", err)
 		}
 		out.States[state] = n
 		out.Credits += credits
 	}
 	if err := rows.Err(); err != nil {
-		return Totals{}, fmt.Errorf("history: %w", err)
+		return record.Totals{}, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
 }
 
 // totalsQuery is TotalsMatching's statement.
-func (f Filter) totalsQuery() (string, []any) {
-	conds, args, match := f.where()
+func totalsQuery(f record.Filter) (string, []any) {
+	conds, args, match := where(f)
 	from := ` FROM tasks t`
 	if match != "" {
-		conds, args = f.matching(match, conds, args)
+		conds, args = matching(f, match, conds, args)
 		from = ` FROM tasks_fts f JOIN tasks t ON t.id = f.rowid`
 	}
 	return `SELECT t.state, count(*), sum(t.credits)` + from + whereClause(conds) + ` GROUP BY t.state`, args

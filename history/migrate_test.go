@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
@@ -112,7 +113,7 @@ func TestMigrateFromEveryVersion(t *testing.T) {
 				t.Fatalf("user_version %d after Open, want %d", got, len(migrations))
 			}
 			if !seeded {
-				p, err := s.Tasks(ctx, Filter{})
+				p, err := s.Tasks(ctx, record.Filter{})
 				if err != nil || len(p.Tasks) != 0 {
 					t.Fatalf("empty database: %v %v", p, err)
 				}
@@ -151,7 +152,7 @@ func checkSeed(t *testing.T, s *Store, k int) {
 	}
 	// The search index built by a later migration must cover rows that
 	// existed before it.
-	p, err := s.Tasks(ctx, Filter{Text: "kite"})
+	p, err := s.Tasks(ctx, record.Filter{Text: "kite"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,16 +172,16 @@ func checkSeed(t *testing.T, s *Store, k int) {
 		t.Errorf("job: %+v %v", j, err)
 	}
 	// Counts kept by a later migration's triggers start from the old rows.
-	counts, err := s.CountsByState(ctx, Filter{})
-	if err != nil || len(counts) != 2 || counts["success"] != 1 || counts[StateRejected] != 1 {
+	counts, err := s.CountsByState(ctx, record.Filter{})
+	if err != nil || len(counts) != 2 || counts["success"] != 1 || counts[record.StateRejected] != 1 {
 		t.Errorf("counts after migration: %v %v", counts, err)
 	}
 	// New rows still work on the migrated schema, search triggers included.
-	id, err := s.BeginSubmit(ctx, Intent{Operation: "text2video", Body: []byte(`{"prompt":"after migration"}`)})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: "text2video", Body: []byte(`{"prompt":"after migration"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err = s.Tasks(ctx, Filter{Text: "migration"})
+	p, err = s.Tasks(ctx, record.Filter{Text: "migration"})
 	if err != nil || len(p.Tasks) != 1 || p.Tasks[0].LocalID != id {
 		t.Errorf("search for a new row: %+v %v", p.Tasks, err)
 	}

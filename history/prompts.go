@@ -1,36 +1,13 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"time"
-
-	"clapper/api"
 )
-
-// Prompt is one distinct prompt (or speech text) sent before.
-type Prompt struct {
-	Text string
-	// Operation last sent it (with Operation "" in the query: the newest of
-	// the operations that did).
-	Operation api.Operation
-	UsedAt    time.Time
-	Starred   bool
-}
-
-// PromptQuery asks for earlier prompts.
-type PromptQuery struct {
-	// Operation keeps the prompts sent with it; "" searches every operation
-	// (a text used by several shows once).
-	Operation api.Operation
-	// Pattern is matched fuzzily: its characters (spaces left out) must
-	// occur in the prompt in this order, case-insensitively for ASCII.
-	Pattern string
-	// Limit bounds the answer; zero means DefaultPromptLimit.
-	Limit int
-}
 
 // DefaultPromptLimit is the number of prompts a search answers with when
 // PromptQuery.Limit is zero: more than a screen shows.
@@ -42,13 +19,13 @@ const DefaultPromptLimit = 100
 // stops once the page is full, so a common pattern costs a few rows; one
 // that matches nothing walks an index once, mostly testing one integer a
 // row (see the migration's chars).
-func (s *Store) SearchPrompts(ctx context.Context, q PromptQuery) ([]Prompt, error) {
+func (s *Store) SearchPrompts(ctx context.Context, q record.PromptQuery) ([]record.Prompt, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultPromptLimit
 	}
 	pattern, chars := fuzzyGlob(q.Pattern), charMask(q.Pattern)
-	var out []Prompt
+	var out []record.Prompt
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		starredQuery := `SELECT p.text, p.operation, p.used_at FROM prompt_stars s
 			CROSS JOIN prompts p ON p.text = s.text
@@ -72,7 +49,7 @@ func (s *Store) SearchPrompts(ctx context.Context, q PromptQuery) ([]Prompt, err
 			defer rows.Close()
 			for rows.Next() {
 				var (
-					p  Prompt
+					p  record.Prompt
 					at int64
 				)
 				if err := rows.Scan(&p.Text, &p.Operation, &at); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // BenchmarkPromptSearch is the New page's ctrl+p over 100,000 tasks (about
@@ -19,23 +20,23 @@ func BenchmarkPromptSearch(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		q    PromptQuery
+		q    record.PromptQuery
 	}{
-		{"open", PromptQuery{Operation: api.OpText2Video}},
-		{"typed", PromptQuery{Operation: api.OpText2Video, Pattern: "neon rbt"}},
-		{"rare", PromptQuery{Operation: api.OpText2Video, Pattern: "whale whale kite storm"}},
-		{"reversed", PromptQuery{Operation: api.OpText2Video, Pattern: "tac esirnus tobor"}},
-		{"none", PromptQuery{Operation: api.OpText2Video, Pattern: "qqq"}},
+		{"open", record.PromptQuery{Operation: api.OpText2Video}},
+		{"typed", record.PromptQuery{Operation: api.OpText2Video, Pattern: "neon rbt"}},
+		{"rare", record.PromptQuery{Operation: api.OpText2Video, Pattern: "whale whale kite storm"}},
+		{"reversed", record.PromptQuery{Operation: api.OpText2Video, Pattern: "tac esirnus tobor"}},
+		{"none", record.PromptQuery{Operation: api.OpText2Video, Pattern: "qqq"}},
 		// A phrase no prompt holds, with a letter (v) none has: the
 		// letter bits turn every row away without a match.
-		{"none-v", PromptQuery{Operation: api.OpText2Video, Pattern: "snow storm over a neon desert at sunrise"}},
-		{"all-typed", PromptQuery{Pattern: "neon rbt"}},
-		{"all-none", PromptQuery{Pattern: "qqq"}},
-		{"all-none-v", PromptQuery{Pattern: "snow storm over a neon desert at sunrise"}},
+		{"none-v", record.PromptQuery{Operation: api.OpText2Video, Pattern: "snow storm over a neon desert at sunrise"}},
+		{"all-typed", record.PromptQuery{Pattern: "neon rbt"}},
+		{"all-none", record.PromptQuery{Pattern: "qqq"}},
+		{"all-none-v", record.PromptQuery{Pattern: "snow storm over a neon desert at sunrise"}},
 		// The worst case known: a long pattern of letters every prompt has,
 		// in an order almost none has, over every operation: each row's
 		// text is matched in full.
-		{"all-reversed", PromptQuery{Pattern: "tac esirnus tobor"}},
+		{"all-reversed", record.PromptQuery{Pattern: "tac esirnus tobor"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

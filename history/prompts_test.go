@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
-func promptTexts(ps []Prompt) []string {
+func promptTexts(ps []record.Prompt) []string {
 	var out []string
 	for _, p := range ps {
 		text := p.Text
@@ -22,7 +23,7 @@ func promptTexts(ps []Prompt) []string {
 	return out
 }
 
-func searchPrompts(t *testing.T, s *Store, q PromptQuery) []string {
+func searchPrompts(t *testing.T, s *Store, q record.PromptQuery) []string {
 	t.Helper()
 	ps, err := s.SearchPrompts(context.Background(), q)
 	if err != nil {
@@ -44,27 +45,27 @@ func TestPromptsRememberedNewestFirst(t *testing.T) {
 		{op: api.OpText2Video, prompt: "   ", at: t0.Add(4 * time.Minute)},               // nothing typed
 	})
 	clk.Set(t0.Add(5 * time.Minute))
-	if _, err := s.BeginSubmit(context.Background(), Intent{Operation: api.OpAudioTTS,
+	if _, err := s.BeginSubmit(context.Background(), record.Intent{Operation: api.OpAudioTTS,
 		Body: []byte(`{"text":"Hello there","voice_id":"v1"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := searchPrompts(t, s, PromptQuery{Operation: api.OpText2Video}), []string{"a red fox in snow", "a blue whale"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{Operation: api.OpText2Video}), []string{"a red fox in snow", "a blue whale"}; !slices.Equal(got, want) {
 		t.Fatalf("text2video prompts %q, want %q", got, want)
 	}
-	if got, want := searchPrompts(t, s, PromptQuery{}), []string{"Hello there", "a red fox in snow", "a red kite", "a blue whale"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{}), []string{"Hello there", "a red fox in snow", "a red kite", "a blue whale"}; !slices.Equal(got, want) {
 		t.Fatalf("all prompts %q, want %q", got, want)
 	}
 	// Fuzzy: the characters in order, spaces and case aside.
-	if got, want := searchPrompts(t, s, PromptQuery{Pattern: "RD Kt"}), []string{"a red kite"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{Pattern: "RD Kt"}), []string{"a red kite"}; !slices.Equal(got, want) {
 		t.Fatalf("fuzzy RD Kt: %q, want %q", got, want)
 	}
-	if got := searchPrompts(t, s, PromptQuery{Pattern: "kite red"}); len(got) != 0 {
+	if got := searchPrompts(t, s, record.PromptQuery{Pattern: "kite red"}); len(got) != 0 {
 		t.Fatalf("out of order must not match: %q", got)
 	}
-	if got := searchPrompts(t, s, PromptQuery{Pattern: "hlo"}); !slices.Equal(got, []string{"Hello there"}) {
+	if got := searchPrompts(t, s, record.PromptQuery{Pattern: "hlo"}); !slices.Equal(got, []string{"Hello there"}) {
 		t.Fatalf("a speech text is remembered as a prompt: %q", got)
 	}
-	if got := searchPrompts(t, s, PromptQuery{Limit: 2}); len(got) != 2 {
+	if got := searchPrompts(t, s, record.PromptQuery{Limit: 2}); len(got) != 2 {
 		t.Fatalf("limit 2 answered %q", got)
 	}
 }
@@ -83,21 +84,21 @@ func TestStarredPromptsFirst(t *testing.T) {
 	if err := s.StarPrompt(ctx, "old favourite", true, t0); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := searchPrompts(t, s, PromptQuery{Operation: api.OpText2Video}), []string{"★old favourite", "newer one"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{Operation: api.OpText2Video}), []string{"★old favourite", "newer one"}; !slices.Equal(got, want) {
 		t.Fatalf("starred first: %q, want %q", got, want)
 	}
 	// Across operations, a text used twice shows once, with its star.
-	if got, want := searchPrompts(t, s, PromptQuery{}), []string{"★old favourite", "newer one"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{}), []string{"★old favourite", "newer one"}; !slices.Equal(got, want) {
 		t.Fatalf("all: %q, want %q", got, want)
 	}
 	// A star never brings a prompt the pattern does not match.
-	if got := searchPrompts(t, s, PromptQuery{Pattern: "newer"}); !slices.Equal(got, []string{"newer one"}) {
+	if got := searchPrompts(t, s, record.PromptQuery{Pattern: "newer"}); !slices.Equal(got, []string{"newer one"}) {
 		t.Fatalf("pattern newer: %q", got)
 	}
 	if err := s.StarPrompt(ctx, "old favourite", false, t0); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := searchPrompts(t, s, PromptQuery{Operation: api.OpText2Video}), []string{"newer one", "old favourite"}; !slices.Equal(got, want) {
+	if got, want := searchPrompts(t, s, record.PromptQuery{Operation: api.OpText2Video}), []string{"newer one", "old favourite"}; !slices.Equal(got, want) {
 		t.Fatalf("unstarred: %q, want %q", got, want)
 	}
 }
@@ -111,7 +112,7 @@ func TestPromptPatternWithGlobCharacters(t *testing.T) {
 		{op: api.OpText2Video, prompt: "what a wide shot", at: t0.Add(time.Minute)},
 	})
 	for _, pattern := range []string{"?", "[wide]", "t*"} {
-		if got := searchPrompts(t, s, PromptQuery{Pattern: pattern}); !slices.Equal(got, []string{"what? [wide] shot*"}) {
+		if got := searchPrompts(t, s, record.PromptQuery{Pattern: pattern}); !slices.Equal(got, []string{"what? [wide] shot*"}) {
 			t.Errorf("pattern %q: %q", pattern, got)
 		}
 	}
@@ -143,7 +144,7 @@ func TestPromptsBackfilledFromEarlierTasks(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, backfill[start:start+end]); err != nil {
 		t.Fatal(err)
 	}
-	if got := searchPrompts(t, s, PromptQuery{}); !slices.Equal(got, []string{"from before"}) {
+	if got := searchPrompts(t, s, record.PromptQuery{}); !slices.Equal(got, []string{"from before"}) {
 		t.Fatalf("backfilled %q", got)
 	}
 }

@@ -1,70 +1,26 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
-
-	"clapper/api"
 )
-
-// DefaultPageSize is the page size of Tasks when Filter.Limit is zero.
-const DefaultPageSize = 50
 
 // maxPageSize bounds a page so that one query cannot pull the whole history
 // into memory.
 const maxPageSize = 1000
 
-// Filter selects tasks. Zero fields do not filter; the conditions combine with
-// AND, the values inside one slice with OR.
-type Filter struct {
-	// Text: every word must occur, case-insensitively, in the prompt, task
-	// id, model or operation of the task.
-	Text       string
-	States     []string
-	Operations []api.Operation
-	Models     []string
-	// Tags: the task has every one of them.
-	Tags []string
-	// From and To bound created_at: From <= created_at < To.
-	From, To time.Time
-
-	After Cursor // where the previous page ended; zero for the first page
-	Limit int    // page size; zero means DefaultPageSize
-	// Reverse walks oldest first: a page of the rows after After in that
-	// order (the rows just newer than it), so a list can page upwards from
-	// any row, or start at the bottom.
-	Reverse bool
-}
-
-// Cursor is the position of a row in the newest-first order. Created_at
-// alone is not unique (many tasks in one millisecond), the local id breaks
-// ties, so a page never repeats or skips a row however rows are added.
-type Cursor struct {
-	CreatedAt time.Time
-	LocalID   int64
-}
-
-// IsZero reports whether the cursor is the start of the list.
-func (c Cursor) IsZero() bool { return c.LocalID == 0 && c.CreatedAt.IsZero() }
-
-// Page is one page of tasks, newest first.
-type Page struct {
-	Tasks []Task
-	Next  Cursor // pass as Filter.After for the next page; zero on the last page
-}
-
 // Tasks is a page of the tasks that match f, newest first (summary fields).
-func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
+func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error) {
 	limit := f.Limit
 	if limit <= 0 {
-		limit = DefaultPageSize
+		limit = record.DefaultPageSize
 	}
 	limit = min(limit, maxPageSize)
-	conds, args, match := f.where()
+	conds, args, match := where(f)
 	from, order := " FROM tasks t", " ORDER BY t.created_at DESC, t.id DESC"
 	dir, cmp := "DESC", "<"
 	if f.Reverse {
@@ -78,7 +34,7 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 		// in proportion to how common the words are.
 		from = " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid"
 		order = " ORDER BY f.rowid " + dir
-		conds, args = f.matching(match, conds, args)
+		conds, args = matching(f, match, conds, args)
 		if !f.After.IsZero() {
 			conds = append(conds, "f.rowid "+cmp+" ?")
 			args = append(args, f.After.LocalID)
@@ -92,13 +48,13 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 	args = append(args, limit+1)
 	tasks, err := collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+from+whereClause(conds)+order+` LIMIT ?`, args...))
 	if err != nil {
-		return Page{}, err
+		return record.Page{}, err
 	}
-	var p Page
+	var p record.Page
 	if len(tasks) > limit {
 		tasks = tasks[:limit]
 		last := tasks[limit-1]
-		p.Next = Cursor{CreatedAt: last.CreatedAt, LocalID: last.LocalID}
+		p.Next = record.Cursor{CreatedAt: last.CreatedAt, LocalID: last.LocalID}
 	}
 	p.Tasks = tasks
 	return p, nil
@@ -106,12 +62,12 @@ func (s *Store) Tasks(ctx context.Context, f Filter) (Page, error) {
 
 // CountsByState counts the tasks that match f (After and Limit ignored) by
 // state; states without tasks are absent.
-func (s *Store) CountsByState(ctx context.Context, f Filter) (map[string]int, error) {
-	conds, args, match := f.where()
+func (s *Store) CountsByState(ctx context.Context, f record.Filter) (map[string]int, error) {
+	conds, args, match := where(f)
 	query := `SELECT t.state, count(*) FROM tasks t` + whereClause(conds) + ` GROUP BY t.state`
 	switch {
 	case match != "":
-		conds, args = f.matching(match, conds, args)
+		conds, args = matching(f, match, conds, args)
 		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
 			whereClause(conds) + ` GROUP BY t.state`
 	case len(f.Tags) > 0:
@@ -164,10 +120,12 @@ func whereClause(conds []string) string {
 // fall back to LIKE, which scans (the tasks_words index, not the table).
 const minTrigram = 3
 
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // where turns f into conditions on the tasks table (aliased t; the state,
 // operation and model conditions also fit task_counts) and an FTS5 query for
 // the words the trigram index can find, "" when none.
-func (f Filter) where() (conds []string, args []any, match string) {
+func where(f record.Filter) (conds []string, args []any, match string) {
 	in := func(col string, vals []string) {
 		if len(vals) == 0 {
 			return
@@ -217,7 +175,7 @@ func (f Filter) where() (conds []string, args []any, match string) {
 // decreases as the local id grows (BeginSubmit), so the tasks of a span of
 // dates are a span of ids, found in the index on created_at; the search
 // index then skips the matches outside it rather than each being looked up.
-func (f Filter) matching(match string, conds []string, args []any) ([]string, []any) {
+func matching(f record.Filter, match string, conds []string, args []any) ([]string, []any) {
 	fts, ftsArgs := []string{"tasks_fts MATCH ?"}, []any{match}
 	if !f.From.IsZero() {
 		fts = append(fts, `f.rowid >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
@@ -231,5 +189,3 @@ func (f Filter) matching(match string, conds []string, args []any) ([]string, []
 	}
 	return append(fts, conds...), append(ftsArgs, args...)
 }
-
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 type row struct {
@@ -29,7 +30,7 @@ func seed(t *testing.T, s *Store, clk *fakeClock, rows []row) []int64 {
 	var ids []int64
 	for i, r := range rows {
 		clk.Set(r.at)
-		id, err := s.BeginSubmit(ctx, Intent{Operation: r.op, Model: r.model,
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: r.op, Model: r.model,
 			Body: []byte(fmt.Sprintf(`{"prompt":%q}`, r.prompt))})
 		if err != nil {
 			t.Fatal(err)
@@ -37,16 +38,16 @@ func seed(t *testing.T, s *Store, clk *fakeClock, rows []row) []int64 {
 		ids = append(ids, id)
 		switch r.state {
 		case "":
-		case StateRejected:
-			if err := s.MarkRejected(ctx, id, Rejection{Status: 400}); err != nil {
+		case record.StateRejected:
+			if err := s.MarkRejected(ctx, id, record.Rejection{Status: 400}); err != nil {
 				t.Fatal(err)
 			}
 		default:
 			tid := fmt.Sprintf("tk-%03d", i)
-			if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: tid}); err != nil {
+			if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: tid}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.ApplyResult(ctx, tid, Update{State: r.state, Credits: r.credits}); err != nil {
+			if _, err := s.ApplyResult(ctx, tid, record.Update{State: r.state, Credits: r.credits}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -54,7 +55,7 @@ func seed(t *testing.T, s *Store, clk *fakeClock, rows []row) []int64 {
 	return ids
 }
 
-func localIDs(p Page) []int64 {
+func localIDs(p record.Page) []int64 {
 	var out []int64
 	for _, task := range p.Tasks {
 		out = append(out, task.LocalID)
@@ -72,7 +73,7 @@ func TestTasksFilters(t *testing.T) {
 		{api.OpImg2Video, "svcq2", "red balloon", api.StateProcessing, 0, day(1, 0)},         // 2
 		{api.OpReference2Image, "svcq3", "ox cart", api.StateSuccess, 5, day(2, 0)},          // 3
 		{api.OpAudioTTS, "", "hello fox", "", 0, day(3, 0)},                                  // 4 submitting
-		{api.OpText2Video, "svcq1", "rejected idea", StateRejected, 0, day(3, 1)},            // 5
+		{api.OpText2Video, "svcq1", "rejected idea", record.StateRejected, 0, day(3, 1)},     // 5
 		{api.OpLipSync, "", "日本語のプロンプト", api.StateSuccess, 7, day(4, 0)},                     // 6
 		{api.OpImg2Video, "svcq2", `quote "this" please`, api.StateQueueing, 0, day(4, 1)},   // 7
 	})
@@ -85,36 +86,36 @@ func TestTasksFilters(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		f    Filter
+		f    record.Filter
 		want []int64 // newest first
 	}{
-		{"all", Filter{}, pick(0, 1, 2, 3, 4, 5, 6, 7)},
-		{"text word", Filter{Text: "red"}, pick(0, 2)},
-		{"text case-insensitive", Filter{Text: "RED FOX"}, pick(0)},
-		{"text short word falls back to LIKE", Filter{Text: "ox"}, pick(0, 3, 4)},
-		{"text short and long words", Filter{Text: "ox cart"}, pick(3)},
-		{"text matches task id", Filter{Text: "tk-002"}, pick(2)},
-		{"text matches model", Filter{Text: "svcq3"}, pick(3)},
-		{"text matches operation", Filter{Text: "lip-sync"}, pick(6)},
-		{"text LIKE wildcards are literal", Filter{Text: "%"}, pick(1)},
-		{"text underscore literal", Filter{Text: "l_"}, pick(1)},
-		{"text with a double quote", Filter{Text: `"this"`}, pick(7)},
-		{"text non-Latin", Filter{Text: "プロンプト"}, pick(6)},
-		{"text no match", Filter{Text: "zebra"}, nil},
-		{"state", Filter{States: []string{api.StateSuccess}}, pick(0, 3, 6)},
-		{"local states", Filter{States: []string{StateSubmitting, StateRejected}}, pick(4, 5)},
-		{"operation", Filter{Operations: []api.Operation{api.OpImg2Video}}, pick(2, 7)},
-		{"model", Filter{Models: []string{"svcq1", "svcq3"}}, pick(0, 3, 5)},
-		{"date range from", Filter{From: day(3, 0)}, pick(4, 5, 6, 7)},
-		{"date range half-open", Filter{From: day(1, 0), To: day(3, 0)}, pick(2, 3)},
-		{"combined", Filter{Text: "red", Models: []string{"svcq2"}, States: []string{api.StateProcessing, api.StateSuccess}}, pick(2)},
-		{"combined empty", Filter{Operations: []api.Operation{api.OpText2Video}, States: []string{api.StateQueueing}}, nil},
-		{"text from a date", Filter{Text: "fox", From: day(3, 0)}, pick(4)},
-		{"text to a date", Filter{Text: "red", To: day(1, 0)}, pick(0)},
-		{"text within dates", Filter{Text: "red", From: day(0, 1), To: day(2, 0)}, pick(2)},
-		{"text after every task", Filter{Text: "fox", From: day(9, 0)}, nil},
-		{"text before every task", Filter{Text: "fox", To: day(-1, 0)}, nil},
-		{"everything", Filter{Text: "fox", Operations: []api.Operation{api.OpText2Video}, Models: []string{"svcq1"},
+		{"all", record.Filter{}, pick(0, 1, 2, 3, 4, 5, 6, 7)},
+		{"text word", record.Filter{Text: "red"}, pick(0, 2)},
+		{"text case-insensitive", record.Filter{Text: "RED FOX"}, pick(0)},
+		{"text short word falls back to LIKE", record.Filter{Text: "ox"}, pick(0, 3, 4)},
+		{"text short and long words", record.Filter{Text: "ox cart"}, pick(3)},
+		{"text matches task id", record.Filter{Text: "tk-002"}, pick(2)},
+		{"text matches model", record.Filter{Text: "svcq3"}, pick(3)},
+		{"text matches operation", record.Filter{Text: "lip-sync"}, pick(6)},
+		{"text LIKE wildcards are literal", record.Filter{Text: "%"}, pick(1)},
+		{"text underscore literal", record.Filter{Text: "l_"}, pick(1)},
+		{"text with a double quote", record.Filter{Text: `"this"`}, pick(7)},
+		{"text non-Latin", record.Filter{Text: "プロンプト"}, pick(6)},
+		{"text no match", record.Filter{Text: "zebra"}, nil},
+		{"state", record.Filter{States: []string{api.StateSuccess}}, pick(0, 3, 6)},
+		{"local states", record.Filter{States: []string{record.StateSubmitting, record.StateRejected}}, pick(4, 5)},
+		{"operation", record.Filter{Operations: []api.Operation{api.OpImg2Video}}, pick(2, 7)},
+		{"model", record.Filter{Models: []string{"svcq1", "svcq3"}}, pick(0, 3, 5)},
+		{"date range from", record.Filter{From: day(3, 0)}, pick(4, 5, 6, 7)},
+		{"date range half-open", record.Filter{From: day(1, 0), To: day(3, 0)}, pick(2, 3)},
+		{"combined", record.Filter{Text: "red", Models: []string{"svcq2"}, States: []string{api.StateProcessing, api.StateSuccess}}, pick(2)},
+		{"combined empty", record.Filter{Operations: []api.Operation{api.OpText2Video}, States: []string{api.StateQueueing}}, nil},
+		{"text from a date", record.Filter{Text: "fox", From: day(3, 0)}, pick(4)},
+		{"text to a date", record.Filter{Text: "red", To: day(1, 0)}, pick(0)},
+		{"text within dates", record.Filter{Text: "red", From: day(0, 1), To: day(2, 0)}, pick(2)},
+		{"text after every task", record.Filter{Text: "fox", From: day(9, 0)}, nil},
+		{"text before every task", record.Filter{Text: "fox", To: day(-1, 0)}, nil},
+		{"everything", record.Filter{Text: "fox", Operations: []api.Operation{api.OpText2Video}, Models: []string{"svcq1"},
 			States: []string{api.StateSuccess}, From: day(0, 0), To: day(0, 1)}, pick(0)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -160,7 +161,7 @@ func TestTasksFilters(t *testing.T) {
 func TestTasksSummaryOmitsDetail(t *testing.T) {
 	s, clk := newStore(t)
 	seed(t, s, clk, []row{{api.OpText2Video, "m", "p", api.StateSuccess, 1, t0}})
-	p, err := s.Tasks(context.Background(), Filter{})
+	p, err := s.Tasks(context.Background(), record.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,14 +201,14 @@ func TestTasksKeysetPagination(t *testing.T) {
 
 	for _, c := range []struct {
 		name string
-		f    Filter
+		f    record.Filter
 		want []int64
 	}{
-		{"plain", Filter{}, all},
-		{"search index", Filter{Text: "scene"}, all},
-		{"like", Filter{Text: "ne"}, all},
-		{"state", Filter{States: []string{api.StateFailed}}, failed},
-		{"search and state", Filter{Text: "scene", States: []string{api.StateFailed}}, failed},
+		{"plain", record.Filter{}, all},
+		{"search index", record.Filter{Text: "scene"}, all},
+		{"like", record.Filter{Text: "ne"}, all},
+		{"state", record.Filter{States: []string{api.StateFailed}}, failed},
+		{"search and state", record.Filter{Text: "scene", States: []string{api.StateFailed}}, failed},
 	} {
 		for _, limit := range []int{1, 4, 5, 7, 23, 50} {
 			t.Run(fmt.Sprintf("%s limit %d", c.name, limit), func(t *testing.T) {
@@ -234,7 +235,7 @@ func TestTasksKeysetPagination(t *testing.T) {
 					}
 					// Newer rows arriving between pages must not disturb the walk.
 					clk.Set(t0.Add(time.Hour))
-					if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"scene new"}`)}); err != nil {
+					if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"scene new"}`)}); err != nil {
 						t.Fatal(err)
 					}
 					f.After = p.Next
@@ -264,7 +265,7 @@ func TestCreatedAtNeverDecreases(t *testing.T) {
 	if !b.Events[0].At.Equal(clk.Now()) {
 		t.Errorf("the event keeps the clock's time, got %v", b.Events[0].At)
 	}
-	for _, f := range []Filter{{}, {Text: "light"}} {
+	for _, f := range []record.Filter{{}, {Text: "light"}} {
 		p, err := s.Tasks(ctx, f)
 		if err != nil {
 			t.Fatal(err)
@@ -282,7 +283,7 @@ func TestTaskCountsMatchRows(t *testing.T) {
 	ctx := context.Background()
 	ops := []api.Operation{api.OpText2Video, api.OpImg2Video, api.OpAudioTTS}
 	models := []string{"svcq1", "svcq2", ""}
-	states := []string{"", StateRejected, api.StateQueueing, api.StateSuccess, api.StateFailed}
+	states := []string{"", record.StateRejected, api.StateQueueing, api.StateSuccess, api.StateFailed}
 	var rows []row
 	for i := range 60 {
 		rows = append(rows, row{ops[i%3], models[(i/3)%3], "p", states[(i/9)%5], 1, t0.Add(time.Duration(i) * time.Second)})
@@ -297,9 +298,9 @@ func TestTaskCountsMatchRows(t *testing.T) {
 	if _, err := s.Resubmit(ctx, ids[9]); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []Filter{
+	for _, f := range []record.Filter{
 		{},
-		{States: []string{api.StateSuccess, StateAbandoned}},
+		{States: []string{api.StateSuccess, record.StateAbandoned}},
 		{Operations: []api.Operation{api.OpImg2Video}},
 		{Models: []string{""}},
 		{Operations: []api.Operation{api.OpText2Video, api.OpAudioTTS}, Models: []string{"svcq2"}, States: []string{api.StateFailed}},
@@ -320,7 +321,7 @@ func TestTaskCountsMatchRows(t *testing.T) {
 			t.Errorf("%+v: kept counts %v, rows say %v", f, fast, slow)
 		}
 	}
-	if all, _ := s.CountsByState(ctx, Filter{}); all[StateAbandoned] != 5 || all[StateSubmitting] != 14 || all[StateRejected] != 14 {
+	if all, _ := s.CountsByState(ctx, record.Filter{}); all[record.StateAbandoned] != 5 || all[record.StateSubmitting] != 14 || all[record.StateRejected] != 14 {
 		t.Errorf("counts %v", all)
 	}
 }
@@ -328,19 +329,19 @@ func TestTaskCountsMatchRows(t *testing.T) {
 func TestTasksDefaultPageSize(t *testing.T) {
 	s, clk := newStore(t)
 	var rows []row
-	for i := range DefaultPageSize + 1 {
+	for i := range record.DefaultPageSize + 1 {
 		rows = append(rows, row{api.OpText2Video, "m", "p", "", 0, t0.Add(time.Duration(i) * time.Second)})
 	}
 	seed(t, s, clk, rows)
-	p, err := s.Tasks(context.Background(), Filter{})
+	p, err := s.Tasks(context.Background(), record.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Tasks) != DefaultPageSize || p.Next.IsZero() {
+	if len(p.Tasks) != record.DefaultPageSize || p.Next.IsZero() {
 		t.Errorf("%d tasks, next %+v", len(p.Tasks), p.Next)
 	}
 	last := p.Tasks[len(p.Tasks)-1]
-	if p.Next != (Cursor{CreatedAt: last.CreatedAt, LocalID: last.LocalID}) {
+	if p.Next != (record.Cursor{CreatedAt: last.CreatedAt, LocalID: last.LocalID}) {
 		t.Errorf("next %+v is not the last row", p.Next)
 	}
 }
@@ -358,15 +359,15 @@ func TestCreditsByDay(t *testing.T) {
 		{api.OpText2Video, "a", "", api.StateSuccess, 10, at(29, 0, 5)},
 		{api.OpText2Video, "a", "", api.StateSuccess, 20, at(29, 23, 59)},
 		{api.OpText2Video, "b", "", api.StateFailed, 0, at(30, 0, 0)},
-		{api.OpText2Video, "b", "", api.StateSuccess, 7, at(30, 23, 30)}, // after the DST jump
-		{api.OpText2Video, "b", "", StateRejected, 0, at(31, 12, 0)},     // never accepted: no task
-		{api.OpText2Video, "b", "", api.StateSuccess, 5, at(1+31, 0, 0)}, // April 1st, outside the range
+		{api.OpText2Video, "b", "", api.StateSuccess, 7, at(30, 23, 30)},    // after the DST jump
+		{api.OpText2Video, "b", "", record.StateRejected, 0, at(31, 12, 0)}, // never accepted: no task
+		{api.OpText2Video, "b", "", api.StateSuccess, 5, at(1+31, 0, 0)},    // April 1st, outside the range
 	})
 	got, err := s.CreditsByDay(ctx, at(28, 12, 0), at(31, 23, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []DayCredits{
+	want := []record.DayCredits{
 		{Day: at(28, 0, 0), Credits: 0, Tasks: 0},
 		{Day: at(29, 0, 0), Credits: 30, Tasks: 2},
 		{Day: at(30, 0, 0), Credits: 7, Tasks: 2},
@@ -393,17 +394,17 @@ func TestCreditsByModel(t *testing.T) {
 		{api.OpText2Video, "svcq2", "", api.StateSuccess, 30, t0.Add(time.Hour)},
 		{api.OpText2Video, "svcq1", "", api.StateSuccess, 25, t0.Add(2 * time.Hour)},
 		{api.OpLipSync, "", "", api.StateSuccess, 3, t0.Add(3 * time.Hour)},
-		{api.OpText2Video, "svcq3", "", StateRejected, 0, t0.Add(4 * time.Hour)},
+		{api.OpText2Video, "svcq3", "", record.StateRejected, 0, t0.Add(4 * time.Hour)},
 		{api.OpText2Video, "svcq2", "", api.StateSuccess, 100, t0.Add(48 * time.Hour)},
 	})
 	for _, c := range []struct {
 		name     string
 		from, to time.Time
-		want     []ModelCredits
+		want     []record.ModelCredits
 	}{
-		{"bounded", t0, t0.Add(24 * time.Hour), []ModelCredits{{"svcq1", 35, 2}, {"svcq2", 30, 1}, {"lip-sync", 3, 1}}},
-		{"open", time.Time{}, time.Time{}, []ModelCredits{{"svcq2", 130, 2}, {"svcq1", 35, 2}, {"lip-sync", 3, 1}}},
-		{"to only excludes its instant", time.Time{}, t0.Add(time.Hour), []ModelCredits{{"svcq1", 10, 1}}},
+		{"bounded", t0, t0.Add(24 * time.Hour), []record.ModelCredits{{Model: "svcq1", Credits: 35, Tasks: 2}, {Model: "svcq2", Credits: 30, Tasks: 1}, {Model: "lip-sync", Credits: 3, Tasks: 1}}},
+		{"open", time.Time{}, time.Time{}, []record.ModelCredits{{Model: "svcq2", Credits: 130, Tasks: 2}, {Model: "svcq1", Credits: 35, Tasks: 2}, {Model: "lip-sync", Credits: 3, Tasks: 1}}},
+		{"to only excludes its instant", time.Time{}, t0.Add(time.Hour), []record.ModelCredits{{Model: "svcq1", Credits: 10, Tasks: 1}}},
 	} {
 		got, err := s.CreditsByModel(ctx, c.from, c.to)
 		if err != nil {
@@ -421,11 +422,11 @@ func TestCreditsByModel(t *testing.T) {
 func TestShortWordTotalsScanTheNarrowIndex(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	for _, f := range []Filter{
+	for _, f := range []record.Filter{
 		{Text: "ox"},
 		{Text: "a", States: []string{api.StateSuccess}},
 	} {
-		query, args := f.totalsQuery()
+		query, args := totalsQuery(f)
 		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
 		if err != nil {
 			t.Fatal(err)

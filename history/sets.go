@@ -7,40 +7,13 @@ import (
 	"fmt"
 
 	"clapper/api"
+	"clapper/record"
 )
-
-// SetKind is what made a set of tasks.
-type SetKind string
-
-const (
-	SetBatch      SetKind = "batch"      // the lines of a batch file
-	SetVariations SetKind = "variations" // versions of one request
-)
-
-// SetLine names one member of a set: the request the set's line Line makes.
-type SetLine struct {
-	SetID int64
-	Line  int
-}
-
-// SetMember is one line of a set and the task row it made, if any.
-type SetMember struct {
-	Line      int
-	Operation api.Operation
-	Label     string // what tells a variation from its siblings
-	LocalID   int64  // 0: never sent
-	// Discarded lines are hidden from the contact sheet; their tasks stay.
-	Discarded bool
-}
-
-// ErrLineSent refuses a second send of a set's line: its request was
-// recorded (and sent, or may have been) before.
-var ErrLineSent = errors.New("history: this line of the set was sent before")
 
 // OpenSet returns the set of this kind with this key, creating it with
 // members when there is none (a key "" always creates one). created tells
 // which; members' LocalIDs are ignored when creating.
-func (s *Store) OpenSet(ctx context.Context, kind SetKind, key, name string, members []SetMember) (id int64, created bool, err error) {
+func (s *Store) OpenSet(ctx context.Context, kind record.SetKind, key, name string, members []record.SetMember) (id int64, created bool, err error) {
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if key != "" {
 			err := tx.QueryRowContext(ctx, `SELECT id FROM task_sets WHERE kind = ? AND key = ?`, string(kind), key).Scan(&id)
@@ -76,16 +49,16 @@ func (s *Store) OpenSet(ctx context.Context, kind SetKind, key, name string, mem
 }
 
 // SetMembers lists a set's lines in order, with the task row each made.
-func (s *Store) SetMembers(ctx context.Context, setID int64) ([]SetMember, error) {
+func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded
 		FROM task_set_lines WHERE set_id = ? ORDER BY line`, setID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []SetMember
+	var out []record.SetMember
 	for rows.Next() {
-		var m SetMember
+		var m record.SetMember
 		var op string
 		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
@@ -104,16 +77,16 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]SetMember, error
 // with its task. A line already tied to a request is refused, unless that
 // request was refused because of a stale upload and is sent again anew
 // (the studio's one retry), so no line is ever sent twice.
-func linkSetLine(ctx context.Context, tx *sql.Tx, l SetLine, localID int64) error {
+func linkSetLine(ctx context.Context, tx *sql.Tx, l record.SetLine, localID int64) error {
 	res, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET local_id = ?
 		WHERE set_id = ? AND line = ? AND (local_id IS NULL
 			OR local_id IN (SELECT id FROM tasks WHERE state = ? AND task_id IS NULL))`,
-		localID, l.SetID, l.Line, StateRejected)
+		localID, l.SetID, l.Line, record.StateRejected)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w (line %d)", ErrLineSent, l.Line)
+		return fmt.Errorf("%w (line %d)", record.ErrLineSent, l.Line)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // A set's line is tied to its request as the request is recorded, and a
@@ -14,20 +15,20 @@ import (
 func TestSetLinesAreSentOnce(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	members := []SetMember{{Line: 1, Operation: api.OpText2Video}, {Line: 3, Operation: api.OpText2Video}}
-	id, created, err := s.OpenSet(ctx, SetBatch, "sha", "b.jsonl", members)
+	members := []record.SetMember{{Line: 1, Operation: api.OpText2Video}, {Line: 3, Operation: api.OpText2Video}}
+	id, created, err := s.OpenSet(ctx, record.SetBatch, "sha", "b.jsonl", members)
 	if err != nil || !created {
 		t.Fatalf("open: %v %v", created, err)
 	}
 	body := []byte(`{"model":"svcq1","prompt":"p"}`)
-	local, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: body, Set: &SetLine{SetID: id, Line: 3}})
+	local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: body, Set: &record.SetLine{SetID: id, Line: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: body, Set: &SetLine{SetID: id, Line: 3}}); !errors.Is(err, ErrLineSent) {
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: body, Set: &record.SetLine{SetID: id, Line: 3}}); !errors.Is(err, record.ErrLineSent) {
 		t.Fatalf("second send of line 3: %v", err)
 	}
-	again, created, err := s.OpenSet(ctx, SetBatch, "sha", "b.jsonl", nil)
+	again, created, err := s.OpenSet(ctx, record.SetBatch, "sha", "b.jsonl", nil)
 	if err != nil || created || again != id {
 		t.Fatalf("reopen: %d %v %v", again, created, err)
 	}
@@ -35,7 +36,7 @@ func TestSetLinesAreSentOnce(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0].LocalID != 0 || got[1].LocalID != local {
 		t.Fatalf("members %+v, %v", got, err)
 	}
-	page, _ := s.Tasks(ctx, Filter{})
+	page, _ := s.Tasks(ctx, record.Filter{})
 	if len(page.Tasks) != 1 {
 		t.Fatalf("%d task rows; the refused second send must leave none", len(page.Tasks))
 	}
@@ -47,23 +48,23 @@ func TestSetLinesAreSentOnce(t *testing.T) {
 func TestSetKeeperAndDiscard(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	members := []SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
-	first, _, err := s.OpenSet(ctx, SetVariations, "", "first", members)
+	members := []record.SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
+	first, _, err := s.OpenSet(ctx, record.SetVariations, "", "first", members)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := s.OpenSet(ctx, SetVariations, "", "second", members)
+	id, _, err := s.OpenSet(ctx, record.SetVariations, "", "second", members)
 	if err != nil {
 		t.Fatal(err)
 	}
-	local, err := s.BeginSubmit(ctx, Intent{Operation: api.OpReference2Image, Body: []byte(`{}`), Set: &SetLine{SetID: id, Line: 2}})
+	local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{}`), Set: &record.SetLine{SetID: id, Line: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.SetOfTask(ctx, local); err != nil || got != id {
 		t.Fatalf("set of task #%d: %d, %v", local, got, err)
 	}
-	if _, err := s.SetOfTask(ctx, local+100); !errors.Is(err, ErrNoSet) {
+	if _, err := s.SetOfTask(ctx, local+100); !errors.Is(err, record.ErrNoSet) {
 		t.Fatalf("a task in no set: %v", err)
 	}
 	if err := s.KeepSetLine(ctx, id, 2); err != nil {
@@ -83,7 +84,7 @@ func TestSetKeeperAndDiscard(t *testing.T) {
 	if _, err := s.Task(ctx, local); err != nil {
 		t.Fatalf("the discarded line's task is gone: %v", err)
 	}
-	if err := s.DiscardSetLine(ctx, id, 9); !errors.Is(err, ErrNoSet) {
+	if err := s.DiscardSetLine(ctx, id, 9); !errors.Is(err, record.ErrNoSet) {
 		t.Fatalf("discarding a line the set has not: %v", err)
 	}
 }

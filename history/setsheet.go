@@ -1,48 +1,37 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 )
-
-// SetInfo is a set as a list of sets shows it.
-type SetInfo struct {
-	ID        int64
-	Kind      SetKind
-	Name      string
-	CreatedAt time.Time
-	Lines     int // its requests
-	Sent      int // of them recorded (sent, or maybe sent)
-	Keeper    int // the kept version's line; 0 for none
-}
 
 const setInfoColumns = `SELECT s.id, s.kind, s.name, s.created_at, coalesce(s.keeper_line, 0),
 	(SELECT count(*) FROM task_set_lines l WHERE l.set_id = s.id),
 	(SELECT count(local_id) FROM task_set_lines l WHERE l.set_id = s.id)
 	FROM task_sets s`
 
-func scanSetInfo(sc interface{ Scan(...any) error }) (SetInfo, error) {
-	var si SetInfo
+func scanSetInfo(sc interface{ Scan(...any) error }) (record.SetInfo, error) {
+	var si record.SetInfo
 	var kind string
 	var created int64
 	if err := sc.Scan(&si.ID, &kind, &si.Name, &created, &si.Keeper, &si.Lines, &si.Sent); err != nil {
 		return si, err
 	}
-	si.Kind, si.CreatedAt = SetKind(kind), fromMS(created)
+	si.Kind, si.CreatedAt = record.SetKind(kind), fromMS(created)
 	return si, nil
 }
 
 // Sets lists the newest sets first, at most limit.
-func (s *Store) Sets(ctx context.Context, limit int) ([]SetInfo, error) {
+func (s *Store) Sets(ctx context.Context, limit int) ([]record.SetInfo, error) {
 	rows, err := s.r.QueryContext(ctx, setInfoColumns+` ORDER BY s.id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []SetInfo
+	var out []record.SetInfo
 	for rows.Next() {
 		si, err := scanSetInfo(rows)
 		if err != nil {
@@ -56,14 +45,11 @@ func (s *Store) Sets(ctx context.Context, limit int) ([]SetInfo, error) {
 	return out, nil
 }
 
-// ErrNoSet: no set has that id, or the task is in none.
-var ErrNoSet = errors.New("history: no such set")
-
 // Set reads one set's row.
-func (s *Store) Set(ctx context.Context, id int64) (SetInfo, error) {
+func (s *Store) Set(ctx context.Context, id int64) (record.SetInfo, error) {
 	si, err := scanSetInfo(s.r.QueryRowContext(ctx, setInfoColumns+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return si, ErrNoSet
+		return si, record.ErrNoSet
 	}
 	if err != nil {
 		return si, fmt.Errorf("history: %w", err)
@@ -77,7 +63,7 @@ func (s *Store) SetOfTask(ctx context.Context, localID int64) (int64, error) {
 	var id int64
 	err := s.r.QueryRowContext(ctx, `SELECT set_id FROM task_set_lines WHERE local_id = ? ORDER BY set_id DESC LIMIT 1`, localID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrNoSet
+		return 0, record.ErrNoSet
 	}
 	if err != nil {
 		return 0, fmt.Errorf("history: %w", err)
@@ -97,7 +83,7 @@ func (s *Store) KeepSetLine(ctx context.Context, setID int64, line int) error {
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNoSet
+			return record.ErrNoSet
 		}
 		return nil
 	})
@@ -112,7 +98,7 @@ func (s *Store) DiscardSetLine(ctx context.Context, setID int64, line int) error
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w (line %d of set %d)", ErrNoSet, line, setID)
+			return fmt.Errorf("%w (line %d of set %d)", record.ErrNoSet, line, setID)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE task_sets SET keeper_line = NULL WHERE id = ? AND keeper_line = ?`, setID, line); err != nil {
 			return fmt.Errorf("history: %w", err)

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
@@ -13,16 +14,6 @@ import (
 
 	"modernc.org/sqlite" // the "sqlite" driver, and its *Error for BUSY
 	sqlite3 "modernc.org/sqlite/lib"
-)
-
-// Errors the methods wrap; test with errors.Is.
-var (
-	// ErrNotFound: no row has the given local id, task id, voice id or job id.
-	ErrNotFound = errors.New("history: not found")
-	// ErrConflict: the row is not in a state that allows the change (for
-	// example MarkSubmitted on a task that is no longer submitting), or the
-	// change would duplicate a unique id.
-	ErrConflict = errors.New("history: conflicts with the recorded state")
 )
 
 // busyTimeout is how long a statement waits for another process (a second
@@ -257,3 +248,6 @@ func parseServiceTime(s string) time.Time {
 	}
 	return time.Time{}
 }
+
+// The SQLite history is a whole record.
+var _ record.Store = (*Store)(nil)

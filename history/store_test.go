@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
@@ -61,7 +62,7 @@ func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
 	}
 	defer s.Close()
 	// A write makes SQLite create the -wal file, which must be as private.
-	if _, err := s.BeginSubmit(context.Background(), Intent{Operation: "text2video", Body: []byte(`{"prompt":"x"}`)}); err != nil {
+	if _, err := s.BeginSubmit(context.Background(), record.Intent{Operation: "text2video", Body: []byte(`{"prompt":"x"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -154,7 +155,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.BeginSubmit(context.Background(), Intent{Operation: "text2video", Body: []byte(`{}`)}); err != nil {
+	if _, err := s.BeginSubmit(context.Background(), record.Intent{Operation: "text2video", Body: []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -174,7 +175,7 @@ func TestReopenKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.BeginSubmit(ctx, Intent{Operation: "text2video", Model: "svcq1", Body: []byte(`{"prompt":"a fox"}`)})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: "text2video", Model: "svcq1", Body: []byte(`{"prompt":"a fox"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestReopenKeepsData(t *testing.T) {
 func TestCloseThenUse(t *testing.T) {
 	s, _ := newStore(t)
 	s.Close()
-	if _, err := s.Tasks(context.Background(), Filter{}); err == nil {
+	if _, err := s.Tasks(context.Background(), record.Filter{}); err == nil {
 		t.Error("query on a closed store succeeded")
 	}
 }
@@ -206,10 +207,10 @@ func TestCloseThenUse(t *testing.T) {
 func TestErrorsWrap(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	if _, err := s.Task(ctx, 42); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Task(ctx, 42); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("Task(42): %v, want ErrNotFound", err)
 	}
-	if _, err := s.TaskByID(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.TaskByID(ctx, "nope"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("TaskByID: %v, want ErrNotFound", err)
 	}
 }

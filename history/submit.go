@@ -11,50 +11,14 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
-
-// Intent is a creation request about to be POSTed.
-type Intent struct {
-	Operation api.Operation
-	Model     string // empty takes the body's "model"
-	Body      []byte // the exact JSON to be sent, data URIs included
-	Origin    Origin // the front end sending it
-	// Sender names the process sending it (host/pid/token): while it beats
-	// (BeatIntent), the request is being sent, not of unknown outcome.
-	Sender string
-	// Set, when not nil, is the set line this request is made for: it is
-	// tied to the request in the same transaction.
-	Set *SetLine
-	// Parent, when not nil, is the task this request was sent onward
-	// from: tied to it in the same transaction.
-	Parent *Parent
-}
-
-// SubmittedEcho is the service's answer to a creation request.
-type SubmittedEcho struct {
-	TaskID    string
-	State     string // empty means created
-	Credits   int64
-	CreatedAt time.Time // the echo's created_at; zero when absent
-	OffPeak   *bool     // as echoed; nil keeps what the request asked
-	Raw       []byte
-}
-
-// Rejection is a creation request the service refused.
-type Rejection struct {
-	Status    int // HTTP status
-	Reason    string
-	Message   string
-	TraceID   string
-	Fields    []string
-	Retryable bool // the same body may succeed later (429, 5xx)
-}
 
 // BeginSubmit records the intent before the POST, in one transaction: the
 // task row (state submitting, request stripped of data URIs), the media refs,
 // the full body for a resubmission and the first event.
-func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err error) {
-	v, stripped, refs, err := stripMedia(in.Body)
+func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int64, err error) {
+	v, stripped, refs, err := record.StripMedia(in.Body)
 	if err != nil {
 		return 0, err
 	}
@@ -85,7 +49,7 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (operation, model, prompt, state, request,
 				payload, off_peak, off_peak_deadline, created_at, updated_at, origin)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			in.Operation, model, promptOf(in.Operation, req), StateSubmitting, string(stripped),
+			in.Operation, model, promptOf(in.Operation, req), record.StateSubmitting, string(stripped),
 			payload, offPeak, deadline, ms(created), ms(now), string(in.Origin)).Scan(&localID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -113,14 +77,14 @@ func (s *Store) BeginSubmit(ctx context.Context, in Intent) (localID int64, err 
 				return fmt.Errorf("history: %w", err)
 			}
 		}
-		return insertEvent(ctx, tx, localID, "", StateSubmitting, now, nil)
+		return insertEvent(ctx, tx, localID, "", record.StateSubmitting, now, nil)
 	})
 	return localID, err
 }
 
 // MarkSubmitted records the service's answer: the task id, its state and
 // echo. The full body is dropped: from now on the task is tracked by its id.
-func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEcho) error {
+func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e record.SubmittedEcho) error {
 	state := e.State
 	if state == "" {
 		state = api.StateCreated
@@ -129,7 +93,7 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEch
 	return s.write(ctx, func(tx *sql.Tx) error {
 		// An abandoned request whose answer arrives after all made a task
 		// (billed): it is reattached and followed, never refused.
-		from, err := lockState(ctx, tx, localID, StateSubmitting, StateAbandoned)
+		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateAbandoned)
 		if err != nil {
 			return err
 		}
@@ -162,7 +126,7 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e SubmittedEch
 
 // MarkRejected records a refusal. The full body stays, so the user can
 // resubmit it (Resubmit) or give up (Abandon).
-func (s *Store) MarkRejected(ctx context.Context, localID int64, r Rejection) error {
+func (s *Store) MarkRejected(ctx context.Context, localID int64, r record.Rejection) error {
 	var fields []byte
 	if r.Fields != nil {
 		var err error
@@ -172,20 +136,20 @@ func (s *Store) MarkRejected(ctx context.Context, localID int64, r Rejection) er
 	}
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+		if _, err := lockState(ctx, tx, localID, record.StateSubmitting); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, reject_status = ?,
 				reject_reason = ?, reject_message = ?, reject_trace_id = ?, reject_fields = ?,
 				reject_retryable = ?, updated_at = ?
-			WHERE id = ?`, StateRejected, r.Status, r.Reason, r.Message, r.TraceID,
+			WHERE id = ?`, record.StateRejected, r.Status, r.Reason, r.Message, r.TraceID,
 			nullText(fields), r.Retryable, ms(now), localID); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		if err := dropSender(ctx, tx, localID); err != nil {
 			return err
 		}
-		return insertEvent(ctx, tx, localID, StateSubmitting, StateRejected, now, nil)
+		return insertEvent(ctx, tx, localID, record.StateSubmitting, record.StateRejected, now, nil)
 	})
 }
 
@@ -194,7 +158,7 @@ func (s *Store) PendingBody(ctx context.Context, localID int64) ([]byte, error) 
 	var body []byte
 	err := s.r.QueryRowContext(ctx, `SELECT body FROM pending_bodies WHERE task = ?`, localID).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: no pending body for task %d", ErrNotFound, localID)
+		return nil, fmt.Errorf("%w: no pending body for task %d", record.ErrNotFound, localID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -210,21 +174,21 @@ func (s *Store) Resubmit(ctx context.Context, localID int64) ([]byte, error) {
 	var body []byte
 	now := s.now()
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := lockState(ctx, tx, localID, StateRejected); err != nil {
+		if _, err := lockState(ctx, tx, localID, record.StateRejected); err != nil {
 			return err
 		}
 		err := tx.QueryRowContext(ctx, `SELECT body FROM pending_bodies WHERE task = ?`, localID).Scan(&body)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: no pending body for task %d", ErrNotFound, localID)
+			return fmt.Errorf("%w: no pending body for task %d", record.ErrNotFound, localID)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?`,
-			StateSubmitting, ms(now), localID); err != nil {
+			record.StateSubmitting, ms(now), localID); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		return insertEvent(ctx, tx, localID, StateRejected, StateSubmitting, now, nil)
+		return insertEvent(ctx, tx, localID, record.StateRejected, record.StateSubmitting, now, nil)
 	})
 	return body, err
 }
@@ -233,9 +197,9 @@ func (s *Store) Resubmit(ctx context.Context, localID int64) ([]byte, error) {
 // requests whose POST may or may not have reached the service. They are for
 // the user to resolve (ResolveUnknown) or drop (Abandon), never to resubmit
 // silently.
-func (s *Store) UnknownOutcomes(ctx context.Context) ([]Task, error) {
+func (s *Store) UnknownOutcomes(ctx context.Context) ([]record.Task, error) {
 	return collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t
-		WHERE t.state = ? ORDER BY t.created_at, t.id`, StateSubmitting))
+		WHERE t.state = ? ORDER BY t.created_at, t.id`, record.StateSubmitting))
 }
 
 // ResolveUnknown attaches the task id the user found for an unknown outcome;
@@ -247,7 +211,7 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		// An abandoned request may be attached too: its task turned up.
-		from, err := lockState(ctx, tx, localID, StateSubmitting, StateAbandoned)
+		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateAbandoned)
 		if err != nil {
 			return err
 		}
@@ -270,25 +234,25 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 func (s *Store) Abandon(ctx context.Context, localID int64) error {
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		from, err := lockState(ctx, tx, localID, StateSubmitting, StateRejected)
+		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateRejected)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?`,
-			StateAbandoned, ms(now), localID); err != nil {
+			record.StateAbandoned, ms(now), localID); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		if err := dropPending(ctx, tx, localID); err != nil {
 			return err
 		}
-		return insertEvent(ctx, tx, localID, from, StateAbandoned, now, nil)
+		return insertEvent(ctx, tx, localID, from, record.StateAbandoned, now, nil)
 	})
 }
 
 // InFlight are the tasks the tracker must follow: with a task id, not in a
 // final state and not lost (RecordNotFound), oldest first. A state the spec
 // does not name is in flight: the service has not said the task ended.
-func (s *Store) InFlight(ctx context.Context) ([]Task, error) {
+func (s *Store) InFlight(ctx context.Context) ([]record.Task, error) {
 	// The states that occur come from task_counts (a few rows), so the task
 	// query stays an index lookup on state however large the history.
 	var states []any
@@ -328,13 +292,13 @@ func lockState(ctx context.Context, tx *sql.Tx, localID int64, allowed ...string
 	var state string
 	err := tx.QueryRowContext(ctx, `SELECT state FROM tasks WHERE id = ?`, localID).Scan(&state)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("%w: task %d", ErrNotFound, localID)
+		return "", fmt.Errorf("%w: task %d", record.ErrNotFound, localID)
 	}
 	if err != nil {
 		return "", fmt.Errorf("history: %w", err)
 	}
 	if !slices.Contains(allowed, state) {
-		return "", fmt.Errorf("%w: task %d is %s, not %v", ErrConflict, localID, state, allowed)
+		return "", fmt.Errorf("%w: task %d is %s, not %v", record.ErrConflict, localID, state, allowed)
 	}
 	return state, nil
 }
@@ -351,7 +315,7 @@ func checkTaskIDFree(ctx context.Context, tx *sql.Tx, taskID string) error {
 	case err != nil:
 		return fmt.Errorf("history: %w", err)
 	}
-	return fmt.Errorf("%w: task id %q already belongs to task %d", ErrConflict, taskID, other)
+	return fmt.Errorf("%w: task id %q already belongs to task %d", record.ErrConflict, taskID, other)
 }
 
 func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
@@ -396,7 +360,7 @@ func (s *Store) StopSending(ctx context.Context, localID int64) error {
 func (s *Store) BeatIntent(ctx context.Context, localID int64, sender string) error {
 	now := s.now()
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := lockState(ctx, tx, localID, StateSubmitting); err != nil {
+		if _, err := lockState(ctx, tx, localID, record.StateSubmitting); err != nil {
 			return err
 		}
 		return setSender(ctx, tx, localID, sender, now)
@@ -408,7 +372,7 @@ func (s *Store) BeatIntent(ctx context.Context, localID int64, sender string) er
 // the service names a final state).
 func followed(st string) bool {
 	switch st {
-	case StateSubmitting, StateRejected, StateAbandoned:
+	case record.StateSubmitting, record.StateRejected, record.StateAbandoned:
 		return false
 	}
 	return !api.IsTerminal(st)

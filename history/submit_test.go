@@ -3,7 +3,9 @@ package history
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
@@ -11,9 +13,10 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
-func states(evs []Event) []string {
+func states(evs []record.Event) []string {
 	var out []string
 	for _, e := range evs {
 		out = append(out, e.From+">"+e.To)
@@ -23,7 +26,7 @@ func states(evs []Event) []string {
 
 func mustBegin(t *testing.T, s *Store, body string) int64 {
 	t.Helper()
-	id, err := s.BeginSubmit(context.Background(), Intent{Operation: api.OpText2Video, Body: []byte(body)})
+	id, err := s.BeginSubmit(context.Background(), record.Intent{Operation: api.OpText2Video, Body: []byte(body)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +39,7 @@ func TestBeginSubmitRecordsIntent(t *testing.T) {
 	img := bytes.Repeat([]byte{7}, 4096)
 	body := `{"model":"svcq2","prompt":"kite","payload":"ref-9","off_peak":true,
 		"images":["data:image/webp;base64,` + base64.StdEncoding.EncodeToString(img) + `"]}`
-	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpImg2Video, Body: []byte(body)})
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpImg2Video, Body: []byte(body)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +47,7 @@ func TestBeginSubmitRecordsIntent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if task.State != StateSubmitting || task.TaskID != "" || task.Operation != api.OpImg2Video ||
+	if task.State != record.StateSubmitting || task.TaskID != "" || task.Operation != api.OpImg2Video ||
 		task.Model != "svcq2" || task.Prompt != "kite" || task.Payload != "ref-9" || !task.Pending {
 		t.Errorf("intent row: %+v", task)
 	}
@@ -81,16 +84,16 @@ func TestBeginSubmitModelAndPrompt(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name      string
-		in        Intent
+		in        record.Intent
 		model     string
 		prompt    string
 		wantError bool
 	}{
-		{"intent model wins", Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"other","prompt":"p"}`)}, "svcq1", "p", false},
-		{"story", Intent{Operation: api.OpTemplateStory, Body: []byte(`{"story":"hug","images":[]}`)}, "", "hug", false},
-		{"tts text", Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hello there","voice_setting_voice_id":"v"}`)}, "", "hello there", false},
-		{"timing prompts", Intent{Operation: api.OpTiming2Audio, Body: []byte(`{"model":"audio1.0","timing_prompts":[{"from":0,"to":1,"prompt":"bell"},{"from":1,"to":2,"prompt":"rain"}]}`)}, "audio1.0", "bell | rain", false},
-		{"not JSON", Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":`)}, "", "", true},
+		{"intent model wins", record.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"other","prompt":"p"}`)}, "svcq1", "p", false},
+		{"story", record.Intent{Operation: api.OpTemplateStory, Body: []byte(`{"story":"hug","images":[]}`)}, "", "hug", false},
+		{"tts text", record.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hello there","voice_setting_voice_id":"v"}`)}, "", "hello there", false},
+		{"timing prompts", record.Intent{Operation: api.OpTiming2Audio, Body: []byte(`{"model":"audio1.0","timing_prompts":[{"from":0,"to":1,"prompt":"bell"},{"from":1,"to":2,"prompt":"rain"}]}`)}, "audio1.0", "bell | rain", false},
+		{"not JSON", record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":`)}, "", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			id, err := s.BeginSubmit(ctx, c.in)
@@ -121,7 +124,7 @@ func TestMarkSubmitted(t *testing.T) {
 	id := mustBegin(t, s, `{"prompt":"p","off_peak":false}`)
 	clk.Advance(2 * time.Second)
 	serviceCreated := t0.Add(time.Second)
-	echo := SubmittedEcho{TaskID: "tk-1", Credits: 30, CreatedAt: serviceCreated, OffPeak: &yes, Raw: []byte(`{"task_id":"tk-1","state":"created"}`)}
+	echo := record.SubmittedEcho{TaskID: "tk-1", Credits: 30, CreatedAt: serviceCreated, OffPeak: &yes, Raw: []byte(`{"task_id":"tk-1","state":"created"}`)}
 	if err := s.MarkSubmitted(ctx, id, echo); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +140,7 @@ func TestMarkSubmitted(t *testing.T) {
 	if !task.OffPeak || !task.OffPeakDeadline.Equal(serviceCreated.Add(OffPeakWindow)) {
 		t.Errorf("off-peak %v deadline %v, want %v", task.OffPeak, task.OffPeakDeadline, serviceCreated.Add(OffPeakWindow))
 	}
-	if _, err := s.PendingBody(ctx, id); !errors.Is(err, ErrNotFound) {
+	if _, err := s.PendingBody(ctx, id); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("pending body kept after the id was assigned: %v", err)
 	}
 	if got := states(task.Events); !slices.Equal(got, []string{">submitting", "submitting>created"}) {
@@ -148,17 +151,17 @@ func TestMarkSubmitted(t *testing.T) {
 	}
 
 	// Not twice, and not with a task id that another row holds.
-	if err := s.MarkSubmitted(ctx, id, echo); !errors.Is(err, ErrConflict) {
+	if err := s.MarkSubmitted(ctx, id, echo); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("second MarkSubmitted: %v, want ErrConflict", err)
 	}
 	other := mustBegin(t, s, `{}`)
-	if err := s.MarkSubmitted(ctx, other, echo); !errors.Is(err, ErrConflict) {
+	if err := s.MarkSubmitted(ctx, other, echo); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("duplicate task id: %v, want ErrConflict", err)
 	}
-	if err := s.MarkSubmitted(ctx, other, SubmittedEcho{}); err == nil {
+	if err := s.MarkSubmitted(ctx, other, record.SubmittedEcho{}); err == nil {
 		t.Error("accepted an echo without a task id")
 	}
-	if err := s.MarkSubmitted(ctx, 999, SubmittedEcho{TaskID: "x"}); !errors.Is(err, ErrNotFound) {
+	if err := s.MarkSubmitted(ctx, 999, record.SubmittedEcho{TaskID: "x"}); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("unknown local id: %v, want ErrNotFound", err)
 	}
 }
@@ -168,7 +171,7 @@ func TestMarkSubmittedSynchronousAndOffPeakFromRequest(t *testing.T) {
 	ctx := context.Background()
 	// audio-clone answers with a final state straight away.
 	id := mustBegin(t, s, `{"voice_id":"v1","audio_url":"https://a"}`)
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "tk-s", State: api.StateSuccess}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "tk-s", State: api.StateSuccess}); err != nil {
 		t.Fatal(err)
 	}
 	if task, _ := s.Task(ctx, id); task.State != api.StateSuccess {
@@ -183,7 +186,7 @@ func TestMarkSubmittedSynchronousAndOffPeakFromRequest(t *testing.T) {
 	begun := clk.Now()
 	id = mustBegin(t, s, `{"off_peak":true}`)
 	clk.Advance(time.Minute)
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: "tk-o"}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "tk-o"}); err != nil {
 		t.Fatal(err)
 	}
 	task, _ := s.Task(ctx, id)
@@ -197,7 +200,7 @@ func TestRejectResubmitAbandon(t *testing.T) {
 	ctx := context.Background()
 	body := `{"prompt":"p","images":["data:image/png;base64,aGk="]}`
 	id := mustBegin(t, s, body)
-	rej := Rejection{Status: 429, Reason: "QuotaExceeded", Message: "quota exceeded", TraceID: "tr-1",
+	rej := record.Rejection{Status: 429, Reason: "QuotaExceeded", Message: "quota exceeded", TraceID: "tr-1",
 		Fields: []string{"model"}, Retryable: true}
 	if err := s.MarkRejected(ctx, id, rej); err != nil {
 		t.Fatal(err)
@@ -206,7 +209,7 @@ func TestRejectResubmitAbandon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if task.State != StateRejected || task.Rejection == nil || !task.Pending {
+	if task.State != record.StateRejected || task.Rejection == nil || !task.Pending {
 		t.Fatalf("after rejection: %+v", task)
 	}
 	if r := task.Rejection; r.Status != 429 || r.Reason != rej.Reason || r.Message != rej.Message ||
@@ -216,7 +219,7 @@ func TestRejectResubmitAbandon(t *testing.T) {
 	if got, err := s.PendingBody(ctx, id); err != nil || string(got) != body {
 		t.Errorf("pending body after rejection: %q %v", got, err)
 	}
-	if err := s.MarkRejected(ctx, id, rej); !errors.Is(err, ErrConflict) {
+	if err := s.MarkRejected(ctx, id, rej); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("rejecting a rejected task: %v", err)
 	}
 	unknown, _ := s.UnknownOutcomes(ctx)
@@ -229,7 +232,7 @@ func TestRejectResubmitAbandon(t *testing.T) {
 	if err != nil || string(got) != body {
 		t.Fatalf("Resubmit: %q %v", got, err)
 	}
-	if _, err := s.Resubmit(ctx, id); !errors.Is(err, ErrConflict) {
+	if _, err := s.Resubmit(ctx, id); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("Resubmit of a submitting task: %v", err)
 	}
 	unknown, _ = s.UnknownOutcomes(ctx)
@@ -237,31 +240,31 @@ func TestRejectResubmitAbandon(t *testing.T) {
 		t.Errorf("a resubmission in progress must show as unknown after a crash: %+v", unknown)
 	}
 	// Rejected again, then abandoned: body gone, row kept.
-	if err := s.MarkRejected(ctx, id, Rejection{Status: 400, Reason: "FieldInvalid"}); err != nil {
+	if err := s.MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "FieldInvalid"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Abandon(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	task, _ = s.Task(ctx, id)
-	if task.State != StateAbandoned || task.Pending || task.Rejection.Status != 400 || task.Rejection.Fields != nil {
+	if task.State != record.StateAbandoned || task.Pending || task.Rejection.Status != 400 || task.Rejection.Fields != nil {
 		t.Errorf("after abandon: %+v %+v", task, task.Rejection)
 	}
 	want := []string{">submitting", "submitting>rejected", "rejected>submitting", "submitting>rejected", "rejected>abandoned"}
 	if got := states(task.Events); !slices.Equal(got, want) {
 		t.Errorf("events %v, want %v", got, want)
 	}
-	if err := s.Abandon(ctx, id); !errors.Is(err, ErrConflict) {
+	if err := s.Abandon(ctx, id); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("abandoning twice: %v", err)
 	}
 
 	// A later success keeps the last rejection as history.
 	id2 := mustBegin(t, s, `{}`)
-	s.MarkRejected(ctx, id2, Rejection{Status: 503, Retryable: true})
+	s.MarkRejected(ctx, id2, record.Rejection{Status: 503, Retryable: true})
 	if _, err := s.Resubmit(ctx, id2); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkSubmitted(ctx, id2, SubmittedEcho{TaskID: "tk-2"}); err != nil {
+	if err := s.MarkSubmitted(ctx, id2, record.SubmittedEcho{TaskID: "tk-2"}); err != nil {
 		t.Fatal(err)
 	}
 	task, _ = s.Task(ctx, id2)
@@ -278,7 +281,7 @@ func TestUnknownOutcomes(t *testing.T) {
 	b := mustBegin(t, s, `{"prompt":"b"}`)
 	clk.Advance(time.Second)
 	c := mustBegin(t, s, `{"prompt":"c"}`)
-	if err := s.MarkSubmitted(ctx, c, SubmittedEcho{TaskID: "tk-c"}); err != nil {
+	if err := s.MarkSubmitted(ctx, c, record.SubmittedEcho{TaskID: "tk-c"}); err != nil {
 		t.Fatal(err)
 	}
 	unknown, err := s.UnknownOutcomes(ctx)
@@ -293,10 +296,10 @@ func TestUnknownOutcomes(t *testing.T) {
 	if err := s.ResolveUnknown(ctx, a, "tk-a"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ResolveUnknown(ctx, b, "tk-c"); !errors.Is(err, ErrConflict) {
+	if err := s.ResolveUnknown(ctx, b, "tk-c"); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("resolving to a taken id: %v", err)
 	}
-	if err := s.ResolveUnknown(ctx, a, "tk-z"); !errors.Is(err, ErrConflict) {
+	if err := s.ResolveUnknown(ctx, a, "tk-z"); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("resolving a resolved task: %v", err)
 	}
 	if err := s.ResolveUnknown(ctx, b, ""); err == nil {
@@ -314,7 +317,7 @@ func TestUnknownOutcomes(t *testing.T) {
 	if len(unknown) != 0 {
 		t.Errorf("still unknown: %+v", unknown)
 	}
-	if err := s.Abandon(ctx, c); !errors.Is(err, ErrConflict) {
+	if err := s.Abandon(ctx, c); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("abandoning a submitted task: %v", err)
 	}
 }
@@ -325,11 +328,11 @@ func TestInFlight(t *testing.T) {
 	for i, st := range []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed} {
 		id := mustBegin(t, s, `{}`)
 		tid := "tk-" + st
-		if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: tid}); err != nil {
+		if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: tid}); err != nil {
 			t.Fatal(err)
 		}
 		if i > 0 {
-			if _, err := s.ApplyResult(ctx, tid, Update{State: st}); err != nil {
+			if _, err := s.ApplyResult(ctx, tid, record.Update{State: st}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -353,11 +356,16 @@ func TestRejectionMessageWithoutFields(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	id := mustBegin(t, s, `{}`)
-	if err := s.MarkRejected(ctx, id, Rejection{Status: 401, Reason: "Unauthorized", Message: strings.Repeat("m", 5000)}); err != nil {
+	if err := s.MarkRejected(ctx, id, record.Rejection{Status: 401, Reason: "Unauthorized", Message: strings.Repeat("m", 5000)}); err != nil {
 		t.Fatal(err)
 	}
 	task, _ := s.Task(ctx, id)
 	if task.Rejection.Fields != nil || len(task.Rejection.Message) != 5000 || task.Rejection.Retryable {
 		t.Errorf("rejection %+v", task.Rejection)
 	}
+}
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -9,36 +9,37 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 func TestParseTags(t *testing.T) {
-	got, err := ParseTags("Keeper, client-A  v2.final,keeper")
+	got, err := record.ParseTags("Keeper, client-A  v2.final,keeper")
 	if err != nil || !slices.Equal(got, []string{"keeper", "client-a", "v2.final"}) {
 		t.Fatalf("ParseTags: %q %v", got, err)
 	}
-	if got, err := ParseTags("  "); err != nil || len(got) != 0 {
+	if got, err := record.ParseTags("  "); err != nil || len(got) != 0 {
 		t.Fatalf("no tags: %q %v", got, err)
 	}
-	for _, bad := range []string{"tag:x", "-lead", "a/b", strings.Repeat("x", MaxTagLen+1), "bell\a"} {
-		if _, err := ParseTags(bad); err == nil || !strings.Contains(err.Error(), "letters, digits") {
+	for _, bad := range []string{"tag:x", "-lead", "a/b", strings.Repeat("x", record.MaxTagLen+1), "bell\a"} {
+		if _, err := record.ParseTags(bad); err == nil || !strings.Contains(err.Error(), "letters, digits") {
 			t.Errorf("ParseTags(%q) = %v, want the rule named", bad, err)
 		}
 	}
 	var words []string
-	for i := range MaxTags + 1 {
+	for i := range record.MaxTags + 1 {
 		words = append(words, string(rune('a'+i)))
 	}
-	if _, err := ParseTags(strings.Join(words, " ")); err == nil || !strings.Contains(err.Error(), "at most 16") {
+	if _, err := record.ParseTags(strings.Join(words, " ")); err == nil || !strings.Contains(err.Error(), "at most 16") {
 		t.Fatalf("too many tags: %v", err)
 	}
 }
 
 func TestCleanNote(t *testing.T) {
-	got, err := CleanNote("  keep\x1b[31m this\r one\nline two\a ")
+	got, err := record.CleanNote("  keep\x1b[31m this\r one\nline two\a ")
 	if err != nil || got != "keep this one\nline two" {
 		t.Fatalf("CleanNote: %q %v", got, err)
 	}
-	if _, err := CleanNote(strings.Repeat("n", MaxNoteLen+1)); err == nil {
+	if _, err := record.CleanNote(strings.Repeat("n", record.MaxNoteLen+1)); err == nil {
 		t.Fatal("a note past the limit was kept")
 	}
 }
@@ -68,7 +69,7 @@ func TestLabelsAndTagFilter(t *testing.T) {
 	if !slices.Equal(task.Tags, []string{"client", "keeper"}) || task.Note != "the best\nso far" {
 		t.Fatalf("labels read back: %q %q", task.Tags, task.Note)
 	}
-	tagged := func(f Filter) []int64 {
+	tagged := func(f record.Filter) []int64 {
 		t.Helper()
 		p, err := s.Tasks(ctx, f)
 		if err != nil {
@@ -76,25 +77,25 @@ func TestLabelsAndTagFilter(t *testing.T) {
 		}
 		return localIDs(p)
 	}
-	if got := tagged(Filter{Tags: []string{"keeper"}}); !slices.Equal(got, []int64{ids[1], ids[0]}) {
+	if got := tagged(record.Filter{Tags: []string{"keeper"}}); !slices.Equal(got, []int64{ids[1], ids[0]}) {
 		t.Fatalf("tag:keeper %v", got)
 	}
-	if got := tagged(Filter{Tags: []string{"keeper", "client"}}); !slices.Equal(got, []int64{ids[0]}) {
+	if got := tagged(record.Filter{Tags: []string{"keeper", "client"}}); !slices.Equal(got, []int64{ids[0]}) {
 		t.Fatalf("tag:keeper tag:client %v", got)
 	}
-	if got := tagged(Filter{Tags: []string{"keeper"}, Text: "two"}); !slices.Equal(got, []int64{ids[1]}) {
+	if got := tagged(record.Filter{Tags: []string{"keeper"}, Text: "two"}); !slices.Equal(got, []int64{ids[1]}) {
 		t.Fatalf("tag and words %v", got)
 	}
-	if n, err := s.Count(ctx, Filter{Tags: []string{"client"}, Text: "one"}); err != nil || n != 1 {
+	if n, err := s.Count(ctx, record.Filter{Tags: []string{"client"}, Text: "one"}); err != nil || n != 1 {
 		t.Fatalf("count of tag and words %d %v", n, err)
 	}
-	if n, err := s.Count(ctx, Filter{Tags: []string{"client"}, Text: "two"}); err != nil || n != 0 {
+	if n, err := s.Count(ctx, record.Filter{Tags: []string{"client"}, Text: "two"}); err != nil || n != 0 {
 		t.Fatalf("count of a tag and words no task has together %d %v", n, err)
 	}
-	if totals, err := s.TotalsMatching(ctx, Filter{Tags: []string{"keeper"}, Text: "two"}); err != nil || totals.Tasks() != 1 {
+	if totals, err := s.TotalsMatching(ctx, record.Filter{Tags: []string{"keeper"}, Text: "two"}); err != nil || totals.Tasks() != 1 {
 		t.Fatalf("totals of tag and words %+v %v", totals, err)
 	}
-	counts, err := s.CountsByState(ctx, Filter{Tags: []string{"keeper"}})
+	counts, err := s.CountsByState(ctx, record.Filter{Tags: []string{"keeper"}})
 	if err != nil || counts[api.StateSuccess] != 2 || len(counts) != 1 {
 		t.Fatalf("counts of tag:keeper %v %v", counts, err)
 	}
@@ -102,20 +103,20 @@ func TestLabelsAndTagFilter(t *testing.T) {
 	if err := s.SetLabels(ctx, ids[0], nil, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := tagged(Filter{Tags: []string{"client"}}); len(got) != 0 {
+	if got := tagged(record.Filter{Tags: []string{"client"}}); len(got) != 0 {
 		t.Fatalf("removed tag still found: %v", got)
 	}
-	if err := s.SetLabels(ctx, 999, []string{"x"}, ""); !errors.Is(err, ErrNotFound) {
+	if err := s.SetLabels(ctx, 999, []string{"x"}, ""); !errors.Is(err, record.ErrNotFound) {
 		t.Fatalf("labels of a missing task: %v", err)
 	}
 }
 
 func TestParseSearchTags(t *testing.T) {
-	f, err := ParseSearch("fox tag:Keeper tag:client state:success")
+	f, err := record.ParseSearch("fox tag:Keeper tag:client state:success")
 	if err != nil || !slices.Equal(f.Tags, []string{"keeper", "client"}) || f.Text != "fox" {
 		t.Fatalf("ParseSearch: %+v %v", f, err)
 	}
-	if _, err := ParseSearch("tag:a/b"); err == nil || !strings.Contains(err.Error(), "tag:a/b") {
+	if _, err := record.ParseSearch("tag:a/b"); err == nil || !strings.Contains(err.Error(), "tag:a/b") {
 		t.Fatalf("a bad tag must be named: %v", err)
 	}
 }

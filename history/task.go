@@ -14,126 +14,11 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
-
-// Local states a task holds before (or instead of) a service state. They never
-// collide with the service's created/queueing/processing/success/failed.
-const (
-	// StateSubmitting: the intent is recorded and the POST may have been
-	// sent; without a task id the outcome is unknown.
-	StateSubmitting = "submitting"
-	// StateRejected: the service refused the request, or it never reached
-	// the service (a rejection of ReasonNotSent); the body is kept for a
-	// resubmission.
-	StateRejected = "rejected"
-	// StateAbandoned: the user gave up on a rejected or unknown submission.
-	StateAbandoned = "abandoned"
-)
-
-// ReasonNotSent is the rejection reason of a request that never reached the
-// service (the connection failed): nothing was refused, nothing created.
-const ReasonNotSent = "NotSent"
-
-// NotSent reports a task whose request never reached the service.
-func (t Task) NotSent() bool {
-	return t.State == StateRejected && t.Rejection != nil && t.Rejection.Reason == ReasonNotSent
-}
 
 // OffPeakWindow is how long the service has to finish an off-peak task.
 const OffPeakWindow = 48 * time.Hour
-
-// Task is one row of the history. List queries (Tasks, InFlight,
-// UnknownOutcomes) fill the summary fields only; Task and TaskByID also fill
-// the fields marked "detail".
-type Task struct {
-	LocalID   int64
-	TaskID    string // empty until the service assigned one
-	Operation api.Operation
-	Model     string
-	Prompt    string // prompt, story, text or timing prompts: for display and search
-	State     string // a service state or one of the local states above
-	Origin    Origin // the front end that sent it; "" before origins were kept
-	ErrCode   string
-	Credits   int64
-	Progress  *int64 // percent, when the service reported it
-	// URLsExpireAt is when the first of its result URLs lapses; zero when
-	// it has none.
-	URLsExpireAt time.Time
-
-	OffPeak         bool
-	OffPeakDeadline time.Time // creation + 48 h; zero unless OffPeak
-
-	CreatedAt        time.Time // when the intent was recorded: the list's order
-	UpdatedAt        time.Time
-	ServiceCreatedAt time.Time // created_at of the echo; zero until known
-
-	// Rejection is the last refusal of this task's submission. It stays
-	// after a successful resubmission, as history.
-	Rejection *Rejection
-
-	// Sender names the process sending a request still submitting, and
-	// SenderBeat when it last said it still is (track.OutcomeUnknown reads
-	// them); empty when nobody says so.
-	Sender     string
-	SenderBeat time.Time
-
-	// Tags (in alphabetical order) and Note are what the user said about
-	// the task (see SetLabels).
-	Tags []string
-	Note string
-	// SetID is the set (variations, a batch) it was sent in; 0 for none.
-	SetID int64
-
-	Request   []byte     // detail: the request with data URIs stripped
-	Media     []MediaRef // detail: what the stripped data URIs were
-	Payload   string     // detail: the request's pass-through payload
-	Echo      []byte     // detail: the creation answer as received
-	Result    []byte     // detail: the latest task result as received
-	Pending   bool       // detail: the full body is kept for a resubmission
-	Creations []Creation // detail: by index
-	Events    []Event    // detail: state changes, oldest first
-	// From is the task this one was sent onward from (detail; nil when
-	// none), and Onward the tasks sent onward from this one (detail).
-	From   *Link
-	Onward []Link
-}
-
-// Event is one state change of a task.
-type Event struct {
-	From string // "" for the first event
-	To   string
-	At   time.Time
-	Raw  []byte // the body that reported the change, when there was one
-}
-
-// Creation is one result item with the expiry of each of its signed URLs.
-type Creation struct {
-	Index                int
-	ID                   string
-	URL                  string
-	URLExpiresAt         time.Time
-	CoverURL             string
-	CoverExpiresAt       time.Time
-	WatermarkedURL       string
-	WatermarkedExpiresAt time.Time
-	UpdatedAt            time.Time // when the store last received it
-}
-
-// CreationsFrom numbers the result items in order and gives every URL the
-// same expiry, which is how the service signs them (24 h after the read; 1 h
-// for trending-replicate).
-func CreationsFrom(cs []api.Creation, expiresAt time.Time) []Creation {
-	out := make([]Creation, len(cs))
-	for i, c := range cs {
-		out[i] = Creation{
-			Index: i, ID: c.ID,
-			URL: c.URL, URLExpiresAt: expiresAt,
-			CoverURL: c.CoverURL, CoverExpiresAt: expiresAt,
-			WatermarkedURL: c.WatermarkedURL, WatermarkedExpiresAt: expiresAt,
-		}
-	}
-	return out
-}
 
 // taskCols are the summary columns, in scanTask's order. The bulky request,
 // payload, echo and result columns stay out of every list query.
@@ -149,9 +34,9 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanTask(sc scanner, extra ...any) (Task, error) {
+func scanTask(sc scanner, extra ...any) (record.Task, error) {
 	var (
-		t                                   Task
+		t                                   record.Task
 		taskID                              sql.NullString
 		progress                            sql.NullInt64
 		deadline, created, updated, service sql.NullInt64
@@ -169,7 +54,7 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 		&service, &rStatus, &rReason, &rMessage,
 		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note, &setID}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
-		return Task{}, err
+		return record.Task{}, err
 	}
 	t.TaskID = taskID.String
 	if progress.Valid {
@@ -184,25 +69,25 @@ func scanTask(sc scanner, extra ...any) (Task, error) {
 	t.Tags = strings.Fields(tags.String)
 	t.SetID = setID.Int64
 	if rStatus.Valid {
-		t.Rejection = &Rejection{
+		t.Rejection = &record.Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,
 			TraceID: rTrace.String, Retryable: rRetry.Bool,
 		}
 		if rFields.Valid {
 			if err := json.Unmarshal([]byte(rFields.String), &t.Rejection.Fields); err != nil {
-				return Task{}, fmt.Errorf("history: task %d: rejection fields: %w", t.LocalID, err)
+				return record.Task{}, fmt.Errorf("history: task %d: rejection fields: %w", t.LocalID, err)
 			}
 		}
 	}
 	return t, nil
 }
 
-func collectTasks(rows *sql.Rows, err error) ([]Task, error) {
+func collectTasks(rows *sql.Rows, err error) ([]record.Task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Task
+	var out []record.Task
 	for rows.Next() {
 		t, err := scanTask(rows)
 		if err != nil {
@@ -217,30 +102,30 @@ func collectTasks(rows *sql.Rows, err error) ([]Task, error) {
 }
 
 // Task is one task with its detail, by local id.
-func (s *Store) Task(ctx context.Context, localID int64) (Task, error) {
+func (s *Store) Task(ctx context.Context, localID int64) (record.Task, error) {
 	return s.taskWhere(ctx, "t.id = ?", localID)
 }
 
 // TaskByID is one task with its detail, by the service's task id.
-func (s *Store) TaskByID(ctx context.Context, taskID string) (Task, error) {
+func (s *Store) TaskByID(ctx context.Context, taskID string) (record.Task, error) {
 	return s.taskWhere(ctx, "t.task_id = ?", taskID)
 }
 
 // TaskSummary is one task's list row (the summary fields only, one read),
 // by the service's task id: what a list needs to redraw a row in place.
-func (s *Store) TaskSummary(ctx context.Context, taskID string) (Task, error) {
+func (s *Store) TaskSummary(ctx context.Context, taskID string) (record.Task, error) {
 	t, err := scanTask(s.r.QueryRowContext(ctx, `SELECT `+taskCols+` FROM tasks t WHERE t.task_id = ?`, taskID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Task{}, fmt.Errorf("%w: task %v", ErrNotFound, taskID)
+		return record.Task{}, fmt.Errorf("%w: task %v", record.ErrNotFound, taskID)
 	}
 	if err != nil {
-		return Task{}, fmt.Errorf("history: %w", err)
+		return record.Task{}, fmt.Errorf("history: %w", err)
 	}
 	return t, nil
 }
 
-func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, error) {
-	var t Task
+func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Task, error) {
+	var t record.Task
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var (
 			req, echo, result sql.NullString
@@ -253,7 +138,7 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, err
 		var err error
 		t, err = scanTask(row, &req, &payload, &echo, &result, &pending)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: task %v", ErrNotFound, arg)
+			return fmt.Errorf("%w: task %v", record.ErrNotFound, arg)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -275,16 +160,16 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (Task, err
 	return t, err
 }
 
-func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]MediaRef, error) {
+func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]record.MediaRef, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT path, content_type, sha256, bytes
 		FROM media_refs WHERE task = ? ORDER BY path`, localID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []MediaRef
+	var out []record.MediaRef
 	for rows.Next() {
-		var m MediaRef
+		var m record.MediaRef
 		if err := rows.Scan(&m.Path, &m.ContentType, &m.SHA256, &m.Bytes); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
@@ -293,7 +178,7 @@ func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]MediaRef, erro
 	return out, rows.Err()
 }
 
-func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]Creation, error) {
+func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]record.Creation, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT idx, creation_id, url, url_expires_at,
 		cover_url, cover_expires_at, watermarked_url, watermarked_expires_at, updated_at
 		FROM creations WHERE task = ? ORDER BY idx`, localID)
@@ -301,10 +186,10 @@ func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]Creation, erro
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Creation
+	var out []record.Creation
 	for rows.Next() {
 		var (
-			c                     Creation
+			c                     record.Creation
 			urlExp, covExp, wmExp sql.NullInt64
 			updated               int64
 		)
@@ -319,17 +204,17 @@ func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]Creation, erro
 	return out, rows.Err()
 }
 
-func events(ctx context.Context, tx *sql.Tx, localID int64) ([]Event, error) {
+func events(ctx context.Context, tx *sql.Tx, localID int64) ([]record.Event, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT from_state, to_state, at, raw
 		FROM task_events WHERE task = ? ORDER BY id`, localID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Event
+	var out []record.Event
 	for rows.Next() {
 		var (
-			e   Event
+			e   record.Event
 			at  int64
 			raw sql.NullString
 		)
@@ -342,20 +227,6 @@ func events(ctx context.Context, tx *sql.Tx, localID int64) ([]Event, error) {
 	return out, rows.Err()
 }
 
-// Update is what one task result (a poll answer or a callback) says.
-type Update struct {
-	State   string
-	ErrCode string
-	Credits int64
-	// KeepCredits: the result did not say (no credits field), so the
-	// recorded credits stand rather than become Credits' zero.
-	KeepCredits bool
-	Progress    *int64 // nil keeps the last reported progress
-	Creations   []Creation
-	Raw         []byte
-	ObservedAt  time.Time // when the result was received; zero means now
-}
-
 // ApplyResult records a task result in one transaction: the task row, an
 // event when the state changed, and the creations (a re-read URL that
 // differs from the stored one replaces it with its new expiry).
@@ -365,7 +236,7 @@ type Update struct {
 // it, or any other state after a final one) writes nothing and changed is
 // false. changed reports whether the state changed, so the caller sends one
 // UI message per change, after the write.
-func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (changed bool, err error) {
+func (s *Store) ApplyResult(ctx context.Context, taskID string, u record.Update) (changed bool, err error) {
 	if u.State == "" {
 		return false, fmt.Errorf("history: result for task %q has no state", taskID)
 	}
@@ -383,7 +254,7 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 		err := tx.QueryRowContext(ctx, `SELECT id, state, err_code, credits, progress, result FROM tasks WHERE task_id = ?`,
 			taskID).Scan(&id, &state, &code, &oldCredits, &oldProgress, &oldResult)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: task %q", ErrNotFound, taskID)
+			return fmt.Errorf("%w: task %q", record.ErrNotFound, taskID)
 		}
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -426,9 +297,9 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u Update) (chang
 // and a rejected or abandoned request is final, as a failed task is.
 func stale(current, next string) bool {
 	switch current {
-	case StateSubmitting:
+	case record.StateSubmitting:
 		current = ""
-	case StateRejected, StateAbandoned:
+	case record.StateRejected, record.StateAbandoned:
 		return next != current
 	}
 	return !api.Supersedes(current, next)
@@ -444,7 +315,7 @@ func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string
 
 // upsertCreations keeps the stored expiry of a URL the service handed out
 // again unchanged: the signature, and so the deadline, is the old one.
-func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []Creation, at time.Time) error {
+func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []record.Creation, at time.Time) error {
 	if len(cs) == 0 {
 		return nil
 	}

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 func submitted(t *testing.T, s *Store, taskID, body string) int64 {
 	t.Helper()
 	id := mustBegin(t, s, body)
-	if err := s.MarkSubmitted(context.Background(), id, SubmittedEcho{TaskID: taskID}); err != nil {
+	if err := s.MarkSubmitted(context.Background(), id, record.SubmittedEcho{TaskID: taskID}); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -30,22 +31,22 @@ func TestApplyResultSequence(t *testing.T) {
 	exp := t0.Add(24 * time.Hour)
 	steps := []struct {
 		name    string
-		u       Update
+		u       record.Update
 		changed bool
 		state   string
 		events  int
 	}{
-		{"queueing", Update{State: api.StateQueueing, Raw: []byte(`{"state":"queueing"}`)}, true, api.StateQueueing, 3},
-		{"same state, progress", Update{State: api.StateQueueing, Progress: ptr[int64](10)}, false, api.StateQueueing, 3},
-		{"processing", Update{State: api.StateProcessing, Progress: ptr[int64](50)}, true, api.StateProcessing, 4},
-		{"stale queueing after processing", Update{State: api.StateQueueing, Progress: ptr[int64](5)}, false, api.StateProcessing, 4},
-		{"success with creations", Update{State: api.StateSuccess, Credits: 40, Raw: []byte(`{"state":"success"}`),
-			Creations: []Creation{
+		{"queueing", record.Update{State: api.StateQueueing, Raw: []byte(`{"state":"queueing"}`)}, true, api.StateQueueing, 3},
+		{"same state, progress", record.Update{State: api.StateQueueing, Progress: ptr[int64](10)}, false, api.StateQueueing, 3},
+		{"processing", record.Update{State: api.StateProcessing, Progress: ptr[int64](50)}, true, api.StateProcessing, 4},
+		{"stale queueing after processing", record.Update{State: api.StateQueueing, Progress: ptr[int64](5)}, false, api.StateProcessing, 4},
+		{"success with creations", record.Update{State: api.StateSuccess, Credits: 40, Raw: []byte(`{"state":"success"}`),
+			Creations: []record.Creation{
 				{Index: 0, ID: "c0", URL: "https://r/0", URLExpiresAt: exp, CoverURL: "https://r/0c", CoverExpiresAt: exp},
 				{Index: 1, ID: "c1", URL: "https://r/1", URLExpiresAt: exp},
 			}}, true, api.StateSuccess, 5},
-		{"duplicate success callback", Update{State: api.StateSuccess, Credits: 40}, false, api.StateSuccess, 5},
-		{"failed after success is stale", Update{State: api.StateFailed, ErrCode: "E1"}, false, api.StateSuccess, 5},
+		{"duplicate success callback", record.Update{State: api.StateSuccess, Credits: 40}, false, api.StateSuccess, 5},
+		{"failed after success is stale", record.Update{State: api.StateFailed, ErrCode: "E1"}, false, api.StateSuccess, 5},
 	}
 	for _, st := range steps {
 		clk.Advance(time.Second)
@@ -88,7 +89,7 @@ func TestApplyResultFailedAndObservedAt(t *testing.T) {
 	ctx := context.Background()
 	submitted(t, s, "tk-f", `{}`)
 	at := t0.Add(-time.Hour) // received earlier than the store's clock says now
-	changed, err := s.ApplyResult(ctx, "tk-f", Update{State: api.StateFailed, ErrCode: "ContentBlocked", ObservedAt: at})
+	changed, err := s.ApplyResult(ctx, "tk-f", record.Update{State: api.StateFailed, ErrCode: "ContentBlocked", ObservedAt: at})
 	if err != nil || !changed {
 		t.Fatalf("changed %v err %v", changed, err)
 	}
@@ -96,10 +97,10 @@ func TestApplyResultFailedAndObservedAt(t *testing.T) {
 	if task.ErrCode != "ContentBlocked" || !task.UpdatedAt.Equal(at) || !task.Events[len(task.Events)-1].At.Equal(at) {
 		t.Errorf("task %+v", task)
 	}
-	if _, err := s.ApplyResult(ctx, "nope", Update{State: api.StateSuccess}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ApplyResult(ctx, "nope", record.Update{State: api.StateSuccess}); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("unknown task id: %v", err)
 	}
-	if _, err := s.ApplyResult(ctx, "tk-f", Update{}); err == nil {
+	if _, err := s.ApplyResult(ctx, "tk-f", record.Update{}); err == nil {
 		t.Error("accepted a result without a state")
 	}
 }
@@ -110,10 +111,10 @@ func TestApplyResultCancelledIsFinal(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	submitted(t, s, "tk-x", `{}`)
-	if changed, err := s.ApplyResult(ctx, "tk-x", Update{State: "cancelled"}); err != nil || !changed {
+	if changed, err := s.ApplyResult(ctx, "tk-x", record.Update{State: "cancelled"}); err != nil || !changed {
 		t.Fatalf("%v %v", changed, err)
 	}
-	if changed, _ := s.ApplyResult(ctx, "tk-x", Update{State: api.StateProcessing}); changed {
+	if changed, _ := s.ApplyResult(ctx, "tk-x", record.Update{State: api.StateProcessing}); changed {
 		t.Error("left a final state")
 	}
 	inflight, _ := s.InFlight(ctx)
@@ -128,15 +129,15 @@ func TestCreationExpiryRefreshedOnlyForNewURL(t *testing.T) {
 	ctx := context.Background()
 	submitted(t, s, "tk-1", `{}`)
 	first := t0.Add(time.Hour)
-	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
-		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=1", CoverURL: "https://r/c?sig=1"}}, first)}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=1", CoverURL: "https://r/c?sig=1"}}, first)}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(30 * time.Minute)
 	second := clk.Now().Add(time.Hour)
 	// Re-read: the video URL is re-signed, the cover URL is the same.
-	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
-		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1"}}, second)}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1"}}, second)}); err != nil {
 		t.Fatal(err)
 	}
 	task, _ := s.TaskByID(ctx, "tk-1")
@@ -154,13 +155,13 @@ func TestCreationExpiryRefreshedOnlyForNewURL(t *testing.T) {
 	// deadlines stay those of the signatures, not of this read.
 	clk.Advance(30 * time.Minute)
 	third := clk.Now().Add(time.Hour)
-	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
-		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, third)}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, third)}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(30 * time.Minute)
-	if _, err := s.ApplyResult(ctx, "tk-1", Update{State: api.StateSuccess,
-		Creations: CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, clk.Now().Add(time.Hour))}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-1", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/a?sig=2", CoverURL: "https://r/c?sig=1", WatermarkedURL: "https://r/w?sig=1"}}, clk.Now().Add(time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
 	task, _ = s.TaskByID(ctx, "tk-1")
@@ -173,8 +174,8 @@ func TestCreationExpiryRefreshedOnlyForNewURL(t *testing.T) {
 
 func TestCreationsFrom(t *testing.T) {
 	exp := t0.Add(time.Hour)
-	got := CreationsFrom([]api.Creation{{ID: "a", URL: "u", WatermarkedURL: "w"}, {ID: "b", URL: "v"}}, exp)
-	want := []Creation{
+	got := record.CreationsFrom([]api.Creation{{ID: "a", URL: "u", WatermarkedURL: "w"}, {ID: "b", URL: "v"}}, exp)
+	want := []record.Creation{
 		{Index: 0, ID: "a", URL: "u", URLExpiresAt: exp, CoverExpiresAt: exp, WatermarkedURL: "w", WatermarkedExpiresAt: exp},
 		{Index: 1, ID: "b", URL: "v", URLExpiresAt: exp, CoverExpiresAt: exp, WatermarkedExpiresAt: exp},
 	}
@@ -189,9 +190,9 @@ func TestStaleEveryPair(t *testing.T) {
 	answers := []string{"", api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, "cancelled", "paused"}
 	// Y: the answer is written; .: it is stale.
 	local := map[string]string{
-		StateSubmitting: "Y Y Y Y Y Y Y Y",
-		StateRejected:   ". . . . . . . .",
-		StateAbandoned:  ". . . . . . . .",
+		record.StateSubmitting: "Y Y Y Y Y Y Y Y",
+		record.StateRejected:   ". . . . . . . .",
+		record.StateAbandoned:  ". . . . . . . .",
 	}
 	for current, row := range local {
 		for j, c := range strings.Fields(row) {
@@ -216,16 +217,16 @@ func TestApplyResultKeepsTheFirstFinalState(t *testing.T) {
 	ctx := context.Background()
 	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}})
 	p := int64(70)
-	if _, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateProcessing, Progress: &p}); err != nil {
+	if _, err := s.ApplyResult(ctx, "tk-000", record.Update{State: api.StateProcessing, Progress: &p}); err != nil {
 		t.Fatal(err)
 	}
 	if task, _ := s.TaskByID(ctx, "tk-000"); task.Progress == nil || *task.Progress != 70 {
 		t.Fatalf("processing -> processing with new progress was dropped: %v", task.Progress)
 	}
-	if changed, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateFailed, ErrCode: "X"}); err != nil || !changed {
+	if changed, err := s.ApplyResult(ctx, "tk-000", record.Update{State: api.StateFailed, ErrCode: "X"}); err != nil || !changed {
 		t.Fatalf("failed: changed %v, %v", changed, err)
 	}
-	if changed, err := s.ApplyResult(ctx, "tk-000", Update{State: api.StateSuccess}); err != nil || changed {
+	if changed, err := s.ApplyResult(ctx, "tk-000", record.Update{State: api.StateSuccess}); err != nil || changed {
 		t.Fatalf("success after failed: changed %v, %v", changed, err)
 	}
 	if task, _ := s.TaskByID(ctx, "tk-000"); task.State != api.StateFailed {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"cmp"
 	"context"
 	"fmt"
@@ -75,7 +76,7 @@ func bound(t time.Time, open int64) int64 {
 }
 
 // countsByDay answers CountsByState for a filter on dates and states only.
-func (s *Store) countsByDay(ctx context.Context, f Filter) (map[string]int, error) {
+func (s *Store) countsByDay(ctx context.Context, f record.Filter) (map[string]int, error) {
 	sp := splitSpan(bound(f.From, math.MinInt64), bound(f.To, math.MaxInt64), dayMS)
 	states, stateArgs := "", []any{}
 	if len(f.States) > 0 {
@@ -98,30 +99,23 @@ func (s *Store) countsByDay(ctx context.Context, f Filter) (map[string]int, erro
 	return stateCounts(s.r.QueryContext(ctx, query, args...))
 }
 
-// DayCredits is the spending of one calendar day.
-type DayCredits struct {
-	Day     time.Time // midnight starting the day, in from's location
-	Credits int64
-	Tasks   int // tasks the service accepted that day
-}
-
 // CreditsByDay sums credits per calendar day of from's location over the
 // tasks created in [from, to), one entry per day including idle days, oldest
 // first.
-func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error) {
+func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]record.DayCredits, error) {
 	if from.IsZero() || !to.After(from) {
 		return nil, fmt.Errorf("history: CreditsByDay needs from < to")
 	}
 	loc := from.Location()
 	// Calendar days, not 24 h steps: a day with a DST change is 23 or 25 h.
 	var (
-		out    []DayCredits
+		out    []record.DayCredits
 		starts []int64 // each day's first ms
 	)
 	y, m, d := from.In(loc).Date()
 	aligned := true
 	for day := time.Date(y, m, d, 0, 0, 0, 0, loc); day.Before(to); day = day.AddDate(0, 0, 1) {
-		out = append(out, DayCredits{Day: day})
+		out = append(out, record.DayCredits{Day: day})
 		starts = append(starts, ms(day))
 		aligned = aligned && ms(day)%hourMS == 0
 	}
@@ -167,16 +161,9 @@ func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCred
 	return out, nil
 }
 
-// ModelCredits is the spending on one model.
-type ModelCredits struct {
-	Model   string // the operation's name for operations without a model (lip-sync, ...)
-	Credits int64
-	Tasks   int
-}
-
 // CreditsByModel sums credits per model over the tasks the service accepted
 // in [from, to) (zero bounds are open), most credits first.
-func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error) {
+func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]record.ModelCredits, error) {
 	sp := splitSpan(bound(from, math.MinInt64), bound(to, math.MaxInt64), dayMS)
 	edge, args := sp.edgeCond()
 	query := `SELECT CASE t.model WHEN '' THEN t.operation ELSE t.model END AS m, t.credits AS c, 1 AS n
@@ -191,9 +178,9 @@ func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]Model
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []ModelCredits
+	var out []record.ModelCredits
 	for rows.Next() {
-		var m ModelCredits
+		var m record.ModelCredits
 		if err := rows.Scan(&m.Model, &m.Credits, &m.Tasks); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
@@ -202,7 +189,7 @@ func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]Model
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	slices.SortFunc(out, func(a, b ModelCredits) int {
+	slices.SortFunc(out, func(a, b record.ModelCredits) int {
 		return cmp.Or(cmp.Compare(b.Credits, a.Credits), strings.Compare(a.Model, b.Model))
 	})
 	return out, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // taskRow is what the totals are made of, read straight from tasks.
@@ -49,18 +50,18 @@ func totalsHistory(t *testing.T) *Store {
 	models := []string{"svcq1", "svcq2", ""}
 	for i := range 300 {
 		clk.Advance(time.Duration(7+rng.IntN(83)) * time.Minute)
-		id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpText2Video, Body: []byte(fmt.Sprintf(`{"model":%q,"prompt":"p"}`, models[i%3]))})
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(fmt.Sprintf(`{"model":%q,"prompt":"p"}`, models[i%3]))})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i%7 == 0 {
-			if err := s.MarkRejected(ctx, id, Rejection{Status: 400, Reason: "BadRequest"}); err != nil {
+			if err := s.MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "BadRequest"}); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
 		taskID := fmt.Sprint("tk-", i)
-		if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: taskID}); err != nil {
+		if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: taskID}); err != nil {
 			t.Fatal(err)
 		}
 		if i%5 == 0 {
@@ -70,7 +71,7 @@ func totalsHistory(t *testing.T) *Store {
 		if i%4 == 0 {
 			state = api.StateFailed
 		}
-		if _, err := s.ApplyResult(ctx, taskID, Update{State: state, Credits: int64(rng.IntN(50))}); err != nil {
+		if _, err := s.ApplyResult(ctx, taskID, record.Update{State: state, Credits: int64(rng.IntN(50))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -114,7 +115,7 @@ func checkTotals(t *testing.T, s *Store, spans int) {
 		in := func(r taskRow) bool { return r.created >= from.UnixMilli() && r.created < to.UnixMilli() }
 
 		wantCounts := map[string]int{}
-		wantModels := map[string]ModelCredits{}
+		wantModels := map[string]record.ModelCredits{}
 		for _, r := range rows {
 			if !in(r) {
 				continue
@@ -126,11 +127,11 @@ func checkTotals(t *testing.T, s *Store, spans int) {
 				wantModels[r.model] = m
 			}
 		}
-		counts, err := s.CountsByState(ctx, Filter{From: from, To: to})
+		counts, err := s.CountsByState(ctx, record.Filter{From: from, To: to})
 		if err != nil || !maps.Equal(counts, wantCounts) {
 			t.Errorf("%s: counts %v, want %v (%v)", name, counts, wantCounts, err)
 		}
-		failed, err := s.CountsByState(ctx, Filter{From: from, To: to, States: []string{api.StateFailed}})
+		failed, err := s.CountsByState(ctx, record.Filter{From: from, To: to, States: []string{api.StateFailed}})
 		if err != nil || failed[api.StateFailed] != wantCounts[api.StateFailed] || len(failed) > 1 {
 			t.Errorf("%s: failed counts %v, want %d (%v)", name, failed, wantCounts[api.StateFailed], err)
 		}
@@ -149,7 +150,7 @@ func checkTotals(t *testing.T, s *Store, spans int) {
 			t.Fatal(err)
 		}
 		for _, d := range days {
-			var want DayCredits
+			var want record.DayCredits
 			end := d.Day.AddDate(0, 0, 1)
 			for _, r := range rows {
 				if in(r) && r.accepted && r.created >= d.Day.UnixMilli() && r.created < end.UnixMilli() {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,19 +10,9 @@ import (
 	"time"
 )
 
-// Upload is an image sent through the service's upload flow.
-type Upload struct {
-	SHA256      string
-	URI         string
-	ContentType string
-	Size        int
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
-}
-
 // RecordUpload keeps an upload's URI under the SHA-256 of its bytes,
 // replacing an older one of the same bytes.
-func (s *Store) RecordUpload(ctx context.Context, u Upload) error {
+func (s *Store) RecordUpload(ctx context.Context, u record.Upload) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO uploads (sha256, uri, content_type, size, created_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt))
@@ -34,15 +25,15 @@ func (s *Store) RecordUpload(ctx context.Context, u Upload) error {
 
 // UploadOf is the upload of these bytes still valid at now; ok is false
 // when there is none.
-func (s *Store) UploadOf(ctx context.Context, sha string, now time.Time) (u Upload, ok bool, err error) {
+func (s *Store) UploadOf(ctx context.Context, sha string, now time.Time) (u record.Upload, ok bool, err error) {
 	var created, expires int64
 	err = s.r.QueryRowContext(ctx, `SELECT sha256, uri, content_type, size, created_at, expires_at FROM uploads
 		WHERE sha256 = ? AND expires_at > ?`, sha, ms(now)).Scan(&u.SHA256, &u.URI, &u.ContentType, &u.Size, &created, &expires)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Upload{}, false, nil
+		return record.Upload{}, false, nil
 	case err != nil:
-		return Upload{}, false, fmt.Errorf("history: %w", err)
+		return record.Upload{}, false, fmt.Errorf("history: %w", err)
 	}
 	u.CreatedAt, u.ExpiresAt = fromMS(created), fromMS(expires)
 	return u, true, nil
@@ -58,16 +49,8 @@ func (s *Store) ForgetUpload(ctx context.Context, sha string) error {
 	})
 }
 
-// Subject is a stored subject as the service last answered it.
-type Subject struct {
-	ID, Name                    string
-	Images, Videos              []string
-	VoiceID, Style, Description string
-	CreatedAt, UpdatedAt        time.Time
-}
-
 // RecordSubject keeps a stored subject, replacing what was known of it.
-func (s *Store) RecordSubject(ctx context.Context, sb Subject) error {
+func (s *Store) RecordSubject(ctx context.Context, sb record.Subject) error {
 	if sb.ID == "" {
 		return fmt.Errorf("history: RecordSubject needs a subject id")
 	}
@@ -91,16 +74,16 @@ func (s *Store) RecordSubject(ctx context.Context, sb Subject) error {
 }
 
 // Subjects are the recorded stored subjects by name.
-func (s *Store) Subjects(ctx context.Context) ([]Subject, error) {
+func (s *Store) Subjects(ctx context.Context) ([]record.Subject, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT subject_id, name, images, videos, voice_id, style, description, created_at, updated_at
 		FROM subjects ORDER BY name, subject_id`)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Subject
+	var out []record.Subject
 	for rows.Next() {
-		var sb Subject
+		var sb record.Subject
 		var images, videos string
 		var created, updated int64
 		if err := rows.Scan(&sb.ID, &sb.Name, &images, &videos, &sb.VoiceID, &sb.Style, &sb.Description, &created, &updated); err != nil {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"testing"
 	"time"
@@ -10,7 +11,7 @@ func TestUploadsAreFoundByTheirBytesWhileValid(t *testing.T) {
 	s, clock := newStore(t)
 	ctx := context.Background()
 	now := clock.Now()
-	u := Upload{SHA256: "abc", URI: "ssupload:?id=1", ContentType: "image/png", Size: 10, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	u := record.Upload{SHA256: "abc", URI: "ssupload:?id=1", ContentType: "image/png", Size: 10, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
 	if err := s.RecordUpload(ctx, u); err != nil {
 		t.Fatal(err)
 	}
@@ -31,13 +32,13 @@ func TestUploadsAreFoundByTheirBytesWhileValid(t *testing.T) {
 func TestSubjectsAreKeptAndUpdated(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
-	if err := s.RecordSubject(ctx, Subject{ID: "s2", Name: "mia", Images: []string{"https://e.com/a.png"}}); err != nil {
+	if err := s.RecordSubject(ctx, record.Subject{ID: "s2", Name: "mia", Images: []string{"https://e.com/a.png"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordSubject(ctx, Subject{ID: "s1", Name: "bob"}); err != nil {
+	if err := s.RecordSubject(ctx, record.Subject{ID: "s1", Name: "bob"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordSubject(ctx, Subject{ID: "s2", Name: "mia", Style: "ink", Images: []string{"a", "b"}}); err != nil {
+	if err := s.RecordSubject(ctx, record.Subject{ID: "s2", Name: "mia", Style: "ink", Images: []string{"a", "b"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Subjects(ctx)

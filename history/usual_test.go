@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // The usual time is the median of the successes of that operation and
@@ -15,15 +16,15 @@ func TestUsualDuration(t *testing.T) {
 	st, clk := newStore(t)
 	finish := func(op api.Operation, model, id, state string, took time.Duration) {
 		t.Helper()
-		local, err := st.BeginSubmit(ctx, Intent{Operation: op, Model: model, Body: []byte(`{"prompt":"p"}`)})
+		local, err := st.BeginSubmit(ctx, record.Intent{Operation: op, Model: model, Body: []byte(`{"prompt":"p"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: id}); err != nil {
+		if err := st.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: id}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(took)
-		if _, err := st.ApplyResult(ctx, id, Update{State: state}); err != nil {
+		if _, err := st.ApplyResult(ctx, id, record.Update{State: state}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Minute)
@@ -38,12 +39,12 @@ func TestUsualDuration(t *testing.T) {
 	cases := []struct {
 		op    api.Operation
 		model string
-		want  Usual
+		want  record.Usual
 	}{
-		{api.OpText2Video, "svcq1", Usual{90 * time.Second, 3}},
-		{api.OpText2Video, "svcq3-pro", Usual{10 * time.Second, 1}},
-		{api.OpMV, "", Usual{7 * time.Minute, 1}},
-		{api.OpImg2Video, "svcq1", Usual{}},
+		{api.OpText2Video, "svcq1", record.Usual{Median: 90 * time.Second, Samples: 3}},
+		{api.OpText2Video, "svcq3-pro", record.Usual{Median: 10 * time.Second, Samples: 1}},
+		{api.OpMV, "", record.Usual{Median: 7 * time.Minute, Samples: 1}},
+		{api.OpImg2Video, "svcq1", record.Usual{}},
 	}
 	for _, c := range cases {
 		got, err := st.UsualDuration(ctx, c.op, c.model)
@@ -61,26 +62,26 @@ func TestUsualDuration(t *testing.T) {
 func TestUsualDurationLeavesOutSynchronousSuccesses(t *testing.T) {
 	ctx := context.Background()
 	st, clk := newStore(t)
-	local, err := st.BeginSubmit(ctx, Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v1","audio_url":"https://e.com/a.mp3"}`)})
+	local, err := st.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v1","audio_url":"https://e.com/a.mp3"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: "sync", State: api.StateSuccess}); err != nil {
+	if err := st.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: "sync", State: api.StateSuccess}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Minute)
-	local, err = st.BeginSubmit(ctx, Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v2","audio_url":"https://e.com/a.mp3"}`)})
+	local, err = st.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioClone, Body: []byte(`{"voice_id":"v2","audio_url":"https://e.com/a.mp3"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.MarkSubmitted(ctx, local, SubmittedEcho{TaskID: "async"}); err != nil {
+	if err := st.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: "async"}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(40 * time.Second)
-	if _, err := st.ApplyResult(ctx, "async", Update{State: api.StateSuccess}); err != nil {
+	if _, err := st.ApplyResult(ctx, "async", record.Update{State: api.StateSuccess}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.UsualDuration(ctx, api.OpAudioClone, ""); err != nil || got != (Usual{40 * time.Second, 1}) {
+	if got, err := st.UsualDuration(ctx, api.OpAudioClone, ""); err != nil || got != (record.Usual{Median: 40 * time.Second, Samples: 1}) {
 		t.Errorf("usual %+v, %v; want 40s from the one task that waited", got, err)
 	}
 }

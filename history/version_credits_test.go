@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // A scene edit's charge counts on its job's task while the version is made
@@ -25,7 +26,7 @@ func TestFailedEditGivesItsCreditsBack(t *testing.T) {
 	base := credits()
 	// Charges that differ tell which version gave its charge back.
 	for v, charge := range map[string]int64{"s0-v2": 30, "s1-v2": 45} {
-		if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, SubJob{ID: v, Prompt: "again", Duration: 5}); err != nil {
+		if err := s.AddVersion(ctx, "job-1", api.RecordGenerateVideo, 0, record.SubJob{ID: v, Prompt: "again", Duration: 5}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.ChargeVersion(ctx, localID, v, charge); err != nil {

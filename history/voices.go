@@ -8,45 +8,13 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
-
-// VoiceRetention is how long after its cloning the service keeps a cloned
-// voice that speech synthesis has not used. A use within that time keeps the
-// voice for good; a voice never used in time is deleted, and a later use
-// cannot save it.
-const VoiceRetention = 168 * time.Hour
-
-// Voice is a cloned voice.
-type Voice struct {
-	VoiceID     string
-	CloneTaskID string // the audio-clone task that made it
-	CreatedAt   time.Time
-	LastUsedAt  time.Time // last successful speech synthesis; zero if never used
-	DemoAudio   string    // preview URL, empty when no preview text was sent
-	// ExpiresAt is creation + 168 h: the service deletes the voice then
-	// unless it is Kept. It never moves.
-	ExpiresAt time.Time
-	// Kept: speech synthesis used the voice before ExpiresAt, so the
-	// service keeps it and it no longer counts down.
-	Kept    bool
-	Deleted bool // the service dropped it, or the user forgot it here
-}
-
-// Expired reports whether the service has deleted the voice by now for
-// want of a use in time.
-func (v Voice) Expired(now time.Time) bool { return !v.Kept && !now.Before(v.ExpiresAt) }
-
-// Expiring reports whether the voice still counts down and is deleted in
-// (now, now+window] unless used: the voices a reminder is about. Kept,
-// expired and deleted voices never are.
-func (v Voice) Expiring(now time.Time, window time.Duration) bool {
-	return !v.Kept && !v.Deleted && now.Before(v.ExpiresAt) && !v.ExpiresAt.After(now.Add(window))
-}
 
 // RecordVoice records a voice that audio-clone made. A voice id can be
 // recorded again only once its earlier voice is deleted or expired, as the
 // service frees the id then; otherwise the error wraps ErrConflict.
-func (s *Store) RecordVoice(ctx context.Context, v Voice) error {
+func (s *Store) RecordVoice(ctx context.Context, v record.Voice) error {
 	if v.VoiceID == "" {
 		return fmt.Errorf("history: RecordVoice needs a voice id")
 	}
@@ -66,12 +34,12 @@ func (s *Store) RecordVoice(ctx context.Context, v Voice) error {
 		case err != nil:
 			return fmt.Errorf("history: %w", err)
 		case !deleted && (kept || now.Before(fromMS(expires))):
-			return fmt.Errorf("%w: voice %q is already recorded", ErrConflict, v.VoiceID)
+			return fmt.Errorf("%w: voice %q is already recorded", record.ErrConflict, v.VoiceID)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO voices
 			(voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted)
 			VALUES (?, ?, ?, NULL, ?, ?, 0, 0)`, v.VoiceID, v.CloneTaskID, ms(v.CreatedAt), v.DemoAudio,
-			ms(v.CreatedAt.Add(VoiceRetention))); err != nil {
+			ms(v.CreatedAt.Add(record.VoiceRetention))); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return nil
@@ -98,11 +66,11 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 			taskID, api.OpAudioTTS, api.StateSuccess).Scan(&voiceID, &at)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return fmt.Errorf("%w: successful audio-tts task %q", ErrNotFound, taskID)
+			return fmt.Errorf("%w: successful audio-tts task %q", record.ErrNotFound, taskID)
 		case err != nil:
 			return fmt.Errorf("history: %w", err)
 		case voiceID.String == "":
-			return fmt.Errorf("%w: a voice in task %q", ErrNotFound, taskID)
+			return fmt.Errorf("%w: a voice in task %q", record.ErrNotFound, taskID)
 		}
 		// A use from before the voice's cloning belongs to an earlier voice
 		// of the same id: it neither keeps nor revives this one.
@@ -115,7 +83,7 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("%w: voice %q", ErrNotFound, voiceID.String)
+			return fmt.Errorf("%w: voice %q", record.ErrNotFound, voiceID.String)
 		}
 		return nil
 	})
@@ -130,7 +98,7 @@ func (s *Store) DeleteVoice(ctx context.Context, voiceID string) error {
 			return fmt.Errorf("history: %w", err)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("%w: voice %q", ErrNotFound, voiceID)
+			return fmt.Errorf("%w: voice %q", record.ErrNotFound, voiceID)
 		}
 		return nil
 	})
@@ -140,28 +108,28 @@ const voiceCols = `voice_id, clone_task_id, created_at, last_used_at, demo_audio
 
 // Voices are all recorded voices, deleted ones included: those counting
 // down (or expired) by expiry, soonest first, then the kept ones.
-func (s *Store) Voices(ctx context.Context) ([]Voice, error) {
+func (s *Store) Voices(ctx context.Context) ([]record.Voice, error) {
 	return collectVoices(s.r.QueryContext(ctx, `SELECT `+voiceCols+` ORDER BY kept, expires_at, voice_id`))
 }
 
 // VoicesExpiringWithin are the voices Expiring(now, window), soonest first:
 // still usable, but deleted within window unless used. Kept voices never
 // are.
-func (s *Store) VoicesExpiringWithin(ctx context.Context, now time.Time, window time.Duration) ([]Voice, error) {
+func (s *Store) VoicesExpiringWithin(ctx context.Context, now time.Time, window time.Duration) ([]record.Voice, error) {
 	return collectVoices(s.r.QueryContext(ctx, `SELECT `+voiceCols+`
 		WHERE deleted = 0 AND kept = 0 AND expires_at > ? AND expires_at <= ? ORDER BY expires_at, voice_id`,
 		ms(now), ms(now.Add(window))))
 }
 
-func collectVoices(rows *sql.Rows, err error) ([]Voice, error) {
+func collectVoices(rows *sql.Rows, err error) ([]record.Voice, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
-	var out []Voice
+	var out []record.Voice
 	for rows.Next() {
 		var (
-			v                Voice
+			v                record.Voice
 			created, expires int64
 			used             sql.NullInt64
 		)

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"clapper/api"
+	"clapper/record"
 )
 
-func voiceIDs(vs []Voice) []string {
+func voiceIDs(vs []record.Voice) []string {
 	var out []string
 	for _, v := range vs {
 		out = append(out, v.VoiceID)
@@ -26,19 +27,19 @@ func voiceIDs(vs []Voice) []string {
 func speak(t *testing.T, s *Store, voiceID string, at time.Time, state string) string {
 	t.Helper()
 	ctx := context.Background()
-	id, err := s.BeginSubmit(ctx, Intent{Operation: api.OpAudioTTS,
+	id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS,
 		Body: fmt.Appendf(nil, `{"text":"hello","voice_setting_voice_id":%q}`, voiceID)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	taskID := fmt.Sprintf("tts-%d", id)
-	if err := s.MarkSubmitted(ctx, id, SubmittedEcho{TaskID: taskID, State: state, CreatedAt: at}); err != nil {
+	if err := s.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: taskID, State: state, CreatedAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	return taskID
 }
 
-func voice(t *testing.T, s *Store, id string) Voice {
+func voice(t *testing.T, s *Store, id string) record.Voice {
 	t.Helper()
 	vs, err := s.Voices(context.Background())
 	if err != nil {
@@ -50,46 +51,46 @@ func voice(t *testing.T, s *Store, id string) Voice {
 		}
 	}
 	t.Fatalf("no voice %q in %v", id, voiceIDs(vs))
-	return Voice{}
+	return record.Voice{}
 }
 
 func TestRecordVoice(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01", CloneTaskID: "tk-c", DemoAudio: "https://r/demo.wav"}); err != nil {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "narrator01", CloneTaskID: "tk-c", DemoAudio: "https://r/demo.wav"}); err != nil {
 		t.Fatal(err)
 	}
 	vs, err := s.Voices(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Voice{VoiceID: "narrator01", CloneTaskID: "tk-c", CreatedAt: t0, DemoAudio: "https://r/demo.wav",
+	want := record.Voice{VoiceID: "narrator01", CloneTaskID: "tk-c", CreatedAt: t0, DemoAudio: "https://r/demo.wav",
 		ExpiresAt: t0.Add(168 * time.Hour)}
 	if len(vs) != 1 || vs[0] != want {
 		t.Fatalf("voices %+v, want %+v", vs, want)
 	}
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01"}); !errors.Is(err, ErrConflict) {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "narrator01"}); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("duplicate voice: %v", err)
 	}
-	if err := s.RecordVoice(ctx, Voice{}); err == nil {
+	if err := s.RecordVoice(ctx, record.Voice{}); err == nil {
 		t.Error("recorded a voice without an id")
 	}
 	// Once the service has dropped the voice, its id may be cloned again.
 	clk.Advance(168 * time.Hour)
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01", CloneTaskID: "tk-d"}); err != nil {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "narrator01", CloneTaskID: "tk-d"}); err != nil {
 		t.Fatalf("re-cloning an expired id: %v", err)
 	}
 	if err := s.DeleteVoice(ctx, "narrator01"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01", CloneTaskID: "tk-e"}); err != nil {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "narrator01", CloneTaskID: "tk-e"}); err != nil {
 		t.Fatalf("re-cloning a deleted id: %v", err)
 	}
 	vs, _ = s.Voices(ctx)
 	if len(vs) != 1 || vs[0].CloneTaskID != "tk-e" || vs[0].Deleted || !vs[0].CreatedAt.Equal(clk.Now()) {
 		t.Errorf("after re-cloning: %+v", vs)
 	}
-	if err := s.DeleteVoice(ctx, "ghost"); !errors.Is(err, ErrNotFound) {
+	if err := s.DeleteVoice(ctx, "ghost"); !errors.Is(err, record.ErrNotFound) {
 		t.Errorf("deleting an unknown voice: %v", err)
 	}
 	// A kept voice is the service's for good: its id is never free again.
@@ -98,7 +99,7 @@ func TestRecordVoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(1000 * time.Hour)
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "narrator01"}); !errors.Is(err, ErrConflict) {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "narrator01"}); !errors.Is(err, record.ErrConflict) {
 		t.Errorf("re-cloning a kept id: %v", err)
 	}
 }
@@ -122,7 +123,7 @@ func TestVoiceKeptOnlyWhenUsedWithin168Hours(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s, clk := newStore(t)
 			ctx := context.Background()
-			if err := s.RecordVoice(ctx, Voice{VoiceID: "v1"}); err != nil {
+			if err := s.RecordVoice(ctx, record.Voice{VoiceID: "v1"}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(c.usedAt)
@@ -135,8 +136,8 @@ func TestVoiceKeptOnlyWhenUsedWithin168Hours(t *testing.T) {
 				t.Errorf("kept %v last used %v, want kept %v used at +%v", v.Kept, v.LastUsedAt, c.kept, c.usedAt)
 			}
 			// The deadline never moves: a use does not restart a clock.
-			if !v.ExpiresAt.Equal(t0.Add(VoiceRetention)) {
-				t.Errorf("expires %v, want %v", v.ExpiresAt, t0.Add(VoiceRetention))
+			if !v.ExpiresAt.Equal(t0.Add(record.VoiceRetention)) {
+				t.Errorf("expires %v, want %v", v.ExpiresAt, t0.Add(record.VoiceRetention))
 			}
 			if got := v.Expired(t0.Add(365 * 24 * time.Hour)); got != c.expired {
 				t.Errorf("expired a year on: %v, want %v", got, c.expired)
@@ -151,7 +152,7 @@ func TestVoiceKeptOnlyWhenUsedWithin168Hours(t *testing.T) {
 func TestVoiceUseRules(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "v1"}); err != nil {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "v1"}); err != nil {
 		t.Fatal(err)
 	}
 	// Only a successful audio-tts counts.
@@ -159,7 +160,7 @@ func TestVoiceUseRules(t *testing.T) {
 	failed := speak(t, s, "v1", t0.Add(time.Hour), api.StateFailed)
 	system := speak(t, s, "system_narrator", t0.Add(time.Hour), api.StateSuccess)
 	for _, id := range []string{queued, failed, system, "no-such-task"} {
-		if err := s.RecordVoiceUse(ctx, id); !errors.Is(err, ErrNotFound) {
+		if err := s.RecordVoiceUse(ctx, id); !errors.Is(err, record.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", id, err)
 		}
 	}
@@ -169,7 +170,7 @@ func TestVoiceUseRules(t *testing.T) {
 	// The queued synthesis succeeds later (the watcher sees it): the use
 	// counts at its creation, within the 168 h, even if seen after them.
 	clk.Set(t0.Add(200 * time.Hour))
-	if _, err := s.ApplyResult(ctx, queued, Update{State: api.StateSuccess}); err != nil {
+	if _, err := s.ApplyResult(ctx, queued, record.Update{State: api.StateSuccess}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RecordVoiceUse(ctx, queued); err != nil {
@@ -197,7 +198,7 @@ func TestVoiceUseAfterExpiryDoesNotRevive(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	for _, id := range []string{"late", "forgotten"} {
-		if err := s.RecordVoice(ctx, Voice{VoiceID: id}); err != nil {
+		if err := s.RecordVoice(ctx, record.Voice{VoiceID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -217,7 +218,7 @@ func TestVoiceUseAfterExpiryDoesNotRevive(t *testing.T) {
 	}
 	// A use in time shows the service had it: a voice forgotten here but
 	// used in time is back, and kept.
-	if err := s.RecordVoice(ctx, Voice{VoiceID: "back", CreatedAt: t0}); err != nil {
+	if err := s.RecordVoice(ctx, record.Voice{VoiceID: "back", CreatedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
 	s.DeleteVoice(ctx, "back")
@@ -237,7 +238,7 @@ func TestVoicesExpiringWithin(t *testing.T) {
 	now := t0.Add(200 * time.Hour)
 	rec := func(id string, expires time.Time) {
 		t.Helper()
-		if err := s.RecordVoice(ctx, Voice{VoiceID: id, CreatedAt: expires.Add(-VoiceRetention)}); err != nil {
+		if err := s.RecordVoice(ctx, record.Voice{VoiceID: id, CreatedAt: expires.Add(-record.VoiceRetention)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -325,8 +326,8 @@ func TestMigrationKeepsUsedVoices(t *testing.T) {
 		kept bool
 	}{{"unused", false}, {"used", true}, {"used-late", true}} {
 		v := voice(t, s, c.id)
-		if v.Kept != c.kept || !v.ExpiresAt.Equal(t0.Add(VoiceRetention)) {
-			t.Errorf("%s: kept %v expires %v, want kept %v expires %v", c.id, v.Kept, v.ExpiresAt, c.kept, t0.Add(VoiceRetention))
+		if v.Kept != c.kept || !v.ExpiresAt.Equal(t0.Add(record.VoiceRetention)) {
+			t.Errorf("%s: kept %v expires %v, want kept %v expires %v", c.id, v.Kept, v.ExpiresAt, c.kept, t0.Add(record.VoiceRetention))
 		}
 	}
 	if got, _ := s.VoicesExpiringWithin(ctx, t0.Add(150*time.Hour), 24*time.Hour); !slices.Equal(voiceIDs(got), []string{"unused"}) {
@@ -341,7 +342,7 @@ func TestVoiceUseAtTheInstantOfCloning(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	for id, at := range map[string]time.Time{"now": t0, "before": t0.Add(-time.Millisecond)} {
-		if err := s.RecordVoice(ctx, Voice{VoiceID: id, CreatedAt: t0}); err != nil {
+		if err := s.RecordVoice(ctx, record.Voice{VoiceID: id, CreatedAt: t0}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.RecordVoiceUse(ctx, speak(t, s, id, at, api.StateSuccess)); err != nil {

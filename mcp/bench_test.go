@@ -44,7 +44,7 @@ func BenchmarkCreateDirect(b *testing.B) {
 		if errs := catalog.Validate(api.OpText2Video, body); errs != nil {
 			b.Fatal(errs)
 		}
-		if _, err := r.st.Tracker.Submit(b.Context(), api.OpText2Video, catalog.Normalize(api.OpText2Video, body)); err != nil {
+		if _, err := r.st.Submit(b.Context(), api.OpText2Video, catalog.Normalize(api.OpText2Video, body)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,7 +12,6 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
 	"clapper/internal/textutil"
 	"clapper/studio"
 )
@@ -89,26 +88,21 @@ func (c created) summary() string {
 	return fmt.Sprintf("%s task %s: %s. Price: %s. Follow it with %s.", c.Operation, c.TaskID, c.State, c.Price, c.Follow)
 }
 
-// prepare turns an agent's request into the body to send: local files
-// read, every rule checked, normalised and priced. Nothing is sent.
+// prepare turns an agent's request into the body to send through the
+// studio's one preparation path (local files read, every rule checked,
+// normalised, sized and priced). Nothing is sent.
 func (s *Server) prepare(op api.Operation, body map[string]any) (map[string]any, studio.Price, error) {
-	if err := catalog.InlineFiles(op, body, "."); err != nil {
-		return nil, studio.Price{}, fmt.Errorf("%s request not sent: %w", op, err)
-	}
-	// An image goes with the type its bytes have, as the service reads it.
-	body, _ = catalog.Relabel(op, body)
-	if errs := catalog.Validate(op, body); errs != nil {
-		return nil, studio.Price{}, refusal{op: op, errs: errs}
-	}
-	body = catalog.Normalize(op, body)
-	raw, err := json.Marshal(body)
+	p, err := s.studio.Prepare(op, body, ".")
 	if err != nil {
 		return nil, studio.Price{}, fmt.Errorf("%s request not sent: %w", op, err)
 	}
-	if len(raw) > catalog.MaxBodyBytes {
-		return nil, studio.Price{}, fmt.Errorf("%s request not sent: the body is %.1f MB; the service takes at most 20 MB (give URLs for large media)", op, float64(len(raw))/(1<<20))
+	if p.Errors != nil {
+		return nil, studio.Price{}, refusal{op: op, errs: p.Errors}
 	}
-	return body, s.studio.Price(op, body), nil
+	if p.TooLarge != "" {
+		return nil, studio.Price{}, fmt.Errorf("%s request not sent: %s", op, p.TooLarge)
+	}
+	return p.Body, p.Price, nil
 }
 
 func (s *Server) create(ctx context.Context, op api.Operation, body map[string]any) (created, error) {
@@ -159,8 +153,8 @@ func (r refusal) Error() string {
 
 // submitError explains a send that failed and what history kept of it.
 func submitError(err error) error {
-	var se *track.SubmitError
-	if errors.As(err, &se) && errors.Is(err, track.ErrOutcomeUnknown) {
+	var se *studio.SubmitError
+	if errors.As(err, &se) && errors.Is(err, studio.ErrOutcomeUnknown) {
 		return fmt.Errorf("%s. History keeps the request as #%d, outcome unknown: do not send it again before checking "+
 			"(clapper history resolve %d TASK_ID attaches the task, clapper history abandon %d gives up)", api.CleanText(err.Error()), se.LocalID, se.LocalID, se.LocalID)
 	}

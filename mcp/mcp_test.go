@@ -19,7 +19,7 @@ import (
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/api/sandbox"
-	"clapper/history"
+	"clapper/record"
 )
 
 func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
@@ -198,7 +198,7 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	}
 	// A task sent onward from this one: get_task names both ends.
 	child, err := r.st.SubmitFrom(t.Context(), api.OpImg2Video, map[string]any{"model": "svcq3-turbo", "images": []any{got.Results[0].URL}},
-		&history.Parent{LocalID: got.LocalID, Field: "images[0]"})
+		&record.Parent{LocalID: got.LocalID, Field: "images[0]"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 		t.Errorf("list_tasks: %+v", list)
 	}
 	// tag: finds the tasks the user tagged (and only them), with their tags.
-	if err := r.st.Store.SetLabels(t.Context(), got.LocalID, []string{"keeper"}, "the one"); err != nil {
+	if err := r.st.Record().SetLabels(t.Context(), got.LocalID, []string{"keeper"}, "the one"); err != nil {
 		t.Fatal(err)
 	}
 	r.ok(t, "list_tasks", map[string]any{"query": "tag:keeper", "limit": 5}, &list)
@@ -238,7 +238,7 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	if len(dl.Files) == 0 {
 		t.Fatalf("download_results: %+v", dl)
 	}
-	i := slices.IndexFunc(dl.Files, func(f fileOut) bool { return f.Kind == string(history.KindURL) })
+	i := slices.IndexFunc(dl.Files, func(f fileOut) bool { return f.Kind == string(record.KindURL) })
 	if i < 0 {
 		t.Fatalf("no result file: %+v", dl)
 	}
@@ -251,8 +251,8 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 		t.Fatalf("resource %s: %v %+v", f.Resource, err, rr)
 	}
 	// The task is in the history the TUI reads, marked as an agent's.
-	task, err := r.st.Store.TaskByID(t.Context(), c.TaskID)
-	if err != nil || task.Origin != history.OriginMCP {
+	task, err := r.st.Record().TaskByID(t.Context(), c.TaskID)
+	if err != nil || task.Origin != record.OriginMCP {
 		t.Errorf("history: origin %q, %v", task.Origin, err)
 	}
 }
@@ -295,11 +295,15 @@ func TestTheDailyCapRefusesAgentWorkPastIt(t *testing.T) {
 		t.Errorf("%d tasks in history; the refused one must not be recorded", n)
 	}
 	// Work the user started in the terminal does not count against it.
-	r.st.Tracker.Origin = history.OriginTUI
-	if _, err := r.st.Submit(t.Context(), api.OpText2Video, map[string]any{"model": "svcq1", "prompt": "by hand"}); err != nil {
+	byHand, err := r.st.Record().BeginSubmit(t.Context(), record.Intent{Operation: api.OpText2Video, Model: "svcq1",
+		Body: []byte(`{"model":"svcq1","prompt":"by hand"}`), Origin: record.OriginTUI})
+	if err != nil {
 		t.Fatal(err)
 	}
-	spent, err := r.st.Store.CreditsSince(t.Context(), history.OriginMCP, r.tasks(t)[2].CreatedAt.Add(-1))
+	if err := r.st.Record().MarkSubmitted(t.Context(), byHand, record.SubmittedEcho{TaskID: "by-hand", Credits: price}); err != nil {
+		t.Fatal(err)
+	}
+	spent, err := r.st.Record().CreditsSince(t.Context(), record.OriginMCP, r.tasks(t)[2].CreatedAt.Add(-1))
 	if err != nil || spent != 2*price {
 		t.Errorf("agent spend %d, %v; want %d", spent, err, 2*price)
 	}

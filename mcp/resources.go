@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 )
 
 // Resource URIs of saved images: a result that is an image, a video's cover.
@@ -21,7 +21,7 @@ const (
 	coverTemplate  = "clapper://cover/{task_id}/{index}"
 )
 
-var resourceKinds = map[string]history.URLKind{"result": history.KindURL, "cover": history.KindCover}
+var resourceKinds = map[string]record.URLKind{"result": record.KindURL, "cover": record.KindCover}
 
 func (s *Server) addResources() {
 	s.sdk.AddResourceTemplate(&sdk.ResourceTemplate{Name: "result", Title: "A saved image result", URITemplate: resultTemplate,
@@ -30,9 +30,9 @@ func (s *Server) addResources() {
 		Description: "The cover image of a video result, once download_results saved it (index from 0)."}, s.readImage)
 }
 
-func resourceURI(d history.Download) string {
+func resourceURI(d record.Download) string {
 	kind := "result"
-	if d.Kind == history.KindCover {
+	if d.Kind == record.KindCover {
 		kind = "cover"
 	}
 	return fmt.Sprintf("clapper://%s/%s/%d", kind, url.PathEscape(d.TaskID), d.Index)
@@ -72,7 +72,7 @@ func (s *Server) readImage(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	if err != nil || ierr != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	dls, err := s.studio.Store.Downloads(ctx, taskID)
+	dls, err := s.studio.Record().Downloads(ctx, taskID)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (s *Server) readImage(ctx context.Context, req *sdk.ReadResourceRequest) (*
 		if d.Kind != kind || d.Index != index {
 			continue
 		}
-		if d.Status != history.DownloadDone {
+		if d.Status != record.DownloadDone {
 			return nil, fmt.Errorf("%s is not saved (%s): call download_results first", uri, d.Status)
 		}
 		return s.imageContents(uri, d.Path)

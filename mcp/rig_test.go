@@ -18,9 +18,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // fastWatcher reads a task every millisecond: a sandbox at full speed
@@ -64,7 +64,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	}
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
 		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
-	opts := studio.Options{Origin: history.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
+	opts := studio.Options{Origin: record.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
 	if o.productionWatcher {
 		opts.Watcher, opts.ChangeInterval = track.WatcherOptions{}, 0
 	}
@@ -163,9 +163,9 @@ func text(res *sdk.CallToolResult) string {
 	return b.String()
 }
 
-func (r *rig) tasks(t testing.TB) []history.Task {
+func (r *rig) tasks(t testing.TB) []record.Task {
 	t.Helper()
-	page, err := r.st.Store.Tasks(t.Context(), history.Filter{Limit: 100})
+	page, err := r.st.Record().Tasks(t.Context(), record.Filter{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

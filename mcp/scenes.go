@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/scenes"
 )
 
@@ -120,7 +120,7 @@ func (s *Server) addSceneTools() {
 }
 
 func (s *Server) jobList(ctx context.Context) (jobOut, error) {
-	jobs, err := s.studio.Store.JobSummaries(ctx, 50)
+	jobs, err := s.studio.Record().JobSummaries(ctx, 50)
 	if err != nil {
 		return jobOut{}, err
 	}
@@ -132,7 +132,7 @@ func (s *Server) jobList(ctx context.Context) (jobOut, error) {
 	return out, nil
 }
 
-func describeJob(j history.Job) jobOut {
+func describeJob(j record.Job) jobOut {
 	out := jobOut{JobID: api.CleanText(j.ID), State: j.State, ErrCode: api.CleanText(j.ErrCode), Scenes: []sceneOut{}}
 	for _, rec := range j.Scenes {
 		chosen, _, _ := scenes.Chosen(j, rec)
@@ -150,7 +150,7 @@ func describeJob(j history.Job) jobOut {
 	return out
 }
 
-func versionView(v history.SubJob, chosen bool) versionOut {
+func versionView(v record.SubJob, chosen bool) versionOut {
 	vo := versionOut{ID: api.CleanText(v.ID), State: v.State, Prompt: api.CleanText(v.Prompt), ErrCode: api.CleanText(v.ErrCode), Chosen: chosen}
 	if v.Download != nil {
 		vo.File = v.Download.Path
@@ -164,7 +164,7 @@ func sceneError(err error) error {
 	if errors.As(err, &ie) {
 		return fmt.Errorf("not sent: %s", api.CleanText(ie.Error()))
 	}
-	if e, ok := api.AsError(err); errors.Is(err, history.ErrNotFound) || (ok && e.Status == 404) {
+	if e, ok := api.AsError(err); errors.Is(err, record.ErrNotFound) || (ok && e.Status == 404) {
 		return fmt.Errorf("job_id: not a multi-scene job of this history (get_scenes without job_id lists them)")
 	}
 	return errors.New(api.CleanText(err.Error()))

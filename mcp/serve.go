@@ -14,7 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -47,7 +47,7 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 		}
 		defer ln.Close()
 	}
-	st, err := studio.Open(ctx, cfg, studio.Options{Origin: history.OriginMCP})
+	st, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginMCP})
 	if err != nil {
 		return err
 	}

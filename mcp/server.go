@@ -33,7 +33,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/studio"
 )
 
@@ -112,7 +111,7 @@ func (s *Server) Pump(ctx context.Context) {
 			s.hub.publish(ev)
 		case <-s.studio.Changes():
 			// Another process changed history: waiters re-read it.
-			s.hub.publishAll(track.Event{Kind: track.EventJobUpdated, At: time.Now()})
+			s.hub.publishAll(studio.Event{Kind: studio.EventJobUpdated, At: time.Now()})
 		}
 	}
 }
@@ -140,17 +139,17 @@ func follow(id string) string {
 // hub fans the studio's events out to the tool calls waiting on a task.
 type hub struct {
 	mu   sync.Mutex
-	subs map[string]map[chan track.Event]struct{}
+	subs map[string]map[chan studio.Event]struct{}
 }
 
-func (h *hub) subscribe(taskID string) (<-chan track.Event, func()) {
-	ch := make(chan track.Event, 16)
+func (h *hub) subscribe(taskID string) (<-chan studio.Event, func()) {
+	ch := make(chan studio.Event, 16)
 	h.mu.Lock()
 	if h.subs == nil {
-		h.subs = map[string]map[chan track.Event]struct{}{}
+		h.subs = map[string]map[chan studio.Event]struct{}{}
 	}
 	if h.subs[taskID] == nil {
-		h.subs[taskID] = map[chan track.Event]struct{}{}
+		h.subs[taskID] = map[chan studio.Event]struct{}{}
 	}
 	h.subs[taskID][ch] = struct{}{}
 	h.mu.Unlock()
@@ -164,7 +163,7 @@ func (h *hub) subscribe(taskID string) (<-chan track.Event, func()) {
 	}
 }
 
-func (h *hub) publish(ev track.Event) {
+func (h *hub) publish(ev studio.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch := range h.subs[ev.TaskID] {
@@ -172,7 +171,7 @@ func (h *hub) publish(ev track.Event) {
 	}
 }
 
-func (h *hub) publishAll(ev track.Event) {
+func (h *hub) publishAll(ev studio.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, chans := range h.subs {
@@ -184,7 +183,7 @@ func (h *hub) publishAll(ev track.Event) {
 
 // send never blocks the pump: a waiter with a full queue re-reads history
 // anyway on the next event it takes.
-func send(ch chan track.Event, ev track.Event) {
+func send(ch chan studio.Event, ev studio.Event) {
 	select {
 	case ch <- ev:
 	default:

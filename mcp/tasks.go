@@ -11,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -92,9 +92,9 @@ func (s *Server) addTaskTools() {
 		Description: "Waits until a task succeeds or fails, at most timeout_seconds (default 50, at most 600), sending progress notifications as its state changes. On timeout it answers the task as it stands; call again to keep waiting."},
 		s.waitTask)
 	addTool(s.sdk, &sdk.Tool{Name: "list_tasks", Title: "Search the history", Annotations: ro,
-		Description: "Tasks in the user's clapper history, newest first, searched as on the History page: " + history.SearchSyntax + "."},
+		Description: "Tasks in the user's clapper history, newest first, searched as on the History page: " + record.SearchSyntax + "."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in listIn) (*sdk.CallToolResult, taskList, error) {
-			f, err := history.ParseSearch(in.Query)
+			f, err := record.ParseSearch(in.Query)
 			if err != nil {
 				return nil, taskList{}, fmt.Errorf("query: %w", err)
 			}
@@ -105,7 +105,7 @@ func (s *Server) addTaskTools() {
 				in.Limit = 20
 			}
 			f.Limit = in.Limit
-			page, err := s.studio.Store.Tasks(ctx, f)
+			page, err := s.studio.Record().Tasks(ctx, f)
 			if err != nil {
 				return nil, taskList{}, err
 			}
@@ -125,22 +125,22 @@ func (s *Server) addTaskTools() {
 }
 
 // task reads a task by its service id (or #local id) from history.
-func (s *Server) task(ctx context.Context, id string) (history.Task, error) {
+func (s *Server) task(ctx context.Context, id string) (record.Task, error) {
 	if id == "" {
-		return history.Task{}, errors.New("task_id: required; create_<operation> and list_tasks answer task ids")
+		return record.Task{}, errors.New("task_id: required; create_<operation> and list_tasks answer task ids")
 	}
 	var local int64
 	if _, err := fmt.Sscanf(id, "#%d", &local); err == nil {
-		return s.studio.Store.Task(ctx, local)
+		return s.studio.Record().Task(ctx, local)
 	}
-	t, err := s.studio.Store.TaskByID(ctx, id)
-	if errors.Is(err, history.ErrNotFound) {
+	t, err := s.studio.Record().TaskByID(ctx, id)
+	if errors.Is(err, record.ErrNotFound) {
 		return t, fmt.Errorf("task_id: %q is not in this history (list_tasks searches it)", api.CleanText(id))
 	}
 	return t, err
 }
 
-func (s *Server) taskOut(ctx context.Context, t history.Task, detail bool) taskOut {
+func (s *Server) taskOut(ctx context.Context, t record.Task, detail bool) taskOut {
 	out := taskOut{TaskID: api.CleanText(t.TaskID), LocalID: t.LocalID, Operation: string(t.Operation), Model: api.CleanText(t.Model),
 		State: t.State, Progress: t.Progress, ErrCode: api.CleanText(t.ErrCode),
 		Credits: t.Credits, Origin: string(t.Origin), Prompt: api.CleanText(t.Prompt), Tags: t.Tags, Note: api.CleanText(t.Note), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
@@ -159,18 +159,18 @@ func (s *Server) taskOut(ctx context.Context, t history.Task, detail bool) taskO
 		out.Results = append(out.Results, r)
 	}
 	if t.TaskID != "" {
-		if dls, err := s.studio.Store.Downloads(ctx, t.TaskID); err == nil {
+		if dls, err := s.studio.Record().Downloads(ctx, t.TaskID); err == nil {
 			out.Files = filesOut(dls)
 		}
 	}
 	return out
 }
 
-func filesOut(dls []history.Download) []fileOut {
+func filesOut(dls []record.Download) []fileOut {
 	var out []fileOut
 	for _, d := range dls {
 		f := fileOut{Index: d.Index, Kind: string(d.Kind), Path: d.Path, Status: string(d.Status), Bytes: d.Bytes, Error: api.CleanText(d.Error)}
-		if d.Status == history.DownloadDone && isImagePath(d.Path) {
+		if d.Status == record.DownloadDone && isImagePath(d.Path) {
 			f.Resource = resourceURI(d)
 		}
 		out = append(out, f)
@@ -201,7 +201,7 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 	told, step := "", 0.0
 	for {
 		// Re-read after subscribing: a change between the two is not lost.
-		if t, err = s.studio.Store.TaskByID(ctx, t.TaskID); err != nil {
+		if t, err = s.studio.Record().TaskByID(ctx, t.TaskID); err != nil {
 			return nil, taskOut{}, err
 		}
 		if api.IsTerminal(t.State) {
@@ -213,10 +213,7 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 			told, step = msg, step+1
 			req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
 		}
-		if !s.studio.Watcher.Wake(t.TaskID) {
-			// Sent by another clapper that stopped: follow it from here.
-			s.studio.Watcher.Watch(t.TaskID, t.Operation, t.Model, t.State, t.CreatedAt)
-		}
+		s.studio.Track(t) // sent by another clapper that stopped: followed from here
 		select {
 		case <-ctx.Done():
 			return nil, taskOut{}, ctx.Err()
@@ -231,7 +228,7 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 
 // progressMessage is a running task's state, with its percent when the
 // service reported one.
-func progressMessage(t history.Task) string {
+func progressMessage(t record.Task) string {
 	msg := api.DescribeState(t.State)
 	if t.Progress != nil {
 		msg += fmt.Sprintf(" (%d%%)", *t.Progress)
@@ -257,7 +254,7 @@ func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in
 	}
 	sctx, cancel := context.WithTimeout(ctx, s.opts.DownloadWait)
 	defer cancel()
-	dls, err := s.studio.Downloader.Settle(sctx, t.TaskID)
+	dls, err := s.studio.Settle(sctx, t.TaskID)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, downloadsOut{}, fmt.Errorf("the files of task %s are still downloading after %s; call download_results again to see them", t.TaskID, s.opts.DownloadWait)
 	}
@@ -302,7 +299,7 @@ type voicesOut struct {
 }
 
 func (s *Server) listVoices(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, voicesOut, error) {
-	all, err := s.studio.Store.Voices(ctx)
+	all, err := s.studio.Record().Voices(ctx)
 	if err != nil {
 		return nil, voicesOut{}, err
 	}

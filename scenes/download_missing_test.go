@@ -1,12 +1,11 @@
 package scenes
 
 import (
+	"clapper/record"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"clapper/history"
 )
 
 // A saved version whose file was deleted is saved again: the download row
@@ -38,7 +37,7 @@ func TestDownloadAgainAfterTheFileWasDeleted(t *testing.T) {
 		t.Fatalf("Download answered %s, which is not a saved file: %v", again, err)
 	}
 	_, v, _ := Find(r.job(jobID), scene)
-	if d := v.Download; d == nil || d.Status != history.DownloadDone || d.Path != again {
+	if d := v.Download; d == nil || d.Status != record.DownloadDone || d.Path != again {
 		t.Errorf("the download row after saving again: %+v, want done at %s", d, again)
 	}
 	// Saved now: a third call answers the same file without fetching.

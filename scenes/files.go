@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // FreshURL re-reads the job and returns the signed URL of version id (the
 // job's composed video when id is ""), which then lives under three
 // minutes: call it just before opening, copying or fetching the video.
-func (s *Service) FreshURL(ctx context.Context, jobID, id string) (string, history.Job, error) {
+func (s *Service) FreshURL(ctx context.Context, jobID, id string) (string, record.Job, error) {
 	j, err := s.Refresh(ctx, jobID)
 	if err != nil {
 		return "", j, fmt.Errorf("re-reading job %s for a fresh URL: %w", jobID, err)
@@ -64,7 +64,7 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 			return "", inputErr("%s is not a version of job %s", id, jobID)
 		}
 	}
-	if d := v.Download; d != nil && d.Status == history.DownloadDone {
+	if d := v.Download; d != nil && d.Status == record.DownloadDone {
 		_, err := os.Stat(d.Path)
 		switch {
 		case err == nil:
@@ -96,7 +96,7 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 	}
 	if !claimed {
 		if j, err := s.Store.Job(ctx, jobID); err == nil {
-			if _, v, ok := Find(j, id); ok && v.Download != nil && v.Download.Status == history.DownloadDone {
+			if _, v, ok := Find(j, id); ok && v.Download != nil && v.Download.Status == record.DownloadDone {
 				return v.Download.Path, nil
 			}
 		}
@@ -116,7 +116,7 @@ func (s *Service) Download(ctx context.Context, jobID, id, dir string) (string, 
 
 // versionPart names a version in its file name: scene2_v3 for the third
 // version of the second scene, cut_v1 for the first composition.
-func versionPart(j history.Job, id string) string {
+func versionPart(j record.Job, id string) string {
 	for _, rec := range j.Scenes {
 		if l := VersionLabel(rec, id); l != id {
 			return "scene" + strconv.Itoa(rec.Index+1) + "_" + l
@@ -174,7 +174,7 @@ func (s *Service) ResumeDownloads(ctx context.Context) ([]string, error) {
 	var saved []string
 	var errs []error
 	for _, d := range unfinished {
-		if d.Status == history.DownloadFailed && d.Error != errStopped.Error() {
+		if d.Status == record.DownloadFailed && d.Error != errStopped.Error() {
 			continue
 		}
 		path, err := s.Download(ctx, d.Job, d.SubJob, filepath.Dir(d.Path))

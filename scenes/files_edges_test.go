@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"clapper/record"
 	"errors"
 	"net/http"
 	"os"
@@ -8,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"clapper/history"
 )
 
 // faultyFiles answers the service's paths as the sandbox does and every
@@ -51,7 +50,7 @@ func TestDownloadThatFailsIsNotSaved(t *testing.T) {
 				t.Errorf("a failed fetch left %v", files)
 			}
 			_, v, _ := Find(r.job(jobID), scene)
-			if v.Download == nil || v.Download.Status != history.DownloadFailed {
+			if v.Download == nil || v.Download.Status != record.DownloadFailed {
 				t.Errorf("download row after a failed fetch: %+v", v.Download)
 			}
 		})

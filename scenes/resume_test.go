@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"clapper/api/track"
+	"clapper/track"
 )
 
 // stallingFiles serves the sandbox's result files; while stall is set, a

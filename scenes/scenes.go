@@ -18,15 +18,15 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Service does the editor's work against one backend.
 type Service struct {
 	Client *api.Client
-	Store  *history.Store
+	Store  record.Store
 	// Watcher, when set, follows a job after an edit or a composition (the
 	// TUI's, or a command's with --wait); nil leaves following to the next
 	// clapper that runs one.
@@ -62,8 +62,8 @@ func (s *Service) Nudge(jobID string) {
 }
 
 // Running reports whether a version of the job is being made.
-func Running(j history.Job) bool {
-	for _, recs := range [][]history.JobRecord{j.Scenes, j.Compose} {
+func Running(j record.Job) bool {
+	for _, recs := range [][]record.JobRecord{j.Scenes, j.Compose} {
 		for _, rec := range recs {
 			if cur := rec.Current(); cur.ID != "" && !api.IsTerminal(cur.State) {
 				return true
@@ -88,15 +88,15 @@ func inputErr(format string, args ...any) error {
 }
 
 // Jobs lists the multi-scene jobs of the history, newest first.
-func (s *Service) Jobs(ctx context.Context, limit int) ([]history.JobSummary, error) {
+func (s *Service) Jobs(ctx context.Context, limit int) ([]record.JobSummary, error) {
 	return s.Store.JobSummaries(ctx, limit)
 }
 
 // Load reads a job as history holds it; a job history never saw is read
 // from the service first.
-func (s *Service) Load(ctx context.Context, jobID string) (history.Job, error) {
+func (s *Service) Load(ctx context.Context, jobID string) (record.Job, error) {
 	j, err := s.Store.Job(ctx, jobID)
-	if errors.Is(err, history.ErrNotFound) {
+	if errors.Is(err, record.ErrNotFound) {
 		return s.Refresh(ctx, jobID)
 	}
 	return j, err
@@ -104,16 +104,16 @@ func (s *Service) Load(ctx context.Context, jobID string) (history.Job, error) {
 
 // Refresh reads the job from the service, records it, and returns it as
 // history now holds it (with its choices and saved files).
-func (s *Service) Refresh(ctx context.Context, jobID string) (history.Job, error) {
+func (s *Service) Refresh(ctx context.Context, jobID string) (record.Job, error) {
 	oc, err := s.Client.GetOneClick(ctx, jobID)
 	if err != nil {
-		return history.Job{}, err
+		return record.Job{}, err
 	}
 	if oc.ID == "" {
 		oc.ID = jobID
 	}
 	if _, err := s.Store.SaveJob(ctx, *oc); err != nil {
-		return history.Job{}, err
+		return record.Job{}, err
 	}
 	return s.Store.Job(ctx, jobID)
 }
@@ -121,7 +121,7 @@ func (s *Service) Refresh(ctx context.Context, jobID string) (history.Job, error
 // VersionLabel names a version as people do, by its place in its scene's
 // record: v1 for the first, v2 for the first edit; the id when the record
 // does not hold it.
-func VersionLabel(rec history.JobRecord, id string) string {
+func VersionLabel(rec record.JobRecord, id string) string {
 	for i, v := range rec.Jobs {
 		if v.ID == id {
 			return "v" + strconv.Itoa(i+1)
@@ -133,7 +133,7 @@ func VersionLabel(rec history.JobRecord, id string) string {
 // Chosen is the version of scene rec that the next composition uses: the
 // one the user chose while it is a successful version of the scene, else
 // the newest successful one; ok is false when the scene has none.
-func Chosen(j history.Job, rec history.JobRecord) (v history.SubJob, byUser, ok bool) {
+func Chosen(j record.Job, rec record.JobRecord) (v record.SubJob, byUser, ok bool) {
 	if id, set := j.Choices[rec.Index]; set {
 		for _, v := range rec.Jobs {
 			if v.ID == id && v.State == api.StateSuccess {
@@ -146,12 +146,12 @@ func Chosen(j history.Job, rec history.JobRecord) (v history.SubJob, byUser, ok 
 			return rec.Jobs[i], false, true
 		}
 	}
-	return history.SubJob{}, false, false
+	return record.SubJob{}, false, false
 }
 
 // ChosenIDs lists the chosen version of every scene, in scene order; it
 // fails naming the scenes that have no successful version yet.
-func ChosenIDs(j history.Job) ([]string, error) {
+func ChosenIDs(j record.Job) ([]string, error) {
 	var ids, missing []string
 	for _, rec := range j.Scenes {
 		v, _, ok := Chosen(j, rec)
@@ -189,7 +189,7 @@ func (s *Service) Choose(ctx context.Context, jobID, versionID string) error {
 }
 
 // findVersion finds a version among records.
-func findVersion(recs []history.JobRecord, id string) (history.JobRecord, history.SubJob, bool) {
+func findVersion(recs []record.JobRecord, id string) (record.JobRecord, record.SubJob, bool) {
 	for _, rec := range recs {
 		for _, v := range rec.Jobs {
 			if v.ID == id {
@@ -197,11 +197,11 @@ func findVersion(recs []history.JobRecord, id string) (history.JobRecord, histor
 			}
 		}
 	}
-	return history.JobRecord{}, history.SubJob{}, false
+	return record.JobRecord{}, record.SubJob{}, false
 }
 
 // Find finds a version of a job, a scene's or a composition.
-func Find(j history.Job, id string) (history.JobRecord, history.SubJob, bool) {
+func Find(j record.Job, id string) (record.JobRecord, record.SubJob, bool) {
 	if rec, v, ok := findVersion(j.Scenes, id); ok {
 		return rec, v, ok
 	}
@@ -237,7 +237,7 @@ func (s *Service) Edit(ctx context.Context, jobID, sceneJobID, prompt string) (s
 	if err != nil {
 		return "", err
 	}
-	v := history.SubJob{ID: id, Prompt: prompt, Duration: cur.Duration}
+	v := record.SubJob{ID: id, Prompt: prompt, Duration: cur.Duration}
 	if err := s.Store.AddVersion(ctx, jobID, api.RecordGenerateVideo, rec.Index, v); err != nil {
 		return id, err
 	}
@@ -297,7 +297,7 @@ func (s *Service) Compose(ctx context.Context, jobID string, versionIDs []string
 		idx = j.Compose[n-1].Index
 	}
 	input, _ := json.Marshal(map[string]any{"job_ids": versionIDs})
-	if err := s.Store.AddVersion(ctx, jobID, api.RecordCompose, idx, history.SubJob{ID: id, Input: string(input)}); err != nil {
+	if err := s.Store.AddVersion(ctx, jobID, api.RecordCompose, idx, record.SubJob{ID: id, Input: string(input)}); err != nil {
 		return id, versionIDs, err
 	}
 	s.follow(ctx, j)
@@ -305,7 +305,7 @@ func (s *Service) Compose(ctx context.Context, jobID string, versionIDs []string
 }
 
 // checkPicks wants each id a scene version of the job, one per scene.
-func checkPicks(j history.Job, ids []string) error {
+func checkPicks(j record.Job, ids []string) error {
 	seen := map[int]string{}
 	for _, id := range ids {
 		rec, _, ok := findVersion(j.Scenes, id)
@@ -323,7 +323,7 @@ func checkPicks(j history.Job, ids []string) error {
 // follow has the watcher read the job soon and until its new version ends;
 // without a watcher the job is read once, so history has the service's
 // record of the new version.
-func (s *Service) follow(ctx context.Context, j history.Job) {
+func (s *Service) follow(ctx context.Context, j record.Job) {
 	if s.Watcher == nil {
 		s.Refresh(ctx, j.ID) // best effort: the version is recorded already
 		return
@@ -338,7 +338,7 @@ func (s *Service) follow(ctx context.Context, j history.Job) {
 
 // ComposedInput lists the versions a composition was asked to compose, as
 // its input says (empty when the input names none).
-func ComposedInput(v history.SubJob) []string {
+func ComposedInput(v record.SubJob) []string {
 	var in struct {
 		JobIDs []string `json:"job_ids"`
 	}

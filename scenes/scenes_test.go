@@ -17,8 +17,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 var t0 = time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
@@ -115,7 +116,7 @@ func (r *rig) until(what string, done func() bool) {
 	}
 }
 
-func (r *rig) job(id string) history.Job {
+func (r *rig) job(id string) record.Job {
 	r.t.Helper()
 	j, err := r.svc.Store.Job(r.t.Context(), id)
 	if err != nil {
@@ -354,7 +355,7 @@ func TestMusicVideosAreTasks(t *testing.T) {
 			t.Fatal(err)
 		}
 		dls, err := d.Settle(ctx, id)
-		if err != nil || len(dls) == 0 || dls[0].Status != history.DownloadDone {
+		if err != nil || len(dls) == 0 || dls[0].Status != record.DownloadDone {
 			t.Fatalf("%s downloads %+v %v", op, dls, err)
 		}
 	}

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Wait follows the job with the service's watcher until version id ends,
 // and returns the version as history recorded it. The watcher must be
 // running (Run); Wait reads its events, so nothing else may. changed, when
 // set, hears each state the version reaches, and each failed read.
-func (s *Service) Wait(ctx context.Context, jobID, id string, changed func(v history.SubJob, readErr error)) (history.SubJob, error) {
+func (s *Service) Wait(ctx context.Context, jobID, id string, changed func(v record.SubJob, readErr error)) (record.SubJob, error) {
 	if s.Watcher == nil {
-		return history.SubJob{}, errors.New("scenes: Wait needs a watcher")
+		return record.SubJob{}, errors.New("scenes: Wait needs a watcher")
 	}
 	last := ""
 	every := s.NudgeEvery
@@ -29,7 +29,7 @@ func (s *Service) Wait(ctx context.Context, jobID, id string, changed func(v his
 	for {
 		j, err := s.Store.Job(ctx, jobID)
 		if err != nil {
-			return history.SubJob{}, err
+			return record.SubJob{}, err
 		}
 		_, v, ok := Find(j, id)
 		if ok && v.State != last {

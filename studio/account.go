@@ -12,7 +12,7 @@ import (
 // Account reads the account's remaining credits and the service's own
 // count of running and queued tasks (GET /ent/v2/credits).
 func (s *Studio) Account(ctx context.Context) (*api.Credits, error) {
-	return s.Client.Credits(ctx)
+	return s.client.Credits(ctx)
 }
 
 // CheckKey makes the one cheap read that tells whether a live

@@ -3,18 +3,17 @@ package studio
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Reread reads a task from the service now and records the answer (the
 // TUI's r). The answer shows the service knows the task, so one given up as
 // lost is followed again, and its results are downloaded when it succeeded
 // meanwhile and auto-download is on.
-func (s *Studio) Reread(ctx context.Context, t history.Task) error {
+func (s *Studio) Reread(ctx context.Context, t record.Task) error {
 	now, wasLost, err := s.Refollow(ctx, t)
 	if err == nil && wasLost && now.State == api.StateSuccess && s.Config.AutoDownload {
 		err = s.Download(ctx, now)
@@ -27,17 +26,17 @@ func (s *Studio) Reread(ctx context.Context, t history.Task) error {
 // it did not (wasLost says whether that run had made the task lost). A task
 // still running is followed by this studio's watcher unless it only sends.
 // It returns the task as history now holds it.
-func (s *Studio) Refollow(ctx context.Context, t history.Task) (now history.Task, wasLost bool, err error) {
+func (s *Studio) Refollow(ctx context.Context, t record.Task) (now record.Task, wasLost bool, err error) {
 	if t.TaskID == "" {
 		return t, false, fmt.Errorf("request #%d has no task id to read", t.LocalID)
 	}
-	if err := track.Reread(ctx, s.Client, s.Store, s.opts.Watcher.Clock, t.Operation, t.TaskID); err != nil {
+	if err := track.Reread(ctx, s.client, s.store, s.opts.Watcher.Clock, t.Operation, t.TaskID); err != nil {
 		return t, false, err
 	}
-	if wasLost, err = s.Store.Refollow(ctx, t.TaskID); err != nil {
+	if wasLost, err = s.store.Refollow(ctx, t.TaskID); err != nil {
 		return t, false, err
 	}
-	if now, err = s.Store.TaskByID(ctx, t.TaskID); err != nil {
+	if now, err = s.store.TaskByID(ctx, t.TaskID); err != nil {
 		return t, wasLost, err
 	}
 	if !api.IsTerminal(now.State) && !s.opts.SendOnly {
@@ -45,21 +44,21 @@ func (s *Studio) Refollow(ctx context.Context, t history.Task) (now history.Task
 		if created.IsZero() {
 			created = now.CreatedAt
 		}
-		s.Watcher.Watch(now.TaskID, now.Operation, now.Model, now.State, created)
+		s.watcher.Watch(now.TaskID, now.Operation, now.Model, now.State, created)
 	}
 	return now, wasLost, nil
 }
 
 // Cancel asks the service to cancel a task (queued or held for off-peak),
 // then reads it so history shows the outcome.
-func (s *Studio) Cancel(ctx context.Context, t history.Task) error {
+func (s *Studio) Cancel(ctx context.Context, t record.Task) error {
 	if t.TaskID == "" {
 		return fmt.Errorf("request #%d has no task id to cancel", t.LocalID)
 	}
 	if !Cancellable(t) {
 		return fmt.Errorf("task %s is %s: only a queued task or one held for off-peak can be cancelled", t.TaskID, t.State)
 	}
-	if err := s.Client.Cancel(ctx, t.TaskID); err != nil {
+	if err := s.client.Cancel(ctx, t.TaskID); err != nil {
 		return err
 	}
 	return s.Reread(ctx, t)
@@ -67,7 +66,7 @@ func (s *Studio) Cancel(ctx context.Context, t history.Task) error {
 
 // Cancellable reports whether the service takes a cancel for the task: while
 // it waits in the queue or for its off-peak window.
-func Cancellable(t history.Task) bool {
+func Cancellable(t record.Task) bool {
 	if t.TaskID == "" || t.Operation.IsOneClick() {
 		return false
 	}
@@ -88,23 +87,24 @@ func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]a
 
 // SubmitFrom is Submit for a request sent onward from a parent task (nil
 // for none): history ties the new task to it as the request is recorded.
-func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[string]any, parent *history.Parent) (*track.Submission, error) {
+func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[string]any, parent *record.Parent) (*track.Submission, error) {
 	sub, err := s.sendLinked(ctx, op, body, nil, parent)
 	if err != nil {
 		return nil, err
 	}
 	id := sub.Task.Identifier()
-	if res := track.SyncResult(sub.Task); res != nil && s.Config.AutoDownload {
+	if res := track.SyncResult(sub.Task); res != nil && s.savesOnSuccess() {
 		// A clone's preview or a speech answered at once: saved like any result.
-		s.queueResults(ctx, track.Event{Kind: track.EventState, TaskID: id, Operation: op,
-			To: api.StateSuccess, Result: res, At: time.Now()})
+		if err := s.SaveResults(ctx, id, res); err != nil {
+			s.publish(track.Event{Kind: track.EventDownload, TaskID: id, Operation: op, Err: err, At: s.Now()})
+		}
 	}
 	if id != "" && !api.IsTerminal(sub.Task.State) {
-		t, err := s.Store.Task(ctx, sub.LocalID)
+		t, err := s.store.Task(ctx, sub.LocalID)
 		if err != nil {
 			return sub, err
 		}
-		s.Watcher.Watch(id, op, t.Model, sub.Task.State, t.CreatedAt)
+		s.watcher.Watch(id, op, t.Model, sub.Task.State, t.CreatedAt)
 	}
 	return sub, nil
 }

@@ -7,19 +7,19 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
 // submitImage sends an image request to s and returns its history row.
-func submitImage(t *testing.T, s *studio.Studio) history.Task {
+func submitImage(t *testing.T, s *studio.Studio) record.Task {
 	t.Helper()
 	ctx := context.Background()
 	sub, err := s.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, err := s.Store.Task(ctx, sub.LocalID)
+	task, err := s.Record().Task(ctx, sub.LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +27,12 @@ func submitImage(t *testing.T, s *studio.Studio) history.Task {
 }
 
 // loseTask records the service's not knowing task until it is lost.
-func loseTask(t *testing.T, s *studio.Studio, task history.Task, at time.Time) {
+func loseTask(t *testing.T, s *studio.Studio, task record.Task, at time.Time) {
 	t.Helper()
-	if _, err := s.Store.RecordNotFound(context.Background(), task.TaskID, at, api.ReasonTaskNotFound, 1, 0); err != nil {
+	if _, err := s.Record().RecordNotFound(context.Background(), task.TaskID, at, api.ReasonTaskNotFound, 1, 0); err != nil {
 		t.Fatal(err)
 	}
-	if lost, err := s.Store.LostTask(context.Background(), task.TaskID); err != nil || !lost {
+	if lost, err := s.Record().LostTask(context.Background(), task.TaskID); err != nil || !lost {
 		t.Fatalf("task %s not lost: %v", task.TaskID, err)
 	}
 }
@@ -53,17 +53,17 @@ func TestRereadOfALostTaskFollowsItAgain(t *testing.T) {
 		if err := s.Reread(ctx, task); err != nil {
 			t.Fatal(err)
 		}
-		now, err := s.Store.Task(ctx, task.LocalID)
+		now, err := s.Record().Task(ctx, task.LocalID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if now.State != api.StateSuccess {
 			t.Errorf("after r the task reads %s, want success", now.State)
 		}
-		if lost, _ := s.Store.LostTask(ctx, task.TaskID); lost {
+		if lost, _ := s.Record().LostTask(ctx, task.TaskID); lost {
 			t.Error("the task is still lost after the service answered for it")
 		}
-		if dls, err := s.Store.Downloads(ctx, task.TaskID); err != nil || len(dls) != 1 {
+		if dls, err := s.Record().Downloads(ctx, task.TaskID); err != nil || len(dls) != 1 {
 			t.Errorf("a lost task found succeeded: %d downloads queued (%v), want 1", len(dls), err)
 		}
 	})
@@ -76,7 +76,7 @@ func TestRereadOfALostTaskFollowsItAgain(t *testing.T) {
 		// A studio that forgot the task (a restart) follows it again on r.
 		s2 := openSandbox(t, s.Config, clk)
 		s.Close()
-		if n := s2.Watcher.Watching(); n != 0 {
+		if n := s2.Watching(); n != 0 {
 			t.Fatalf("a fresh studio follows %d tasks before Load", n)
 		}
 		now, wasLost, err := s2.Refollow(ctx, task)
@@ -86,13 +86,13 @@ func TestRereadOfALostTaskFollowsItAgain(t *testing.T) {
 		if !wasLost || api.IsTerminal(now.State) || now.TaskID != task.TaskID {
 			t.Errorf("Refollow = %s %s, lost %v", now.TaskID, now.State, wasLost)
 		}
-		if n := s2.Watcher.Watching(); n != 1 {
+		if n := s2.Watching(); n != 1 {
 			t.Errorf("after r on a running task the watcher follows %d tasks, want 1", n)
 		}
 		if err := s2.Reread(ctx, task); err != nil {
 			t.Errorf("r on a running task: %v", err)
 		}
-		if dls, _ := s2.Store.Downloads(ctx, task.TaskID); len(dls) != 0 {
+		if dls, _ := s2.Record().Downloads(ctx, task.TaskID); len(dls) != 0 {
 			t.Errorf("a running task: %d downloads queued", len(dls))
 		}
 	})
@@ -104,7 +104,7 @@ func TestSubmitFollowsWhatItSends(t *testing.T) {
 	clk := sandbox.NewFakeClock(wiringT0)
 	s := openSandbox(t, resolved(t, studio.Config{}), clk)
 	submitImage(t, s)
-	if n := s.Watcher.Watching(); n != 1 {
+	if n := s.Watching(); n != 1 {
 		t.Errorf("after one send the watcher follows %d tasks, want 1", n)
 	}
 }
@@ -120,7 +120,7 @@ func TestCancelRecordsTheOutcome(t *testing.T) {
 	if err := s.Cancel(ctx, task); err != nil {
 		t.Fatal(err)
 	}
-	now, err := s.Store.Task(ctx, task.LocalID)
+	now, err := s.Record().Task(ctx, task.LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/track"
 )
 
 // cpuTime is the CPU time this process has used, user and system.
@@ -90,7 +90,7 @@ func BenchmarkIdleStudio(b *testing.B) {
 			}
 			defer s.Close()
 			for i := range c.queued {
-				if _, err := s.Tracker.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq1", "prompt": fmt.Sprint("dawn ", i),
+				if _, err := s.tracker.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq1", "prompt": fmt.Sprint("dawn ", i),
 					"duration": 5, "off_peak": true, "audio": false}); err != nil {
 					b.Fatal(err)
 				}
@@ -110,13 +110,13 @@ func BenchmarkIdleStudio(b *testing.B) {
 					}
 				}
 			}()
-			for s.Watcher.Watching() < c.queued {
+			for s.watcher.Watching() < c.queued {
 				time.Sleep(10 * time.Millisecond)
 			}
 			time.Sleep(3 * time.Second) // the load and the first reads
 			var used, wall time.Duration
 			changes.Store(0)
-			reads := s.Watcher.Requests()
+			reads := s.watcher.Requests()
 			for b.Loop() {
 				start, cpu := time.Now(), cpuTime(b)
 				time.Sleep(time.Second)
@@ -127,7 +127,7 @@ func BenchmarkIdleStudio(b *testing.B) {
 			// Each change signal makes a front end re-read what it shows.
 			b.ReportMetric(float64(changes.Load())/wall.Seconds(), "changes/s")
 			// The watcher still reads, at its budget when much is due.
-			b.ReportMetric(float64(s.Watcher.Requests()-reads)/wall.Seconds(), "reads/s")
+			b.ReportMetric(float64(s.watcher.Requests()-reads)/wall.Seconds(), "reads/s")
 		})
 	}
 }

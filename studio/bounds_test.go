@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // Every range a setting has is taken at its bound and refused one step
@@ -63,7 +64,7 @@ func TestParseCreditCapBounds(t *testing.T) {
 }
 
 // capStore is a history holding one task of 100 credits sent today.
-func capStore(t *testing.T, now time.Time, origin history.Origin) *history.Store {
+func capStore(t *testing.T, now time.Time, origin record.Origin) *history.Store {
 	t.Helper()
 	ctx := context.Background()
 	store, err := history.Open(t.TempDir()+"/h.db", history.WithClock(func() time.Time { return now }))
@@ -71,11 +72,11 @@ func capStore(t *testing.T, now time.Time, origin history.Origin) *history.Store
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: origin})
+	id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: origin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "t1", Credits: 100}); err != nil {
+	if err := store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "t1", Credits: 100}); err != nil {
 		t.Fatal(err)
 	}
 	return store
@@ -87,7 +88,7 @@ func capStore(t *testing.T, now time.Time, origin history.Origin) *history.Store
 func TestSpendCapIsReachedNotPassed(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.Local)
-	s := &Studio{Store: capStore(t, now, history.OriginTUI), opts: Options{Clock: func() time.Time { return now }}}
+	s := &Studio{store: capStore(t, now, record.OriginTUI), opts: Options{Clock: func() time.Time { return now }}}
 	for _, c := range []struct {
 		daily, monthly int64
 		price          Price
@@ -120,7 +121,7 @@ func TestSpendCapIsReachedNotPassed(t *testing.T) {
 func TestAgentCapIsReachedNotPassed(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.Local)
-	s := &Studio{Config: Config{AgentCreditCap: 150}, Store: capStore(t, now, history.OriginMCP), opts: Options{Clock: func() time.Time { return now }}}
+	s := &Studio{Config: Config{AgentCreditCap: 150}, store: capStore(t, now, record.OriginMCP), opts: Options{Clock: func() time.Time { return now }}}
 	if err := s.CheckAgentCap(ctx, Price{Credits: 50, Known: true}); err != nil {
 		t.Errorf("an agent send reaching the cap: %v", err)
 	}
@@ -130,7 +131,7 @@ func TestAgentCapIsReachedNotPassed(t *testing.T) {
 		t.Errorf("an agent send passing the cap: %v", err)
 	}
 	// The TUI's own tasks do not count against the agents' cap.
-	s.Store = capStore(t, now, history.OriginTUI)
+	s.store = capStore(t, now, record.OriginTUI)
 	if err := s.CheckAgentCap(ctx, Price{Credits: 140, Known: true}); err != nil {
 		t.Errorf("the TUI's spending counted against the agent cap: %v", err)
 	}
@@ -168,7 +169,7 @@ func TestSandboxPortFileOutOfRangeIsReplaced(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(cfg.SandboxPortPath())
-		base := s.Client.BaseURL()
+		base := s.client.BaseURL()
 		s.Close()
 		if port := strings.TrimSpace(string(b)); port == bad || !strings.HasSuffix(strings.TrimRight(base, "/"), ":"+port) {
 			t.Errorf("a port file holding %q: the sandbox serves at %s and the file holds %q", bad, base, port)
@@ -215,7 +216,7 @@ func TestResolveDefaultsAndKeeps(t *testing.T) {
 func TestCapRefusalAndSpendingLineSayIt(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.Local)
-	s := &Studio{Store: capStore(t, now, history.OriginTUI), opts: Options{Clock: func() time.Time { return now }}}
+	s := &Studio{store: capStore(t, now, record.OriginTUI), opts: Options{Clock: func() time.Time { return now }}}
 	for _, c := range []struct {
 		daily, monthly int64
 		price          Price

@@ -11,7 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -22,17 +22,17 @@ import (
 func TestCancellableOnlyWhereTheServiceTakesIt(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		task history.Task
+		task record.Task
 		want bool
 	}{
-		{"created", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateCreated}, true},
-		{"queueing", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateQueueing}, true},
-		{"processing off-peak", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateProcessing, OffPeak: true}, true},
-		{"processing", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateProcessing}, false},
-		{"success", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateSuccess, OffPeak: true}, false},
-		{"failed", history.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateFailed, OffPeak: true}, false},
-		{"no task id", history.Task{Operation: api.OpText2Video, State: history.StateSubmitting}, false},
-		{"multi-scene job", history.Task{TaskID: "j", Operation: api.OpGeneralOneClick, State: api.StateQueueing}, false},
+		{"created", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateCreated}, true},
+		{"queueing", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateQueueing}, true},
+		{"processing off-peak", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateProcessing, OffPeak: true}, true},
+		{"processing", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateProcessing}, false},
+		{"success", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateSuccess, OffPeak: true}, false},
+		{"failed", record.Task{TaskID: "t", Operation: api.OpText2Video, State: api.StateFailed, OffPeak: true}, false},
+		{"no task id", record.Task{Operation: api.OpText2Video, State: record.StateSubmitting}, false},
+		{"multi-scene job", record.Task{TaskID: "j", Operation: api.OpGeneralOneClick, State: api.StateQueueing}, false},
 	} {
 		if got := studio.Cancellable(c.task); got != c.want {
 			t.Errorf("%s: Cancellable = %v, want %v", c.name, got, c.want)
@@ -58,7 +58,7 @@ func TestCancelOfAProcessingTaskIsNotSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	busy := history.Task{TaskID: "t1", Operation: api.OpText2Video, State: api.StateProcessing}
+	busy := record.Task{TaskID: "t1", Operation: api.OpText2Video, State: api.StateProcessing}
 	if err := s.Cancel(context.Background(), busy); err == nil || cancels.Load() != 0 {
 		t.Errorf("cancel of a processing task: %v, %d cancel requests sent", err, cancels.Load())
 	}
@@ -82,7 +82,7 @@ func TestOffPeakDeadlineIsFortyEightHours(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, err := s.Store.TaskByID(context.Background(), sub.Task.Identifier())
+	task, err := s.Record().TaskByID(context.Background(), sub.Task.Identifier())
 	if err != nil {
 		t.Fatal(err)
 	}

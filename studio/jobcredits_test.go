@@ -25,7 +25,7 @@ func TestMultiSceneJobRecordsItsCredits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, err := s.Store.Task(context.Background(), sub.LocalID)
+	task, err := s.Record().Task(context.Background(), sub.LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}

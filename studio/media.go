@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // previewName keeps a preview's cache name to plain characters.
@@ -30,8 +30,8 @@ func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
 // TaskPreview is Preview of a task's first result (its cover, or the
 // image itself): a URL that fails (expired, or an embedded sandbox's port
 // of an earlier run) is signed anew by one re-read of the task.
-func (s *Studio) TaskPreview(ctx context.Context, t history.Task, image bool) (string, error) {
-	pick := func(t history.Task) string {
+func (s *Studio) TaskPreview(ctx context.Context, t record.Task, image bool) (string, error) {
+	pick := func(t record.Task) string {
 		if len(t.Creations) == 0 {
 			return ""
 		}
@@ -44,7 +44,7 @@ func (s *Studio) TaskPreview(ctx context.Context, t history.Task, image bool) (s
 		if err := s.Reread(ctx, t); err != nil {
 			return "", err
 		}
-		now, err := s.Store.Task(ctx, t.LocalID)
+		now, err := s.store.Task(ctx, t.LocalID)
 		if err != nil {
 			return "", err
 		}
@@ -69,7 +69,7 @@ func (s *Studio) preview(ctx context.Context, key, src string, fresh func(contex
 		return p, nil
 	}
 	freshFailed := false
-	p, _, err := s.Downloader.Save(ctx, track.File{
+	p, _, err := s.downloader.Save(ctx, track.File{
 		Media: "image", Dir: dir, Base: base, Limit: track.MaxPreviewBytes, Replace: true,
 		URL: func(ctx context.Context, again bool) (string, error) {
 			if !again {
@@ -179,7 +179,7 @@ func (s *Studio) savedFile(ctx context.Context, file string) (string, error) {
 	if s.inDownloadFolder(real) {
 		return real, nil
 	}
-	if saved, err := s.Store.SavedFile(ctx, file); err != nil {
+	if saved, err := s.store.SavedFile(ctx, file); err != nil {
 		return "", err
 	} else if saved {
 		return real, nil
@@ -192,7 +192,7 @@ func (s *Studio) savedFile(ctx context.Context, file string) (string, error) {
 func (s *Studio) inDownloadFolder(real string) bool {
 	seen := map[string]bool{}
 	for _, op := range api.Operations() {
-		dir := s.Downloader.DirFor(op)
+		dir := s.downloader.DirFor(op)
 		if seen[dir] {
 			continue
 		}

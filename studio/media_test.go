@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // Issue 16.2: a preview is fetched by the one downloader: once into the
@@ -94,18 +94,18 @@ func TestPreviewFailuresSayWhy(t *testing.T) {
 		t.Errorf("an unreachable host: %v", err)
 	}
 	// A task the service does not know: its re-read fails too.
-	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpReference2Image, Body: []byte(`{"model":"svcq2","prompt":"p"}`)})
+	id, err := s.store.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{"model":"svcq2","prompt":"p"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "ghost", State: api.StateCreated}); err != nil {
+	if err := s.store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "ghost", State: api.StateCreated}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Store.ApplyResult(ctx, "ghost", history.Update{State: api.StateSuccess,
-		Creations: history.CreationsFrom([]api.Creation{{ID: "0", URL: dead + "/ghost.png"}}, time.Now().Add(time.Hour))}); err != nil {
+	if _, err := s.store.ApplyResult(ctx, "ghost", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "0", URL: dead + "/ghost.png"}}, time.Now().Add(time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
-	task, err := s.Store.Task(ctx, id)
+	task, err := s.store.Task(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Sending a result onward: what a finished task gives to another request,
@@ -24,7 +24,7 @@ const OnwardMargin = 10 * time.Minute
 
 // Onward is what a finished task gives to send onward.
 type Onward struct {
-	Task   history.Task
+	Task   record.Task
 	Output catalog.Output
 	// Value is a result URL still valid, else the saved file's path, or
 	// the voice id of a cloned voice.
@@ -45,23 +45,23 @@ func (e *NothingOnwardError) Error() string { return e.Why }
 
 // OnwardFrom reads what task localID gives to send onward, at now.
 func (s *Studio) OnwardFrom(ctx context.Context, localID int64, now time.Time) (Onward, error) {
-	return ReadOnward(ctx, s.Store, localID, now)
+	return ReadOnward(ctx, s.store, localID, now)
 }
 
 // ReadOnward is OnwardFrom on a history alone, for commands that read the
 // task before they start a studio (clapper create --from).
-func ReadOnward(ctx context.Context, store *history.Store, localID int64, now time.Time) (Onward, error) {
+func ReadOnward(ctx context.Context, store record.Store, localID int64, now time.Time) (Onward, error) {
 	t, err := store.Task(ctx, localID)
 	if err != nil {
 		return Onward{}, err
 	}
-	var dls []history.Download
+	var dls []record.Download
 	if t.TaskID != "" {
 		if dls, err = store.Downloads(ctx, t.TaskID); err != nil {
 			return Onward{}, err
 		}
 	}
-	var voices []history.Voice
+	var voices []record.Voice
 	if catalog.OutputOf(t.Operation) == catalog.OutputVoice {
 		if voices, err = store.Voices(ctx); err != nil {
 			return Onward{}, err
@@ -79,7 +79,7 @@ func fileExists(path string) bool {
 // else the saved file (exists says whether it is still on disk), else an
 // *NothingOnwardError saying why not. A cloned voice gives its id
 // while the service keeps it.
-func OnwardOf(t history.Task, dls []history.Download, voices []history.Voice, now time.Time, exists func(string) bool) (Onward, error) {
+func OnwardOf(t record.Task, dls []record.Download, voices []record.Voice, now time.Time, exists func(string) bool) (Onward, error) {
 	out := Onward{Task: t, Output: catalog.OutputOf(t.Operation)}
 	nothing := func(format string, args ...any) (Onward, error) {
 		return Onward{}, &NothingOnwardError{Why: fmt.Sprintf("task #%d ", t.LocalID) + fmt.Sprintf(format, args...)}
@@ -101,7 +101,7 @@ func OnwardOf(t history.Task, dls []history.Download, voices []history.Voice, no
 		return nothing("has no result: the service reported none")
 	}
 	for _, dl := range dls {
-		if dl.Kind == history.KindURL && dl.Status == history.DownloadDone && dl.Path != "" && exists(dl.Path) {
+		if dl.Kind == record.KindURL && dl.Status == record.DownloadDone && dl.Path != "" && exists(dl.Path) {
 			out.Value, out.FromFile, out.Why = dl.Path, true, "the saved file ("+why+")"
 			return out, nil
 		}
@@ -109,7 +109,7 @@ func OnwardOf(t history.Task, dls []history.Download, voices []history.Voice, no
 	return nothing("cannot be sent onward: %s and its result was never saved here (r re-reads the task for a fresh URL)", why)
 }
 
-func voiceOnward(out Onward, voices []history.Voice, now time.Time, nothing func(string, ...any) (Onward, error)) (Onward, error) {
+func voiceOnward(out Onward, voices []record.Voice, now time.Time, nothing func(string, ...any) (Onward, error)) (Onward, error) {
 	var req struct {
 		VoiceID string `json:"voice_id"`
 	}
@@ -134,15 +134,15 @@ func voiceOnward(out Onward, voices []history.Voice, now time.Time, nothing func
 // LiveURL is a task's first result URL not known to be dead (not past its
 // expiry, and not one whose download expired or failed), and how long it
 // stays valid (a day when the expiry is unknown).
-func LiveURL(t history.Task, dls []history.Download, now time.Time) (string, time.Duration) {
+func LiveURL(t record.Task, dls []record.Download, now time.Time) (string, time.Duration) {
 	for _, c := range t.Creations {
 		if c.URL == "" || (!c.URLExpiresAt.IsZero() && !now.Before(c.URLExpiresAt)) {
 			continue
 		}
 		dead := false
 		for _, dl := range dls {
-			if dl.Index == c.Index && dl.Kind == history.KindURL && dl.URL == c.URL &&
-				(dl.Status == history.DownloadExpired || dl.Status == history.DownloadFailed) {
+			if dl.Index == c.Index && dl.Kind == record.KindURL && dl.URL == c.URL &&
+				(dl.Status == record.DownloadExpired || dl.Status == record.DownloadFailed) {
 				dead = true
 			}
 		}
@@ -173,7 +173,7 @@ func shortDuration(d time.Duration) string {
 
 // SendFrom is Send for a request sent onward from a parent task (nil for
 // none): history ties the new task to it as the request is recorded.
-func (s *Studio) SendFrom(ctx context.Context, op api.Operation, body map[string]any, parent *history.Parent) (*track.Submission, error) {
+func (s *Studio) SendFrom(ctx context.Context, op api.Operation, body map[string]any, parent *record.Parent) (*track.Submission, error) {
 	return s.sendLinked(ctx, op, body, nil, parent)
 }
 
@@ -192,7 +192,7 @@ type ChainLink struct {
 
 // Chain is where a task came from (nil when it was sent from nothing) and
 // where its result went, as read with the task's detail.
-func Chain(t history.Task) (from *ChainLink, onward []ChainLink) {
+func Chain(t record.Task) (from *ChainLink, onward []ChainLink) {
 	if l := t.From; l != nil {
 		c := chainLink(*l, t.Operation, l.Operation)
 		from = &c
@@ -203,14 +203,14 @@ func Chain(t history.Task) (from *ChainLink, onward []ChainLink) {
 	return from, onward
 }
 
-func chainLink(l history.Link, child, parent api.Operation) ChainLink {
+func chainLink(l record.Link, child, parent api.Operation) ChainLink {
 	return ChainLink{LocalID: l.LocalID, TaskID: api.CleanText(l.TaskID), Operation: string(l.Operation), State: l.State,
 		Field: api.CleanText(l.Field), Place: PlaceOf(l, child, parent)}
 }
 
 // PlaceOf is the child's field of a link in people's words where the
 // catalog has them ("the first frame"), else its wire label.
-func PlaceOf(l history.Link, child, parent api.Operation) string {
+func PlaceOf(l record.Link, child, parent api.Operation) string {
 	if tg, ok := catalog.TargetFor(child, l.Field, catalog.OutputOf(parent)); ok {
 		return tg.Name
 	}

@@ -7,9 +7,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // A set's versions sent onward are each tied to the task they came from.
@@ -35,23 +35,23 @@ func TestSetVersionsKeepTheirParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range reqs {
-		reqs[i].Parent = &history.Parent{LocalID: image.LocalID, Field: "images[0]"}
+		reqs[i].Parent = &record.Parent{LocalID: image.LocalID, Field: "images[0]"}
 	}
-	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "two", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "two", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
 		t.Fatal(err)
 	}
-	var members []history.SetMember
+	var members []record.SetMember
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if members, err = s.Store.SetMembers(ctx, id); err == nil && members[0].LocalID != 0 && members[1].LocalID != 0 {
+		if members, err = s.Record().SetMembers(ctx, id); err == nil && members[0].LocalID != 0 && members[1].LocalID != 0 {
 			break
 		}
 	}
 	for _, m := range members {
-		got, err := s.Store.Task(ctx, m.LocalID)
+		got, err := s.Record().Task(ctx, m.LocalID)
 		if err != nil || got.From == nil || got.From.LocalID != image.LocalID || got.From.Field != "images[0]" {
 			t.Fatalf("line %d (#%d): from %+v, %v", m.Line, m.LocalID, got.From, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // What a task gives to send onward: its URL while it stays valid past the
@@ -15,17 +15,17 @@ import (
 // gives its voice while the service keeps it.
 func TestOnwardOfPrefersALiveURLThenTheFile(t *testing.T) {
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	image := func(expires time.Time) history.Task {
-		return history.Task{LocalID: 3, Operation: api.OpReference2Image, State: api.StateSuccess,
-			Creations: []history.Creation{{Index: 0, URL: "https://x/r.png", URLExpiresAt: expires}}}
+	image := func(expires time.Time) record.Task {
+		return record.Task{LocalID: 3, Operation: api.OpReference2Image, State: api.StateSuccess,
+			Creations: []record.Creation{{Index: 0, URL: "https://x/r.png", URLExpiresAt: expires}}}
 	}
-	saved := []history.Download{{Index: 0, Kind: history.KindURL, URL: "https://x/r.png", Status: history.DownloadDone, Path: "/d/r.png"}}
+	saved := []record.Download{{Index: 0, Kind: record.KindURL, URL: "https://x/r.png", Status: record.DownloadDone, Path: "/d/r.png"}}
 	on := func(string) bool { return true }
 	gone := func(string) bool { return false }
 	cases := []struct {
 		name   string
-		t      history.Task
-		dls    []history.Download
+		t      record.Task
+		dls    []record.Download
 		exists func(string) bool
 		value  string
 		why    string
@@ -38,9 +38,9 @@ func TestOnwardOfPrefersALiveURLThenTheFile(t *testing.T) {
 		{"URL a second short of the margin", image(now.Add(OnwardMargin - time.Second)), saved, on, "/d/r.png", "the saved file (the URL lapses in 9m)"},
 		{"expired URL", image(now.Add(-time.Minute)), saved, on, "/d/r.png", "the saved file (the URL expired)"},
 		{"expired, file deleted", image(now.Add(-time.Minute)), saved, gone, "", "task #3 cannot be sent onward: the URL expired and its result was never saved here"},
-		{"download failed", image(now.Add(5 * time.Hour)), []history.Download{{Index: 0, Kind: history.KindURL, URL: "https://x/r.png", Status: history.DownloadFailed}}, on, "", "never saved"},
-		{"not finished", history.Task{LocalID: 3, Operation: api.OpImg2Video, State: api.StateProcessing}, nil, on, "", "has not succeeded (it is processing)"},
-		{"no result", history.Task{LocalID: 3, Operation: api.OpImg2Video, State: api.StateSuccess}, nil, on, "", "has no result"},
+		{"download failed", image(now.Add(5 * time.Hour)), []record.Download{{Index: 0, Kind: record.KindURL, URL: "https://x/r.png", Status: record.DownloadFailed}}, on, "", "never saved"},
+		{"not finished", record.Task{LocalID: 3, Operation: api.OpImg2Video, State: api.StateProcessing}, nil, on, "", "has not succeeded (it is processing)"},
+		{"no result", record.Task{LocalID: 3, Operation: api.OpImg2Video, State: api.StateSuccess}, nil, on, "", "has no result"},
 	}
 	for _, c := range cases {
 		got, err := OnwardOf(c.t, c.dls, nil, now, c.exists)
@@ -52,11 +52,11 @@ func TestOnwardOfPrefersALiveURLThenTheFile(t *testing.T) {
 			t.Errorf("%s: %+v %v, want %s (%s)", c.name, got, err, c.value, c.why)
 		}
 	}
-	clone := history.Task{LocalID: 4, Operation: api.OpAudioClone, State: api.StateSuccess, Request: []byte(`{"audio_url":"https://x/a.mp3","voice_id":"narrator_77"}`)}
+	clone := record.Task{LocalID: 4, Operation: api.OpAudioClone, State: api.StateSuccess, Request: []byte(`{"audio_url":"https://x/a.mp3","voice_id":"narrator_77"}`)}
 	if got, err := OnwardOf(clone, nil, nil, now, on); err != nil || got.Value != "narrator_77" {
 		t.Errorf("a clone: %+v %v", got, err)
 	}
-	old := []history.Voice{{VoiceID: "narrator_77", ExpiresAt: now.Add(-time.Hour)}}
+	old := []record.Voice{{VoiceID: "narrator_77", ExpiresAt: now.Add(-time.Hour)}}
 	if _, err := OnwardOf(clone, nil, old, now, on); err == nil || !strings.Contains(err.Error(), "the service deleted at") {
 		t.Errorf("an expired voice: %v", err)
 	}

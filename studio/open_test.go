@@ -11,9 +11,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // The embedded sandbox keeps its tasks between runs: a task created by
@@ -39,7 +39,7 @@ func TestEmbeddedSandboxKeepsItsTasksBetweenRuns(t *testing.T) {
 	s = open()
 	defer s.Close()
 	clk.Advance(time.Hour)
-	res, err := s.Client.Get(context.Background(), sub.Task.Identifier())
+	res, err := s.Service().Get(context.Background(), sub.Task.Identifier())
 	if err != nil || res.State != api.StateSuccess {
 		t.Errorf("the next run's sandbox reads the task as %v, %v; want it there and finished", res, err)
 	}
@@ -108,7 +108,7 @@ func TestStartSetRules(t *testing.T) {
 	clk := sandbox.NewFakeClock(wiringT0)
 	s := openSandbox(t, resolved(t, studio.Config{}), clk)
 	reqs := []studio.SetRequest{{Line: 1, Op: api.OpAudioTTS, Body: map[string]any{"text": "Hello there.", "voice_setting_voice_id": "male-qn-qingse"}}}
-	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "speech", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "speech", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +145,11 @@ func TestStartSetRules(t *testing.T) {
 		t.Errorf("notes of a set that ended well: %q", notes)
 	}
 	// The front end hears of the set's send as of any other.
-	members, err := s.Store.SetMembers(ctx, id)
+	members, err := s.Record().SetMembers(ctx, id)
 	if err != nil || len(members) != 1 || members[0].LocalID == 0 {
 		t.Fatalf("the set's line in history: %+v, %v", members, err)
 	}
-	task, err := s.Store.Task(ctx, members[0].LocalID)
+	task, err := s.Record().Task(ctx, members[0].LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}

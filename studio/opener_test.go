@@ -2,7 +2,7 @@ package studio
 
 import (
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"context"
 	"errors"
 	"os"
@@ -87,22 +87,22 @@ func TestOpenerOpensOnlyWebAddressesAndSavedMedia(t *testing.T) {
 func recordSaved(t *testing.T, s *Studio, path string) {
 	t.Helper()
 	ctx := context.Background()
-	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpImg2Video, Model: "svcq1", Body: []byte(`{}`)})
+	id, err := s.store.BeginSubmit(ctx, record.Intent{Operation: api.OpImg2Video, Model: "svcq1", Body: []byte(`{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "3"}); err != nil {
+	if err := s.store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "3"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Store.ApplyResult(ctx, "3", history.Update{State: api.StateSuccess,
-		Creations: history.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/3"}}, time.Now().Add(time.Hour))}); err != nil {
+	if _, err := s.store.ApplyResult(ctx, "3", record.Update{State: api.StateSuccess,
+		Creations: record.CreationsFrom([]api.Creation{{ID: "c", URL: "https://r/3"}}, time.Now().Add(time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
-	dl, err := s.Store.QueueDownload(ctx, "3", 0, history.KindURL, path)
+	dl, err := s.store.QueueDownload(ctx, "3", 0, record.KindURL, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
+	if err := s.store.UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
 		t.Fatal(err)
 	}
 }

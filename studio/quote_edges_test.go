@@ -9,7 +9,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -52,11 +52,11 @@ func TestLiveQuoteTellsResolutionsApart(t *testing.T) {
 		credits int64
 	}{{"720p", 40}, {"1080p", 60}} {
 		req := fmt.Sprintf(`{"model":"svcq3-pro","prompt":"a","duration":8,"resolution":%q}`, past.res)
-		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Model: "svcq3-pro", Body: []byte(req)})
+		id, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Model: "svcq3-pro", Body: []byte(req)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: fmt.Sprint("t", i), State: api.StateSuccess, Credits: past.credits, CreatedAt: time.Now()}); err != nil {
+		if err := s.Record().MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: fmt.Sprint("t", i), State: api.StateSuccess, Credits: past.credits, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}

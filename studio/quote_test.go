@@ -8,6 +8,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // The live service publishes no prices: the review shows what the same
@@ -20,19 +21,19 @@ func TestLiveQuoteIsLastTimeOrUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, Store: store}
+	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store}
 	body := map[string]any{"model": "svcq3-pro", "prompt": "fox", "duration": 8}
 	if q := s.Quote(api.OpText2Video, body); !strings.HasPrefix(q, "unknown") {
 		t.Fatalf("no history: quote %q, want unknown", q)
 	}
 	seed := func(req string, credits int64) {
 		t.Helper()
-		id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: []byte(req)})
+		id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(req)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		taskID := "t" + strings.Repeat("1", int(credits%7)+1)
-		if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: taskID, State: api.StateSuccess, Credits: credits, CreatedAt: time.Now()}); err != nil {
+		if err := store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: taskID, State: api.StateSuccess, Credits: credits, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,12 +58,12 @@ func TestQuoteOfOneCreditIsSingular(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, Store: store}
-	id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hi","voice_setting_voice_id":"v"}`)})
+	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store}
+	id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hi","voice_setting_voice_id":"v"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: "t1", State: api.StateSuccess, Credits: 1, CreatedAt: time.Now()}); err != nil {
+	if err := store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: "t1", State: api.StateSuccess, Credits: 1, CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if q := s.Quote(api.OpAudioTTS, map[string]any{"text": "hello", "voice_setting_voice_id": "v"}); !strings.HasPrefix(q, "1 credit last time") {

@@ -14,9 +14,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // startSandbox starts a sandbox studio whose watcher reads due tasks every
@@ -85,11 +85,11 @@ func TestStartedStudioQueuesWhatSucceeds(t *testing.T) {
 			t.Fatal(err)
 		}
 		endedOn(t, s, clk, img.Task.Identifier(), job.Task.Identifier())
-		dls, err := s.Store.Downloads(ctx, img.Task.Identifier())
+		dls, err := s.Record().Downloads(ctx, img.Task.Identifier())
 		if err != nil || len(dls) != 1 || !strings.HasPrefix(filepath.Base(dls[0].Path), "2026-11-26_") {
 			t.Errorf("the image's downloads: %+v, %v; want one, named by its day of creation", dls, err)
 		}
-		if dls, err := s.Store.Downloads(ctx, job.Task.Identifier()); err != nil || len(dls) != 1 {
+		if dls, err := s.Record().Downloads(ctx, job.Task.Identifier()); err != nil || len(dls) != 1 {
 			t.Errorf("the job's downloads: %+v, %v; want its composed video", dls, err)
 		}
 	})
@@ -106,7 +106,7 @@ func TestStartedStudioQueuesWhatSucceeds(t *testing.T) {
 			t.Fatal(err)
 		}
 		endedOn(t, s, clk, img.Task.Identifier())
-		if dls, _ := s.Store.Downloads(ctx, img.Task.Identifier()); len(dls) != 0 {
+		if dls, _ := s.Record().Downloads(ctx, img.Task.Identifier()); len(dls) != 0 {
 			t.Errorf("auto-download off, yet %d downloads queued", len(dls))
 		}
 	})
@@ -132,10 +132,10 @@ func TestStartFollowsWhatHistoryHoldsInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for s.Watcher.Watching() != 1 && time.Now().Before(deadline) {
+	for s.Watching() != 1 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	if n := s.Watcher.Watching(); n != 1 {
+	if n := s.Watching(); n != 1 {
 		t.Fatalf("the started studio follows %d tasks, want the one in flight", n)
 	}
 	select {
@@ -171,7 +171,7 @@ func TestCloseReleasesHistoryAndConnections(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Store.Task(context.Background(), 1); err == nil || errors.Is(err, history.ErrNotFound) {
+	if _, err := s.Record().Task(context.Background(), 1); err == nil || errors.Is(err, record.ErrNotFound) {
 		t.Errorf("the history answers after Close: %v", err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -200,10 +200,10 @@ func TestUnknownStoredSubjectIsRefusedBeforeSending(t *testing.T) {
 	if !errors.As(err, &unknown) || unknown.ID != "no-such-subject" || unknown.Index != 0 {
 		t.Fatalf("an unknown stored subject: %v", err)
 	}
-	if page, _ := s.Store.Tasks(ctx, history.Filter{}); len(page.Tasks) != 0 {
+	if page, _ := s.Record().Tasks(ctx, record.Filter{}); len(page.Tasks) != 0 {
 		t.Errorf("%d requests recorded for a refused subject", len(page.Tasks))
 	}
-	sb, err := s.Client.CreateSubject(ctx, map[string]any{"name": "Ada", "images": []any{"https://example.com/ada.png"}})
+	sb, err := s.Service().CreateSubject(ctx, map[string]any{"name": "Ada", "images": []any{"https://example.com/ada.png"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestStartReportsAFailedLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.Store.Close() // the history is gone from under the studio
+	s.Record().Close() // the history is gone from under the studio
 	if err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

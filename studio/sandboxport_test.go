@@ -10,7 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -79,11 +79,11 @@ func TestTaskPreviewRereadsForAFreshURL(t *testing.T) {
 	}
 	clk.Advance(10 * time.Minute)
 	id := sub.Task.Identifier()
-	dead := history.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/" + id + "/0.png"}}, clk.Now().Add(time.Hour))
-	if _, err := s.Store.ApplyResult(ctx, id, history.Update{State: api.StateSuccess, Creations: dead}); err != nil {
+	dead := record.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/" + id + "/0.png"}}, clk.Now().Add(time.Hour))
+	if _, err := s.Record().ApplyResult(ctx, id, record.Update{State: api.StateSuccess, Creations: dead}); err != nil {
 		t.Fatal(err)
 	}
-	task, err := s.Store.Task(ctx, sub.LocalID)
+	task, err := s.Record().Task(ctx, sub.LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestTaskPreviewRereadsForAFreshURL(t *testing.T) {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		t.Errorf("preview %s: %v", path, err)
 	}
-	if task, _ = s.Store.Task(ctx, sub.LocalID); strings.Contains(task.Creations[0].URL, "127.0.0.1:1/") {
+	if task, _ = s.Record().Task(ctx, sub.LocalID); strings.Contains(task.Creations[0].URL, "127.0.0.1:1/") {
 		t.Errorf("history still holds the dead URL %s", task.Creations[0].URL)
 	}
 }

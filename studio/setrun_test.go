@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // setService is a live service whose answer to each request depends on
@@ -155,7 +155,7 @@ func (rec *setRecorder) noted(prefix string) string {
 func runSet(t *testing.T, s *studio.Studio, reqs []studio.SetRequest, untilSent bool) (*studio.SetRun, *setRecorder, int64, error) {
 	t.Helper()
 	ctx := context.Background()
-	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "", "test", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "", "test", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestSetRunUntilSentStopsAtTheLastSend(t *testing.T) {
 	if rec.last.Waiting != 0 || rec.last.Done+rec.last.AtService != 2 {
 		t.Errorf("until sent: progress %+v", rec.last)
 	}
-	id, _, err := s.Store.OpenSet(context.Background(), history.SetBatch, "", "slow", studio.SetMembers(setRequests("slow")))
+	id, _, err := s.Record().OpenSet(context.Background(), record.SetBatch, "", "slow", studio.SetMembers(setRequests("slow")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,14 +272,14 @@ func TestSetRunTakesUpWhereHistoryStands(t *testing.T) {
 	s := openSetStudio(t, svc)
 	ctx := context.Background()
 	reqs := setRequests("never sent", "refused for now", "refused", "unknown", "done", "running", "forgotten", "unknown too", "never sent 2", "never sent 3")
-	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "", "again", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "", "again", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	record := func(line int) int64 {
+	recordLine := func(line int) int64 {
 		t.Helper()
 		raw, _ := json.Marshal(reqs[line-1].Body)
-		lid, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: raw, Set: &history.SetLine{SetID: id, Line: line}})
+		lid, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: raw, Set: &record.SetLine{SetID: id, Line: line}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,17 +291,17 @@ func TestSetRunTakesUpWhereHistoryStands(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.Store.MarkRejected(ctx, record(2), history.Rejection{Status: 429, Reason: api.ReasonTooManyRequests, Retryable: true}))
-	must(s.Store.MarkRejected(ctx, record(3), history.Rejection{Status: 400, Reason: api.ReasonBadRequest}))
-	record(4) // sent, no answer recorded
-	record(8)
-	must(s.Store.MarkSubmitted(ctx, record(5), history.SubmittedEcho{TaskID: "done-5", State: api.StateSuccess, Credits: 3}))
-	must(s.Store.MarkSubmitted(ctx, record(6), history.SubmittedEcho{TaskID: "run-6", State: api.StateProcessing}))
-	must(s.Store.MarkSubmitted(ctx, record(7), history.SubmittedEcho{TaskID: "gone-7", State: api.StateProcessing}))
+	must(s.Record().MarkRejected(ctx, recordLine(2), record.Rejection{Status: 429, Reason: api.ReasonTooManyRequests, Retryable: true}))
+	must(s.Record().MarkRejected(ctx, recordLine(3), record.Rejection{Status: 400, Reason: api.ReasonBadRequest}))
+	recordLine(4) // sent, no answer recorded
+	recordLine(8)
+	must(s.Record().MarkSubmitted(ctx, recordLine(5), record.SubmittedEcho{TaskID: "done-5", State: api.StateSuccess, Credits: 3}))
+	must(s.Record().MarkSubmitted(ctx, recordLine(6), record.SubmittedEcho{TaskID: "run-6", State: api.StateProcessing}))
+	must(s.Record().MarkSubmitted(ctx, recordLine(7), record.SubmittedEcho{TaskID: "gone-7", State: api.StateProcessing}))
 	// The service has not known gone-7 for a while: one more answer so
 	// makes it lost.
 	for range 2 {
-		if _, err := s.Store.RecordNotFound(ctx, "gone-7", time.Now().Add(-time.Hour), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
+		if _, err := s.Record().RecordNotFound(ctx, "gone-7", time.Now().Add(-time.Hour), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -348,11 +348,11 @@ func TestSetPriceIsAFloorWhenSomeAreUnknown(t *testing.T) {
 	// One earlier svcq3-pro task of 40 credits prices the svcq3-pro lines;
 	// svcq1 has none.
 	raw := []byte(`{"model":"svcq3-pro","prompt":"p"}`)
-	lid, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: raw})
+	lid, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.MarkSubmitted(ctx, lid, history.SubmittedEcho{TaskID: "old", State: api.StateSuccess, Credits: 40}); err != nil {
+	if err := s.Record().MarkSubmitted(ctx, lid, record.SubmittedEcho{TaskID: "old", State: api.StateSuccess, Credits: 40}); err != nil {
 		t.Fatal(err)
 	}
 	priced := setRequests("a", "b")
@@ -381,17 +381,17 @@ func TestSetRunTakenUpAllAtTheService(t *testing.T) {
 	s := openSetStudio(t, svc)
 	ctx := context.Background()
 	reqs := setRequests("a", "b", "c", "d", "e", "f")
-	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "", "running", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "", "running", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range reqs {
 		raw, _ := json.Marshal(r.Body)
-		lid, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: raw, Set: &history.SetLine{SetID: id, Line: r.Line}})
+		lid, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: raw, Set: &record.SetLine{SetID: id, Line: r.Line}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Store.MarkSubmitted(ctx, lid, history.SubmittedEcho{TaskID: fmt.Sprint("run-", r.Line), State: api.StateProcessing}); err != nil {
+		if err := s.Record().MarkSubmitted(ctx, lid, record.SubmittedEcho{TaskID: fmt.Sprint("run-", r.Line), State: api.StateProcessing}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -418,7 +418,7 @@ func TestSetRunRetriesALoneRefusalAfterAPause(t *testing.T) {
 	s := openSetStudio(t, svc)
 	ctx := context.Background()
 	reqs := setRequests("busy")
-	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "", "busy", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "", "busy", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/track"
 )
 
 // SetSlots is how many tasks the service runs (or queues) at once per
@@ -41,14 +41,14 @@ type SetRequest struct {
 	// Parent is the task whose result the request was filled with (sent
 	// onward); nil for none. It is not kept with the set: a run taken up
 	// after a restart sends its remaining lines without it.
-	Parent *history.Parent
+	Parent *record.Parent
 }
 
 // SetMembers are the history rows of a set's requests.
-func SetMembers(reqs []SetRequest) []history.SetMember {
-	out := make([]history.SetMember, len(reqs))
+func SetMembers(reqs []SetRequest) []record.SetMember {
+	out := make([]record.SetMember, len(reqs))
 	for i, r := range reqs {
-		out[i] = history.SetMember{Line: r.Line, Operation: r.Op, Label: r.Label}
+		out[i] = record.SetMember{Line: r.Line, Operation: r.Op, Label: r.Label}
 	}
 	return out
 }
@@ -104,10 +104,8 @@ type SetRun struct {
 	ended    map[int]string         // line -> final state
 	results  map[int]*api.TaskResult
 	taskIDs  map[int]string
+	offered  []track.Event // from the relay, not taken yet
 	wake     chan struct{}
-	// relayed: the run is fed by a started studio's relay, whose front end
-	// hears of each send as an event (the TUI's lists show the new task).
-	relayed bool
 	// resumed: the lines are sorted from history already (StartSet does
 	// it before returning, so the waiting lines show at once).
 	resumed bool
@@ -157,20 +155,16 @@ func (r *SetRun) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	var events <-chan track.Event
-	if r.relayed = r.s.relays(); r.relayed {
-		// The studio's relay reads the watcher's events and hands each to
-		// the running sets (take): the front end sees them too.
-		r.s.addSet(r)
-		defer r.s.removeSet(r)
-	} else {
-		r.s.Follow(ctx)
-		events = r.s.Watcher.Events()
-	}
+	// The studio's relay reads the backend's events and hands each to the
+	// running sets (take), saving results on the way as for any task.
+	r.s.Follow(ctx)
+	r.s.addSet(r)
+	defer r.s.removeSet(r)
 	retry := time.NewTimer(0)
 	defer retry.Stop()
 	<-retry.C
 	for {
+		r.takeOffered()
 		if err := r.fill(ctx, retry); err != nil {
 			return err
 		}
@@ -186,8 +180,6 @@ func (r *SetRun) Run(ctx context.Context) error {
 			return ErrSetStopped
 		case <-retry.C:
 		case <-r.wake:
-		case ev := <-events:
-			r.take(ev)
 		}
 	}
 }
@@ -195,7 +187,7 @@ func (r *SetRun) Run(ctx context.Context) error {
 // resume sorts the set's lines into never sent (queued), at the service
 // (followed) and ended, as history holds them.
 func (r *SetRun) resume(ctx context.Context) error {
-	members, err := r.s.Store.SetMembers(ctx, r.SetID)
+	members, err := r.s.store.SetMembers(ctx, r.SetID)
 	if err != nil {
 		return err
 	}
@@ -215,15 +207,15 @@ func (r *SetRun) resume(ctx context.Context) error {
 			r.queue = append(r.queue, *req)
 			continue
 		}
-		t, err := r.s.Store.Task(ctx, id)
+		t, err := r.s.store.Task(ctx, id)
 		if err != nil {
 			return err
 		}
 		r.taskIDs[req.Line] = t.TaskID
 		switch {
-		case t.TaskID == "" && t.State == history.StateRejected && t.Rejection != nil && t.Rejection.Retryable:
+		case t.TaskID == "" && t.State == record.StateRejected && t.Rejection != nil && t.Rejection.Retryable:
 			r.queue = append(r.queue, *req) // refused for now (429): sent again
-		case t.TaskID == "" && t.State == history.StateRejected:
+		case t.TaskID == "" && t.State == record.StateRejected:
 			r.ended[req.Line] = api.StateFailed
 		case t.TaskID == "":
 			r.ended[req.Line] = stateUnknown
@@ -231,7 +223,7 @@ func (r *SetRun) resume(ctx context.Context) error {
 			r.ended[req.Line] = t.State
 		default:
 			r.inflight[t.TaskID] = req
-			r.s.Watcher.Watch(t.TaskID, t.Operation, t.Model, t.State, t.CreatedAt)
+			r.s.watcher.Watch(t.TaskID, t.Operation, t.Model, t.State, t.CreatedAt)
 		}
 	}
 	if len(r.reqs) > len(r.queue) {
@@ -256,12 +248,10 @@ func (r *SetRun) fill(ctx context.Context, retry *time.Timer) error {
 // sendNext sends the first queued line when the service has room for it;
 // more tells whether to go on with the next.
 func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, err error) {
-	if r.relayed {
-		// One send of every set at a time: the room checked is the room
-		// taken, so two sets never both take the fifth slot.
-		r.s.setSendMu.Lock()
-		defer r.s.setSendMu.Unlock()
-	}
+	// One send of every set at a time: the room checked is the room taken,
+	// so two sets never both take the fifth slot.
+	r.s.setSendMu.Lock()
+	defer r.s.setSendMu.Unlock()
 	r.mu.Lock()
 	if len(r.queue) == 0 {
 		r.mu.Unlock()
@@ -270,15 +260,15 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	req := r.queue[0]
 	running := len(r.inflight)
 	r.mu.Unlock()
-	if r.atService(running) >= SetSlots {
+	if r.atService() >= SetSlots {
 		return false, nil
 	}
-	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &history.SetLine{SetID: r.SetID, Line: req.Line}, req.Parent)
+	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &record.SetLine{SetID: r.SetID, Line: req.Line}, req.Parent)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		return false, nil // the loop reports the stop
-	case errors.Is(err, history.ErrLineSent):
+	case errors.Is(err, record.ErrLineSent):
 		// Another run of the same set sent it meanwhile: it follows it.
 		r.end(req.Line, stateUnknown)
 		return true, nil
@@ -305,8 +295,9 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	r.taskIDs[req.Line] = id
 	r.mu.Unlock()
 	r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
-	if r.relayed && id != "" {
-		r.s.Watcher.Publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: time.Now()})
+	if id != "" {
+		// Every front end hears of the send (the TUI's lists show the task).
+		r.s.publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: r.s.Now()})
 	}
 	if api.IsTerminal(sub.Task.State) || id == "" {
 		r.mu.Lock()
@@ -315,28 +306,46 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 		r.mu.Unlock()
 		return true, nil
 	}
-	t, err := r.s.Store.Task(ctx, sub.LocalID)
+	t, err := r.s.store.Task(ctx, sub.LocalID)
 	if err != nil {
 		return false, err
 	}
 	r.mu.Lock()
 	r.inflight[id] = &req
 	r.mu.Unlock()
-	r.s.Watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
+	r.s.watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
 	return true, nil
 }
 
-// atService is how many tasks of sets are at the service: this run's
-// running, or, in a started studio, those of every set it runs, so two
-// sets sent one after the other share the service's five.
-func (r *SetRun) atService(running int) int {
-	if !r.relayed {
-		return running
-	}
-	return r.s.setsAtService()
-}
+// atService is how many tasks of sets are at the service: those of every
+// set the studio runs, so two sets sent one after the other share the
+// service's five.
+func (r *SetRun) atService() int { return r.s.setsAtService() }
 
 // poke wakes the run's loop to look for room again.
+// offer queues an event of the relay for the run's own loop, which takes
+// it between sends (so the room it counts is the room it saw), and wakes
+// the loop when ends says a slot may have freed.
+func (r *SetRun) offer(ev track.Event, ends bool) {
+	r.mu.Lock()
+	r.offered = append(r.offered, ev)
+	r.mu.Unlock()
+	if ends {
+		r.poke()
+	}
+}
+
+// takeOffered takes the events offered since the last call.
+func (r *SetRun) takeOffered() {
+	r.mu.Lock()
+	evs := r.offered
+	r.offered = nil
+	r.mu.Unlock()
+	for _, ev := range evs {
+		r.take(ev)
+	}
+}
+
 func (r *SetRun) poke() {
 	select {
 	case r.wake <- struct{}{}:
@@ -453,14 +462,14 @@ func (r *SetRun) Summary(ctx context.Context) *SetSummary {
 	ctx = context.WithoutCancel(ctx)
 	p := r.progress()
 	sum := &SetSummary{Kind: kind, Done: p.Done, Failed: p.Failed, Unknown: p.Unknown, Waiting: p.Waiting}
-	members, err := r.s.Store.SetMembers(ctx, r.SetID)
+	members, err := r.s.store.SetMembers(ctx, r.SetID)
 	if err != nil {
 		r.say("the %s's lines could not be read back for the summary: %v", kind, err)
 	}
 	for _, m := range members {
 		line := SummaryLine{Line: m.Line, Label: m.Label, State: "waiting"}
 		if m.LocalID != 0 {
-			if t, err := r.s.Store.Task(ctx, m.LocalID); err == nil {
+			if t, err := r.s.store.Task(ctx, m.LocalID); err == nil {
 				sum.Credits += t.Credits
 				line.TaskID, line.State = t.TaskID, t.State
 			}

@@ -9,9 +9,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // A set started in the background of a running studio (the TUI's
@@ -37,7 +37,7 @@ func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "seven", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "seven", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	sent := func() int {
-		members, err := s.Store.SetMembers(ctx, id)
+		members, err := s.Record().SetMembers(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
 	if n, a := sent(), s.SetActivity(id); n != 7 || a.Running {
 		t.Fatalf("after the first ended: %d of 7 sent, activity %+v", n, a)
 	}
-	members, _ := s.Store.SetMembers(ctx, id)
+	members, _ := s.Record().SetMembers(ctx, id)
 	seen := map[int64]bool{}
 	for _, m := range members {
 		if seen[m.LocalID] {
@@ -152,7 +152,7 @@ func TestSetsShareTheFiveSlots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "four", studio.SetMembers(reqs))
+		id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "four", studio.SetMembers(reqs))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestSetsShareTheFiveSlots(t *testing.T) {
 	sent := func() int {
 		n := 0
 		for _, id := range ids {
-			members, err := s.Store.SetMembers(ctx, id)
+			members, err := s.Record().SetMembers(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}

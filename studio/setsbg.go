@@ -5,16 +5,8 @@ import (
 	"fmt"
 
 	"clapper/api"
-	"clapper/api/track"
+	"clapper/track"
 )
-
-// relays reports whether the studio was Started: its relay reads the
-// watcher's events, so a set run is handed them instead of reading them.
-func (s *Studio) relays() bool {
-	s.setsMu.Lock()
-	defer s.setsMu.Unlock()
-	return s.started != nil
-}
 
 func (s *Studio) addSet(r *SetRun) {
 	s.setsMu.Lock()
@@ -40,10 +32,7 @@ func (s *Studio) offerSets(ev track.Event) {
 	// its own.
 	ends := ev.Kind == track.EventLost || ev.Kind == track.EventState && api.IsTerminal(ev.To)
 	for _, r := range runs {
-		r.take(ev)
-		if ends {
-			r.poke()
-		}
+		r.offer(ev, ends)
 	}
 }
 

@@ -13,9 +13,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // Each setting is followed from where it is given (flag, environment,
@@ -69,7 +69,7 @@ func finishedAfter(t *testing.T, cfg studio.Config, d time.Duration) bool {
 		t.Fatal(err)
 	}
 	clk.Advance(d)
-	res, err := s.Client.Get(context.Background(), sub.Task.Identifier())
+	res, err := s.Service().Get(context.Background(), sub.Task.Identifier())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,15 +147,15 @@ func readsPerSecond(t *testing.T, cfg studio.Config) float64 {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Watcher.Load(context.Background()); err != nil {
+	if err := s.WatcherForTest().Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	start, end := clk.Now(), clk.Now().Add(time.Minute)
 	for clk.Now().Before(end) {
-		next := s.Watcher.Step(context.Background())
+		next := s.WatcherForTest().Step(context.Background())
 		for {
 			select {
-			case <-s.Watcher.Events():
+			case <-s.WatcherForTest().Events():
 				continue
 			default:
 			}
@@ -191,7 +191,7 @@ func TestRequestBudgetReachesTheWatcher(t *testing.T) {
 
 // speechDownloads sends a clone and a speech on cfg (speech answers at
 // once) and returns the downloads queued for the speech.
-func speechDownloads(t *testing.T, cfg studio.Config) []history.Download {
+func speechDownloads(t *testing.T, cfg studio.Config) []record.Download {
 	t.Helper()
 	clk := sandbox.NewFakeClock(wiringT0)
 	s := openSandbox(t, cfg, clk)
@@ -206,7 +206,7 @@ func speechDownloads(t *testing.T, cfg studio.Config) []history.Download {
 	if sub.Task.State != api.StateSuccess {
 		t.Fatalf("the speech answered %s", sub.Task.State)
 	}
-	dls, err := s.Store.Downloads(ctx, sub.Task.Identifier())
+	dls, err := s.Record().Downloads(ctx, sub.Task.Identifier())
 	if err != nil {
 		t.Fatal(err)
 	}

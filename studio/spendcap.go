@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 // CapError refuses a send that would take spending past a credit cap:
@@ -57,7 +57,7 @@ func (e *CapError) Error() string {
 // or monthly cap on all spending: an agent has no --over-cap.
 func (s *Studio) CheckAgentCap(ctx context.Context, p Price) error {
 	if err := s.checkCap(ctx, CapError{Cap: s.Config.AgentCreditCap, Price: p, Scope: "agent work", Period: "day",
-		Setting: "the Settings page's agent credit cap, --daily-cap or " + EnvAgentCreditCap}, history.OriginMCP); err != nil {
+		Setting: "the Settings page's agent credit cap, --daily-cap or " + EnvAgentCreditCap}, record.OriginMCP); err != nil {
 		return err
 	}
 	return s.CheckSpendCaps(ctx, p, "")
@@ -82,21 +82,21 @@ type Spending struct{ Today, Month int64 }
 func (s *Studio) Spent(ctx context.Context) (Spending, error) {
 	var sp Spending
 	var err error
-	if sp.Today, err = s.Store.CreditsSince(ctx, "", s.periodStart("day")); err != nil {
+	if sp.Today, err = s.store.CreditsSince(ctx, "", s.periodStart("day")); err != nil {
 		return sp, err
 	}
-	sp.Month, err = s.Store.CreditsSince(ctx, "", s.periodStart("month"))
+	sp.Month, err = s.store.CreditsSince(ctx, "", s.periodStart("month"))
 	return sp, err
 }
 
 // checkCap is every cap's one check. A price nobody knows (a live service
 // with no like task in history) is refused only once the cap is reached:
 // the service says what it charged, and that counts from then on.
-func (s *Studio) checkCap(ctx context.Context, c CapError, origin history.Origin) error {
+func (s *Studio) checkCap(ctx context.Context, c CapError, origin record.Origin) error {
 	if c.Cap <= 0 || (c.Price.Known && c.Price.Credits == 0) {
 		return nil // no cap, or a send that costs nothing
 	}
-	spent, err := s.Store.CreditsSince(ctx, origin, s.periodStart(c.Period))
+	spent, err := s.store.CreditsSince(ctx, origin, s.periodStart(c.Period))
 	if err != nil {
 		return fmt.Errorf("not sent: spending could not be read for the credit cap per %s: %w", c.Period, err)
 	}
@@ -109,7 +109,7 @@ func (s *Studio) checkCap(ctx context.Context, c CapError, origin history.Origin
 
 // periodStart is local midnight today, or of the month's first day.
 func (s *Studio) periodStart(period string) time.Time {
-	now := s.now()
+	now := s.Now()
 	y, m, d := now.Date()
 	if period == "month" {
 		d = 1
@@ -117,7 +117,8 @@ func (s *Studio) periodStart(period string) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, now.Location())
 }
 
-func (s *Studio) now() time.Time {
+// Now is the studio's clock: the wall clock, or the one a test fixed.
+func (s *Studio) Now() time.Time {
 	if s.opts.Clock != nil {
 		return s.opts.Clock()
 	}

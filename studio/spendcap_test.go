@@ -10,6 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // The agent credit cap comes from the environment over the settings file
@@ -55,15 +56,15 @@ func TestSpendCapsSumTheDayAndTheMonth(t *testing.T) {
 	defer store.Close()
 	for i, at := range []time.Time{now.AddDate(0, 0, -3), now} { // earlier this month, and today
 		clock = at
-		id, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: history.OriginTUI})
+		id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq1","prompt":"p"}`), Origin: record.OriginTUI})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: fmt.Sprint("t", i), Credits: 100}); err != nil {
+		if err := store.MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: fmt.Sprint("t", i), Credits: 100}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := &Studio{Config: Config{DailyCreditCap: 150, MonthlyCreditCap: 250}, Store: store, opts: Options{Clock: func() time.Time { return now }}}
+	s := &Studio{Config: Config{DailyCreditCap: 150, MonthlyCreditCap: 250}, store: store, opts: Options{Clock: func() time.Time { return now }}}
 	spent, over := s.SpendingFor(ctx, Price{Credits: 40, Known: true}, "")
 	if spent != "100 credits today of 150 · 200 credits this month of 250" || over != "" {
 		t.Fatalf("spent %q, over %q", spent, over)
@@ -95,7 +96,7 @@ func TestAgentSendsAreHeldByTheSpendCaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := &Studio{Config: Config{MonthlyCreditCap: 50}, Store: store}
+	s := &Studio{Config: Config{MonthlyCreditCap: 50}, store: store}
 	var ce *CapError
 	if err := s.CheckAgentCap(ctx, Price{Credits: 60, Known: true}); !errors.As(err, &ce) || ce.Period != "month" {
 		t.Fatalf("an agent send past the monthly cap: %v", err)

@@ -10,9 +10,10 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/record"
 	"clapper/scenes"
+	"clapper/track"
 )
 
 // SandboxNotice is what clapper says whenever results are simulated.
@@ -29,6 +30,9 @@ type Options struct {
 	// DownloadDir saves every result in this folder (a command's
 	// --download-dir), over Config.DownloadDir and the folders by media.
 	DownloadDir string
+	// NoDownload leaves results unsaved as tasks succeed (a command's
+	// --no-download), whatever the auto-download setting.
+	NoDownload bool
 	// Watcher overrides the watcher's schedule and clock for tests (the
 	// budget comes from Config.RequestBudget unless set here).
 	Watcher track.WatcherOptions
@@ -45,18 +49,19 @@ type Options struct {
 	History []history.Option
 	// Origin is recorded with every task this studio sends: the front end
 	// using it (tui, cli, mcp).
-	Origin history.Origin
+	Origin record.Origin
 }
 
 // Studio is one backend, running: open it, Start its background work, Close
 // it. Its fields are ready after Open.
 type Studio struct {
-	Config     Config
-	Client     *api.Client
-	Store      *history.Store
-	Tracker    *track.Tracker
-	Watcher    *track.Watcher
-	Downloader *track.Downloader
+	Config Config
+
+	client     *api.Client
+	store      record.Store
+	tracker    *track.Tracker
+	watcher    *track.Watcher
+	downloader *track.Downloader
 
 	opts       Options
 	stopSandbx func()
@@ -64,10 +69,17 @@ type Studio struct {
 	schedule *track.Schedule
 	stopRecv func()
 
+	// events go to the TUI (Start); inbox carries what the downloader and
+	// the set runner report to the relay; subs are the Await streams.
 	events  chan track.Event
+	inbox   chan track.Event
 	changes chan struct{}
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+	subsMu  sync.Mutex
+	subs    map[*subscription]struct{}
+	// running is the context of the relay, set once by Start or Follow.
+	running context.Context
 
 	// previewMu makes Preview fetch a picture once (see Preview).
 	previewMu sync.Mutex
@@ -126,7 +138,7 @@ func sandboxSpeed(cfg Config, sb *sandbox.Config) float64 {
 }
 
 // OpenHistory opens the history of the configured backend.
-func OpenHistory(cfg Config) (*history.Store, error) {
+func OpenHistory(cfg Config) (record.Store, error) {
 	return history.Open(cfg.HistoryPath())
 }
 
@@ -168,16 +180,16 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	s := &Studio{Config: cfg, opts: o, events: make(chan track.Event, 256), changes: make(chan struct{}, 1)}
+	s := &Studio{Config: cfg, opts: o, events: make(chan track.Event, 256), inbox: make(chan track.Event, 64), changes: make(chan struct{}, 1)}
 	var err error
-	if s.Client, s.stopSandbx, err = connect(ctx, cfg, o.Sandbox); err != nil {
+	if s.client, s.stopSandbx, err = connect(ctx, cfg, o.Sandbox); err != nil {
 		return nil, err
 	}
 	storeOpts := append([]history.Option(nil), o.History...)
 	if o.Clock != nil {
 		storeOpts = append(storeOpts, history.WithClock(o.Clock))
 	}
-	if s.Store, err = history.Open(cfg.HistoryPath(), storeOpts...); err != nil {
+	if s.store, err = history.Open(cfg.HistoryPath(), storeOpts...); err != nil {
 		s.stopSandbx()
 		return nil, err
 	}
@@ -192,20 +204,20 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 		wo.Schedule.Speed = sandboxSpeed(cfg, o.Sandbox)
 	}
 	s.schedule = wo.Schedule
-	s.Watcher = track.NewWatcher(s.Client, s.Store, wo)
-	s.Downloader = &track.Downloader{Store: s.Store, Client: s.Client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
-	s.Tracker = &track.Tracker{Client: s.Client, Store: s.Store, Clock: wo.Clock, Origin: o.Origin}
+	s.watcher = track.NewWatcher(s.client, s.store, wo)
+	s.downloader = &track.Downloader{Store: s.store, Client: s.client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
+	s.tracker = &track.Tracker{Client: s.client, Store: s.store, Clock: wo.Clock, Origin: o.Origin}
 	if o.SendOnly {
 		return s, nil
 	}
 	// Listen before anything is sent: a receiver that cannot start must not
 	// leave a task that asks for callbacks nobody takes.
-	if s.stopRecv, err = listenCallbacks(cfg, s.Client, s.Watcher); err != nil {
+	if s.stopRecv, err = listenCallbacks(cfg, s.client, s.watcher); err != nil {
 		s.Close()
 		return nil, err
 	}
 	if s.stopRecv != nil {
-		s.Tracker.CallbackURL = cfg.CallbackURL
+		s.tracker.CallbackURL = cfg.CallbackURL
 	}
 	return s, nil
 }
@@ -220,34 +232,25 @@ func (s *Studio) Sandbox() bool { return !s.Config.Live() }
 // for them; the screens read their rows from history anyway. A failed load
 // is reported on Events and retried on the next change to the history.
 func (s *Studio) Start(ctx context.Context) error {
-	// Downloads report on the one stream the front end listens to. A
-	// command that only Follows reads the outcome of its downloads from
-	// history (Downloader.Settle) and would never drain their progress.
-	s.Downloader.Emit = s.Watcher.Publish
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.setsMu.Lock()
-	s.started = ctx
-	s.setsMu.Unlock()
+	ctx = s.run(ctx, true)
 	every := s.opts.ChangeInterval
 	if every == 0 {
 		every = 500 * time.Millisecond
 	}
-	s.wg.Add(4)
+	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		if err := s.Watcher.Load(ctx); err != nil && ctx.Err() == nil {
-			s.Watcher.Publish(track.Event{Kind: track.EventPollFailed, Err: fmt.Errorf("follow the tasks in flight: %w", err), At: time.Now()})
+		if err := s.watcher.Load(ctx); err != nil && ctx.Err() == nil {
+			s.publish(track.Event{Kind: track.EventPollFailed, Err: fmt.Errorf("follow the tasks in flight: %w", err), At: s.Now()})
 		}
-		s.Watcher.Run(ctx)
+		s.watcher.Run(ctx)
 	}()
-	go func() { defer s.wg.Done(); s.Downloader.Run(ctx) }()
-	go func() { defer s.wg.Done(); s.relay(ctx) }()
 	go func() {
 		defer s.wg.Done()
-		s.Store.WatchChanges(ctx, every, func() {
+		s.store.WatchChanges(ctx, every, func() {
 			// Another process (a `clapper create` in another terminal) may
 			// have sent a task: follow it too. Load skips what is followed.
-			s.Watcher.Load(ctx)
+			s.watcher.Load(ctx)
 			select {
 			case s.changes <- struct{}{}:
 			default: // one pending signal says it all
@@ -257,23 +260,13 @@ func (s *Studio) Start(ctx context.Context) error {
 	return nil
 }
 
-// Follow runs the watcher until Close without loading what history holds
-// in flight: a command follows the tasks it names (Watcher.Watch, or
-// Watcher.Load for all of them) and reads Watcher.Events itself. A studio
-// runs Follow or Start, not both.
-func (s *Studio) Follow(ctx context.Context) {
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.wg.Add(1)
-	go func() { defer s.wg.Done(); s.Watcher.Run(ctx) }()
-}
-
 // Scenes is the multi-scene editor's work over this backend. A studio that
 // follows tasks follows the jobs it edits and composes too; a SendOnly one
 // leaves them to the next clapper that follows.
 func (s *Studio) Scenes() *scenes.Service {
-	svc := &scenes.Service{Client: s.Client, Store: s.Store, Downloader: s.Downloader, DirFor: s.Downloader.DirFor}
+	svc := &scenes.Service{Client: s.client, Store: s.store, Downloader: s.downloader, DirFor: s.downloader.DirFor}
 	if !s.opts.SendOnly {
-		svc.Watcher = s.Watcher
+		svc.Watcher = s.watcher
 	}
 	if sc := s.opts.Watcher.Schedule; sc != nil {
 		svc.NudgeEvery = sc.MinInterval // a test's fast schedule
@@ -284,61 +277,9 @@ func (s *Studio) Scenes() *scenes.Service {
 	return svc
 }
 
-// relay passes the watcher's events on, queueing the results of a task that
-// succeeded when auto-download is on (the composed video of a multi-scene
-// job at once: its signed URL lives under three minutes).
-func (s *Studio) relay(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev := <-s.Watcher.Events():
-			if s.Config.AutoDownload && ev.Kind == track.EventState && ev.To == api.StateSuccess {
-				s.queueResults(ctx, ev)
-			}
-			s.offerSets(ev)
-			select {
-			case s.events <- ev:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}
-}
-
-func (s *Studio) queueResults(ctx context.Context, ev track.Event) {
-	res := ev.Result
-	if j := ev.Job; j != nil && j.SignedURL != "" {
-		res = &api.TaskResult{ID: ev.TaskID, State: ev.To, Creations: []api.Creation{{URL: j.SignedURL}}}
-	}
-	if res == nil || len(res.Creations) == 0 {
-		return
-	}
-	created := ev.At
-	if t, err := s.Store.TaskByID(ctx, ev.TaskID); err == nil {
-		created = t.CreatedAt
-	}
-	if err := s.Downloader.QueueResults(ctx, ev.TaskID, ev.Operation, created, res); err != nil {
-		s.Watcher.Publish(track.Event{Kind: track.EventDownload, TaskID: ev.TaskID, Operation: ev.Operation, Err: err, At: time.Now()})
-	}
-}
-
-// Download queues a finished task's results now (the detail view's
-// "download" action), whatever the auto-download setting.
-func (s *Studio) Download(ctx context.Context, t history.Task) error {
-	if len(t.Creations) == 0 {
-		return fmt.Errorf("task %s has no result to download yet", t.TaskID)
-	}
-	res := &api.TaskResult{ID: t.TaskID, State: t.State}
-	for _, c := range t.Creations {
-		res.Creations = append(res.Creations, api.Creation{URL: c.URL, CoverURL: c.CoverURL})
-	}
-	return s.Downloader.QueueResults(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
-}
-
 // DownloadWithCovers is Download and the covers of the results, for a
 // client that shows a video by its cover (an agent's chat).
-func (s *Studio) DownloadWithCovers(ctx context.Context, t history.Task) error {
+func (s *Studio) DownloadWithCovers(ctx context.Context, t record.Task) error {
 	if err := s.Download(ctx, t); err != nil {
 		return err
 	}
@@ -346,11 +287,11 @@ func (s *Studio) DownloadWithCovers(ctx context.Context, t history.Task) error {
 	for _, c := range t.Creations {
 		res.Creations = append(res.Creations, api.Creation{URL: c.URL, CoverURL: c.CoverURL})
 	}
-	return s.Downloader.QueueCovers(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
+	return s.downloader.QueueCovers(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
 }
 
 // Events delivers every change the watcher and downloader report, already
-// recorded in history.
+// recorded in history, to the front end that Started the studio.
 func (s *Studio) Events() <-chan track.Event { return s.events }
 
 // Changes signals that another process committed to the history (this
@@ -367,14 +308,14 @@ func (s *Studio) Close() error {
 		s.stopRecv()
 	}
 	var err error
-	if s.Store != nil {
-		err = s.Store.Close()
+	if s.store != nil {
+		err = s.store.Close()
 	}
 	if s.stopSandbx != nil {
 		s.stopSandbx()
 	}
-	if s.Client != nil {
-		s.Client.CloseIdleConnections()
+	if s.client != nil {
+		s.client.CloseIdleConnections()
 	}
 	return err
 }
@@ -384,3 +325,8 @@ func IsUsage(err error) bool {
 	var ue *UsageError
 	return errors.As(err, &ue)
 }
+
+// Record hands the front ends the record's verbs (queries and writes of
+// the history, record.Store), never the storage type behind them: the
+// SQLite history today, a team's PostgreSQL tomorrow.
+func (s *Studio) Record() record.Store { return s.store }

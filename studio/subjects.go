@@ -8,24 +8,24 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 )
 
 // CreateSubject stores a subject with the service and keeps it in the
 // library. The body has the subject's fields by name (name, images,
 // videos, voice_id, style, description); local files must already be data
 // URIs. It is checked as the service checks it, nothing is sent otherwise.
-func (s *Studio) CreateSubject(ctx context.Context, body map[string]any) (*history.Subject, error) {
+func (s *Studio) CreateSubject(ctx context.Context, body map[string]any) (*record.Subject, error) {
 	return s.saveSubject(ctx, "", body)
 }
 
 // UpdateSubject changes a stored subject: the fields given replace the
 // old ones (images and videos whole).
-func (s *Studio) UpdateSubject(ctx context.Context, id string, body map[string]any) (*history.Subject, error) {
+func (s *Studio) UpdateSubject(ctx context.Context, id string, body map[string]any) (*record.Subject, error) {
 	return s.saveSubject(ctx, id, body)
 }
 
-func (s *Studio) saveSubject(ctx context.Context, id string, body map[string]any) (*history.Subject, error) {
+func (s *Studio) saveSubject(ctx context.Context, id string, body map[string]any) (*record.Subject, error) {
 	spec := catalog.SubjectSpec(id != "")
 	if errs := spec.Validate(body); errs != nil {
 		return nil, errs
@@ -33,42 +33,42 @@ func (s *Studio) saveSubject(ctx context.Context, id string, body map[string]any
 	var sb *api.StoredSubject
 	var err error
 	if id == "" {
-		sb, err = s.Client.CreateSubject(ctx, body)
+		sb, err = s.client.CreateSubject(ctx, body)
 	} else {
-		sb, err = s.Client.UpdateSubject(ctx, id, body)
+		sb, err = s.client.UpdateSubject(ctx, id, body)
 	}
 	if err != nil {
 		return nil, err
 	}
 	rec := librarySubject(*sb)
-	if err := s.Store.RecordSubject(ctx, rec); err != nil {
+	if err := s.store.RecordSubject(ctx, rec); err != nil {
 		return nil, err
 	}
 	return &rec, nil
 }
 
-func librarySubject(sb api.StoredSubject) history.Subject {
-	return history.Subject{ID: sb.ID, Name: sb.Name, Images: sb.Images, Videos: sb.Videos,
+func librarySubject(sb api.StoredSubject) record.Subject {
+	return record.Subject{ID: sb.ID, Name: sb.Name, Images: sb.Images, Videos: sb.Videos,
 		VoiceID: sb.VoiceID, Style: sb.Style, Description: sb.Description}
 }
 
 // Subjects is the subject library: the stored subjects this backend made
 // or read.
-func (s *Studio) Subjects(ctx context.Context) ([]history.Subject, error) {
-	return s.Store.Subjects(ctx)
+func (s *Studio) Subjects(ctx context.Context) ([]record.Subject, error) {
+	return s.store.Subjects(ctx)
 }
 
 // SyncSubjects reads every stored subject of the account from the service
 // into the library and answers the library.
-func (s *Studio) SyncSubjects(ctx context.Context) ([]history.Subject, error) {
+func (s *Studio) SyncSubjects(ctx context.Context) ([]record.Subject, error) {
 	q := api.SubjectQuery{Count: 100}
 	for {
-		page, err := s.Client.ListSubjects(ctx, q)
+		page, err := s.client.ListSubjects(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		for _, sb := range page.Subjects {
-			if err := s.Store.RecordSubject(ctx, librarySubject(sb)); err != nil {
+			if err := s.store.RecordSubject(ctx, librarySubject(sb)); err != nil {
 				return nil, err
 			}
 		}
@@ -77,7 +77,7 @@ func (s *Studio) SyncSubjects(ctx context.Context) ([]history.Subject, error) {
 		}
 		q.PageToken = page.NextPageToken
 	}
-	return s.Store.Subjects(ctx)
+	return s.store.Subjects(ctx)
 }
 
 // UnknownSubjectError names a reference2video server_id that neither the
@@ -111,13 +111,13 @@ func (s *Studio) checkServerIDs(ctx context.Context, op api.Operation, body map[
 	if len(want) == 0 {
 		return nil
 	}
-	lib, err := s.Store.Subjects(ctx)
+	lib, err := s.store.Subjects(ctx)
 	if err != nil {
 		return err
 	}
 	var ask []string
 	for id := range want {
-		if !slices.ContainsFunc(lib, func(sb history.Subject) bool { return sb.ID == id }) {
+		if !slices.ContainsFunc(lib, func(sb record.Subject) bool { return sb.ID == id }) {
 			ask = append(ask, id)
 		}
 	}
@@ -125,12 +125,12 @@ func (s *Studio) checkServerIDs(ctx context.Context, op api.Operation, body map[
 		return nil
 	}
 	slices.Sort(ask)
-	page, err := s.Client.ListSubjects(ctx, api.SubjectQuery{IDs: ask, Count: min(len(ask), 100)})
+	page, err := s.client.ListSubjects(ctx, api.SubjectQuery{IDs: ask, Count: min(len(ask), 100)})
 	if err != nil {
 		return fmt.Errorf("checking stored subjects %s: %w", strings.Join(ask, ", "), err)
 	}
 	for _, sb := range page.Subjects {
-		if err := s.Store.RecordSubject(ctx, librarySubject(sb)); err != nil {
+		if err := s.store.RecordSubject(ctx, librarySubject(sb)); err != nil {
 			return err
 		}
 	}

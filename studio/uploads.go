@@ -12,8 +12,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Upload modes: when a local image goes through the service's upload flow
@@ -44,12 +44,12 @@ func (s *Studio) Send(ctx context.Context, op api.Operation, body map[string]any
 
 // SendInSet is Send for a line of a set (nil for none), tied to it as the
 // request is recorded: a line sent before is refused with nothing sent.
-func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine) (*track.Submission, error) {
+func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine) (*track.Submission, error) {
 	return s.sendLinked(ctx, op, body, line, nil)
 }
 
 // sendLinked is Send for a set's line and a parent task (either nil).
-func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[string]any, line *history.SetLine, parent *history.Parent) (*track.Submission, error) {
+func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine, parent *record.Parent) (*track.Submission, error) {
 	if err := s.checkServerIDs(ctx, op, body); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.Tracker.SubmitLinked(ctx, op, prepared, line, parent)
+	sub, err := s.tracker.SubmitLinked(ctx, op, prepared, line, parent)
 	if err == nil {
 		return sub, s.recordJobCredits(ctx, op, body, sub)
 	}
@@ -65,14 +65,14 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 		return sub, err
 	}
 	for _, sha := range reused {
-		if ferr := s.Store.ForgetUpload(ctx, sha); ferr != nil {
+		if ferr := s.store.ForgetUpload(ctx, sha); ferr != nil {
 			return nil, errors.Join(err, ferr)
 		}
 	}
 	if prepared, _, err = s.uploadImages(ctx, op, body, true); err != nil {
 		return nil, err
 	}
-	sub, err = s.Tracker.SubmitLinked(ctx, op, prepared, line, parent)
+	sub, err = s.tracker.SubmitLinked(ctx, op, prepared, line, parent)
 	if err != nil {
 		return sub, err
 	}
@@ -92,7 +92,7 @@ func (s *Studio) recordJobCredits(ctx context.Context, op api.Operation, body ma
 	if !p.Known || p.Credits <= 0 {
 		return nil
 	}
-	if err := s.Store.AddCredits(ctx, sub.LocalID, p.Credits); err != nil {
+	if err := s.store.AddCredits(ctx, sub.LocalID, p.Credits); err != nil {
 		return fmt.Errorf("job %s was created; its %d credits were not recorded: %w", sub.Task.Identifier(), p.Credits, err)
 	}
 	return nil
@@ -167,7 +167,7 @@ func (s *Studio) upload(ctx context.Context, d catalog.DataURI, fresh bool) (uri
 	sum := sha(d.Data)
 	now := time.Now()
 	if !fresh {
-		if u, ok, err := s.Store.UploadOf(ctx, sum, now); err != nil {
+		if u, ok, err := s.store.UploadOf(ctx, sum, now); err != nil {
 			return "", false, err
 		} else if ok {
 			return u.URI, true, nil
@@ -180,11 +180,11 @@ func (s *Studio) upload(ctx context.Context, d catalog.DataURI, fresh bool) (uri
 	if err := catalog.CheckUploadImage(d.Data); err != nil {
 		return "", false, fmt.Errorf("upload: %w", err)
 	}
-	uri, err = s.Client.Upload(ctx, d.Data, ct)
+	uri, err = s.client.Upload(ctx, d.Data, ct)
 	if err != nil {
 		return "", false, fmt.Errorf("upload of a %s image: %w", strings.TrimPrefix(ct, "image/"), err)
 	}
-	err = s.Store.RecordUpload(ctx, history.Upload{SHA256: sum, URI: uri, ContentType: ct, Size: len(d.Data),
+	err = s.store.RecordUpload(ctx, record.Upload{SHA256: sum, URI: uri, ContentType: ct, Size: len(d.Data),
 		CreatedAt: now, ExpiresAt: now.Add(uploadReuse)})
 	return uri, false, err
 }

@@ -22,7 +22,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -239,7 +239,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case usualLoadedMsg:
 		if msg.err == nil {
 			if m.env.usual == nil {
-				m.env.usual = map[usualKey]history.Usual{}
+				m.env.usual = map[usualKey]record.Usual{}
 			}
 			m.env.usual[msg.key] = msg.usual
 			if m.detail != nil {

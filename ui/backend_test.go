@@ -19,7 +19,7 @@ import (
 func goroutinesOf(s *studio.Studio) int {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
-	marks := []string{fmt.Sprintf("%p", s), fmt.Sprintf("%p", s.Watcher), fmt.Sprintf("%p", s.Downloader), fmt.Sprintf("%p", s.Store)}
+	marks := []string{fmt.Sprintf("%p", s), fmt.Sprintf("%p", s.Record())}
 	n := 0
 	// The first stack is the caller's own, which holds s as an argument.
 	for _, g := range strings.Split(string(buf), "\n\n")[1:] {

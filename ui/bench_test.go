@@ -14,9 +14,10 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 var (
@@ -187,12 +188,19 @@ func BenchmarkStateEventStatements(b *testing.B) {
 	send(m, tea.BackgroundColorMsg{Color: color.Black})
 	run(m, m.Init())
 	ctx := context.Background()
-	probe, err := s.Store.NewChangeProbe(ctx)
+	// A second store on the same file sees the UI's commits as another
+	// process's.
+	other, err := history.Open(s.Config.HistoryPath())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { other.Close() })
+	probe, err := other.NewChangeProbe(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
 	// The tasks in flight, newest first: those on screen come first.
-	p, err := s.Store.Tasks(ctx, history.Filter{States: []string{api.StateQueueing, api.StateProcessing}, Limit: 20_000})
+	p, err := s.Record().Tasks(ctx, record.Filter{States: []string{api.StateQueueing, api.StateProcessing}, Limit: 20_000})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -209,7 +217,7 @@ func BenchmarkStateEventStatements(b *testing.B) {
 		if from == api.StateProcessing {
 			to = api.StateSuccess
 		}
-		if _, err := s.Store.ApplyResult(ctx, t.TaskID, history.Update{State: to}); err != nil {
+		if _, err := s.Record().ApplyResult(ctx, t.TaskID, record.Update{State: to}); err != nil {
 			b.Fatal(err)
 		}
 		t.State = to

@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/studio"
 )
 
 // The change pipeline. Sources (the watcher's events, commits of other
@@ -52,7 +52,7 @@ type taskLister interface {
 	// what the page still has to re-read: nothing, the figures beside the
 	// list (counts, charts), or all of it (its filter or order depends on
 	// what changed).
-	taskChanged(t history.Task, stateChanged bool) reread
+	taskChanged(t record.Task, stateChanged bool) reread
 }
 
 // figuresPage is a page that can re-read the figures beside its list
@@ -76,7 +76,7 @@ type (
 	flushMsg struct{}
 	// taskReadMsg is one task read again after an event about it.
 	taskReadMsg struct {
-		task         history.Task
+		task         record.Task
 		stateChanged bool
 		// announce: the task finished while the user looked elsewhere.
 		announce bool
@@ -167,7 +167,7 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 		cmds = append(cmds, m.sheet.taskEvent(ev))
 	}
 	switch ev.Kind {
-	case track.EventState:
+	case studio.EventState:
 		// A task finished elsewhere is announced once read (onTaskRead);
 		// the one in front of the user only says why it failed.
 		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess && m.looksAt(ev.TaskID) {
@@ -177,18 +177,18 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 			}
 			cmds = append(cmds, statusErrText("task "+api.CleanLine(ev.TaskID)+" "+api.DescribeState(ev.To)+why))
 		}
-	case track.EventDownload:
+	case studio.EventDownload:
 		if ev.Err != nil {
 			cmds = append(cmds, statusErrText("download of task "+api.CleanLine(ev.TaskID)+": "+api.CleanLine(ev.Err.Error())))
 		}
-	case track.EventLost:
+	case studio.EventLost:
 		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed (r reads it again) and history keeps it as it was"))
-	case track.EventPollFailed:
+	case studio.EventPollFailed:
 		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
 			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
 		}
-	case track.EventPaused:
-		cmds = append(cmds, statusErrText(track.PauseNotice(ev, m.env.now())))
+	case studio.EventPaused:
+		cmds = append(cmds, statusErrText(studio.PauseNotice(ev, m.env.now())))
 	}
 	if ev.Operation == api.OpGeneralOneClick {
 		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))
@@ -201,14 +201,14 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 // recounts a state change, and the detail showing the task re-reads it.
 // A download's progress shows only in the detail; a failed or paused read
 // shows nowhere.
-func (m *Model) onTaskEvent(ev track.Event) tea.Cmd {
+func (m *Model) onTaskEvent(ev studio.Event) tea.Cmd {
 	var cmds []tea.Cmd
-	stateChanged := ev.Kind == track.EventState
+	stateChanged := ev.Kind == studio.EventState
 	switch ev.Kind {
-	case track.EventState, track.EventJobUpdated, track.EventLost:
+	case studio.EventState, studio.EventJobUpdated, studio.EventLost:
 		announce := stateChanged && api.IsTerminal(ev.To) && ev.From != ev.To && !m.looksAt(ev.TaskID)
 		cmds = append(cmds, readTask(m.env, ev.TaskID, stateChanged, announce))
-	case track.EventDownload:
+	case studio.EventDownload:
 	default:
 		return nil
 	}

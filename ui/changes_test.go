@@ -13,8 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 	"clapper/ui/preview"
 )
 
@@ -31,7 +31,7 @@ func countedModel(t *testing.T) *Model {
 // event, not yet delivered.
 func finish(t *testing.T, m *Model, taskID, to string) studioEventMsg {
 	t.Helper()
-	if _, err := m.env.store().ApplyResult(context.Background(), taskID, history.Update{State: to, Credits: 120}); err != nil {
+	if _, err := m.env.store().ApplyResult(context.Background(), taskID, record.Update{State: to, Credits: 120}); err != nil {
 		t.Fatal(err)
 	}
 	return studioEventMsg{track.Event{Kind: track.EventState, TaskID: taskID, Operation: api.OpText2Video, From: api.StateProcessing, To: to}}

@@ -13,8 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -80,7 +79,7 @@ type contactSheet struct {
 	keys  sheetKeys
 	setID int64
 
-	info     history.SetInfo
+	info     record.SetInfo
 	cells    []sheetCell // the lines not discarded, in order
 	activity studio.SetActivity
 	loaded   bool
@@ -104,7 +103,7 @@ type sheetCell struct {
 	line    int
 	label   string
 	op      api.Operation
-	task    *history.Task // nil: never sent
+	task    *record.Task // nil: never sent
 	seed    string
 	saved   string // the first saved file, if any
 	waiting bool   // queued on our side, waiting for room at the service
@@ -116,7 +115,7 @@ type (
 	// sheetLoadedMsg carries a set as history holds it.
 	sheetLoadedMsg struct {
 		setID    int64
-		info     history.SetInfo
+		info     record.SetInfo
 		cells    []sheetCell
 		activity studio.SetActivity
 		err      error
@@ -191,10 +190,10 @@ func (c *contactSheet) reload() tea.Cmd {
 	ctx, s, id := c.env.ctx, c.env.studio, c.setID
 	return func() tea.Msg {
 		msg := sheetLoadedMsg{setID: id, activity: s.SetActivity(id)}
-		if msg.info, msg.err = s.Store.Set(ctx, id); msg.err != nil {
+		if msg.info, msg.err = s.Record().Set(ctx, id); msg.err != nil {
 			return msg
 		}
-		members, err := s.Store.SetMembers(ctx, id)
+		members, err := s.Record().SetMembers(ctx, id)
 		if err != nil {
 			msg.err = err
 			return msg
@@ -208,7 +207,7 @@ func (c *contactSheet) reload() tea.Cmd {
 				cell.seed = seed // known before it is sent
 			}
 			if m.LocalID != 0 {
-				t, err := s.Store.Task(ctx, m.LocalID)
+				t, err := s.Record().Task(ctx, m.LocalID)
 				if err != nil {
 					msg.err = err
 					return msg
@@ -218,13 +217,13 @@ func (c *contactSheet) reload() tea.Cmd {
 					cell.seed = seed
 				}
 				if t.TaskID != "" {
-					dls, err := s.Store.Downloads(ctx, t.TaskID)
+					dls, err := s.Record().Downloads(ctx, t.TaskID)
 					if err != nil {
 						msg.err = err
 						return msg
 					}
 					for _, dl := range dls {
-						if dl.Status == history.DownloadDone && dl.Path != "" && dl.Kind == history.KindURL {
+						if dl.Status == record.DownloadDone && dl.Path != "" && dl.Kind == record.KindURL {
 							cell.saved = dl.Path
 							break
 						}
@@ -291,8 +290,8 @@ func (c *contactSheet) Update(msg tea.Msg) tea.Cmd {
 
 // taskEvent re-reads the sheet when a task changes: one of its own, or
 // one a running set may just have sent (the sheet knows it only then).
-func (c *contactSheet) taskEvent(ev track.Event) tea.Cmd {
-	if ev.Kind != track.EventState && ev.Kind != track.EventDownload {
+func (c *contactSheet) taskEvent(ev studio.Event) tea.Cmd {
+	if ev.Kind != studio.EventState && ev.Kind != studio.EventDownload {
 		return nil
 	}
 	if c.activity.Running {
@@ -315,7 +314,7 @@ func (c *contactSheet) loadThumbs() []tea.Cmd {
 		if t == nil || t.State != api.StateSuccess || len(t.Creations) == 0 {
 			continue
 		}
-		media := track.MediaOf(t.Operation)
+		media := studio.MediaOf(t.Operation)
 		if media != "image" && media != "video" {
 			continue // speech and music: a cover-less cell
 		}
@@ -507,7 +506,7 @@ func openSetOf(e *env, localID int64) tea.Cmd {
 	ctx, store := e.ctx, e.store()
 	return func() tea.Msg {
 		id, err := store.SetOfTask(ctx, localID)
-		if errors.Is(err, history.ErrNoSet) {
+		if errors.Is(err, record.ErrNoSet) {
 			return statusMsg{text: fmt.Sprintf("task #%d was sent alone, not in a set (variations or a batch); C lists the sets", localID), bad: true}
 		}
 		if err != nil {

@@ -13,7 +13,7 @@ func BenchmarkContactSheetView16(b *testing.B) {
 	ctx := context.Background()
 	// The running and the unsent line aside: 16 pictures.
 	for _, line := range []int{17, 18} {
-		if err := s.Store.DiscardSetLine(ctx, id, line); err != nil {
+		if err := s.Record().DiscardSetLine(ctx, id, line); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -26,11 +26,11 @@ import (
 func sheetSet(t testing.TB, s *studio.Studio, clk *clock, n int) (int64, []int64) {
 	t.Helper()
 	ctx := context.Background()
-	members := make([]history.SetMember, n)
+	members := make([]record.SetMember, n)
 	for i := range members {
-		members[i] = history.SetMember{Line: i + 1, Operation: api.OpReference2Image, Label: fmt.Sprintf("seed=%d", 1000+i)}
+		members[i] = record.SetMember{Line: i + 1, Operation: api.OpReference2Image, Label: fmt.Sprintf("seed=%d", 1000+i)}
 	}
-	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", fmt.Sprintf("reference2image, %d versions", n), members)
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", fmt.Sprintf("reference2image, %d versions", n), members)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,24 +42,24 @@ func sheetSet(t testing.TB, s *studio.Studio, clk *clock, n int) (int64, []int64
 	for i := range n - 1 {
 		clk.t = testNow.Add(-time.Hour + time.Duration(i)*time.Minute)
 		body := fmt.Sprintf(`{"model":"svcq2","prompt":"a lighthouse at dusk","seed":%d}`, 1000+i)
-		local, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpReference2Image, Body: []byte(body), Origin: history.OriginTUI,
-			Set: &history.SetLine{SetID: id, Line: i + 1}})
+		local, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(body), Origin: record.OriginTUI,
+			Set: &record.SetLine{SetID: id, Line: i + 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		locals = append(locals, local)
 		taskID := fmt.Sprintf("8120000000000000%02d", i+1)
-		if err := s.Store.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: taskID, Credits: 4, Raw: []byte(`{}`)}); err != nil {
+		if err := s.Record().MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: taskID, Credits: 4, Raw: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
-		u := history.Update{State: api.StateSuccess, Credits: 4}
+		u := record.Update{State: api.StateSuccess, Credits: 4}
 		if i == n-2 {
 			p := int64(40)
-			u = history.Update{State: api.StateProcessing, Credits: 4, Progress: &p}
+			u = record.Update{State: api.StateProcessing, Credits: 4, Progress: &p}
 		} else {
-			u.Creations = history.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/" + taskID + ".png"}}, testNow.Add(24*time.Hour))
+			u.Creations = record.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/" + taskID + ".png"}}, testNow.Add(24*time.Hour))
 		}
-		if _, err := s.Store.ApplyResult(ctx, taskID, u); err != nil {
+		if _, err := s.Record().ApplyResult(ctx, taskID, u); err != nil {
 			t.Fatal(err)
 		}
 		if i == n-2 {
@@ -67,11 +67,11 @@ func sheetSet(t testing.TB, s *studio.Studio, clk *clock, n int) (int64, []int64
 		}
 		path := filepath.Join(dir, taskID+".png")
 		writeGradient(t, path, i)
-		dl, err := s.Store.QueueDownload(ctx, taskID, 0, history.KindURL, path)
+		dl, err := s.Record().QueueDownload(ctx, taskID, 0, record.KindURL, path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
+		if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: path, Bytes: 1, Total: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -158,7 +158,7 @@ func TestContactSheetKeys(t *testing.T) {
 	send(m, press("l"))
 	send(m, press("space"))
 	ctx := context.Background()
-	if info, err := s.Store.Set(ctx, id); err != nil || info.Keeper != 3 {
+	if info, err := s.Record().Set(ctx, id); err != nil || info.Keeper != 3 {
 		t.Fatalf("the keeper in history: %+v, %v", info, err)
 	}
 	if !strings.Contains(screen(m), "★ keeper") || !strings.Contains(screen(m), "★ version 3 (seed=1002) is the keeper") {
@@ -180,7 +180,7 @@ func TestContactSheetKeys(t *testing.T) {
 	if len(m.sheet.cells) != 5 || strings.Contains(screen(m), "seed 1002") {
 		t.Fatalf("y did not hide version 3:\n%s", screen(m))
 	}
-	members, _ := s.Store.SetMembers(ctx, id)
+	members, _ := s.Record().SetMembers(ctx, id)
 	if !members[2].Discarded {
 		t.Fatalf("the discard is not in history: %+v", members)
 	}
@@ -284,13 +284,13 @@ func TestReviewVariationsSendsASet(t *testing.T) {
 		return true
 	}
 	if !runUntil(m, cmd, sent, hangGuard) {
-		members, _ := s.Store.SetMembers(ctx, m.sheet.setID)
+		members, _ := s.Record().SetMembers(ctx, m.sheet.setID)
 		t.Fatalf("four versions were not sent as a set: %+v %+v\n%s", members, s.SetActivity(m.sheet.setID), screen(m))
 	}
 	ids, seeds := map[string]bool{}, map[string]bool{}
 	for _, c := range m.sheet.cells {
 		// The sandbox answers for each: it took four POSTs.
-		if _, err := s.Client.Get(ctx, c.task.TaskID); err != nil {
+		if _, err := s.Service().Get(ctx, c.task.TaskID); err != nil {
 			t.Fatalf("the sandbox does not know task %s: %v", c.task.TaskID, err)
 		}
 		ids[c.task.TaskID], seeds[c.seed] = true, true
@@ -301,7 +301,7 @@ func TestReviewVariationsSendsASet(t *testing.T) {
 	if len(ids) != 4 || len(seeds) != 4 {
 		t.Fatalf("%d tasks, %d seeds; want 4 of each", len(ids), len(seeds))
 	}
-	page, _ := s.Store.Tasks(ctx, history.Filter{Operations: []api.Operation{api.OpReference2Image}})
+	page, _ := s.Record().Tasks(ctx, record.Filter{Operations: []api.Operation{api.OpReference2Image}})
 	if n := len(page.Tasks); n != 4+1 { // the standard data holds one
 		t.Fatalf("%d reference2image rows in history; want the 4 versions and the one seeded", n)
 	}
@@ -313,21 +313,21 @@ func TestBatchShowsAsASet(t *testing.T) {
 	clk := &clock{t: testNow}
 	s := newTestStudio(t, clk)
 	ctx := context.Background()
-	members := []history.SetMember{{Line: 2, Operation: api.OpAudioTTS}, {Line: 3, Operation: api.OpText2Video}}
-	id, _, err := s.Store.OpenSet(ctx, history.SetBatch, "sha", "lines.jsonl", members)
+	members := []record.SetMember{{Line: 2, Operation: api.OpAudioTTS}, {Line: 3, Operation: api.OpText2Video}}
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "sha", "lines.jsonl", members)
 	if err != nil {
 		t.Fatal(err)
 	}
-	local, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hello","voice_id":"narrator_1"}`),
-		Set: &history.SetLine{SetID: id, Line: 2}})
+	local, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hello","voice_id":"narrator_1"}`),
+		Set: &record.SetLine{SetID: id, Line: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: "813000000000000001", Raw: []byte(`{}`)}); err != nil {
+	if err := s.Record().MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: "813000000000000001", Raw: []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
-	u := history.Update{State: api.StateSuccess, Creations: history.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/a.wav"}}, testNow.Add(time.Hour))}
-	if _, err := s.Store.ApplyResult(ctx, "813000000000000001", u); err != nil {
+	u := record.Update{State: api.StateSuccess, Creations: record.CreationsFrom([]api.Creation{{ID: "0", URL: "http://127.0.0.1:1/a.wav"}}, testNow.Add(time.Hour))}
+	if _, err := s.Record().ApplyResult(ctx, "813000000000000001", u); err != nil {
 		t.Fatal(err)
 	}
 	m := New(s, func() time.Time { return testNow }, nil)
@@ -354,7 +354,7 @@ func TestBatchShowsAsASet(t *testing.T) {
 	}
 	// d queues the speech's download through the one downloader.
 	send(m, press("d"))
-	if dls, err := s.Store.Downloads(ctx, "813000000000000001"); err != nil || len(dls) == 0 || !strings.Contains(screen(m), "downloading the results of task 813000000000000001") {
+	if dls, err := s.Record().Downloads(ctx, "813000000000000001"); err != nil || len(dls) == 0 || !strings.Contains(screen(m), "downloading the results of task 813000000000000001") {
 		t.Fatalf("d did not queue the download: %v %v\n%s", dls, err, screen(m))
 	}
 	// o hands the saved file to the one opener, which refuses what is no
@@ -363,11 +363,11 @@ func TestBatchShowsAsASet(t *testing.T) {
 	if err := os.WriteFile(evil, []byte("MZ"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dl, err := s.Store.QueueDownload(ctx, "813000000000000001", 0, history.KindURL, evil)
+	dl, err := s.Record().QueueDownload(ctx, "813000000000000001", 0, record.KindURL, evil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.UpdateDownload(ctx, dl, history.DownloadProgress{Status: history.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
+	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
 		t.Fatal(err)
 	}
 	run(m, m.sheet.reload())
@@ -390,7 +390,7 @@ func TestQuitAsksWhileVersionsWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", "seven", studio.SetMembers(reqs))
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "seven", studio.SetMembers(reqs))
 	if err != nil {
 		t.Fatal(err)
 	}

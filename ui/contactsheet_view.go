@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/internal/textutil"
+	"clapper/studio"
 	"clapper/ui/preview"
 )
 
@@ -211,7 +211,7 @@ func (c *contactSheet) picture(cell sheetCell) []string {
 		say = "waiting for room"
 	case t == nil:
 		say = "never sent"
-	case t.State == api.StateSuccess && track.MediaOf(t.Operation) == "audio":
+	case t.State == api.StateSuccess && studio.MediaOf(t.Operation) == "audio":
 		say = "♪ audio: o plays it"
 	case t.State == api.StateSuccess && len(t.Creations) == 0:
 		say = "no result"

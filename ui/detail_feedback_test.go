@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // newClockedModel is the root on the standard tasks and extra ones, with
@@ -101,15 +101,15 @@ func TestDetailCopyAndDownloadTellTheTruth(t *testing.T) {
 		if err := os.WriteFile(p, []byte("png"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		id, err := s.Store.QueueDownload(ctx, "811000000000000002", i, history.KindURL, p)
+		id, err := s.Record().QueueDownload(ctx, "811000000000000002", i, record.KindURL, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		status := history.DownloadDone
+		status := record.DownloadDone
 		if i == 1 {
-			status = history.DownloadFailed
+			status = record.DownloadFailed
 		}
-		if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: status, Path: p, Bytes: 3, Total: 3}); err != nil {
+		if err := s.Record().UpdateDownload(ctx, id, record.DownloadProgress{Status: status, Path: p, Bytes: 3, Total: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,12 +122,12 @@ func TestDetailCopyAndDownloadTellTheTruth(t *testing.T) {
 	if got := screen(m); strings.Contains(got, "already saved") {
 		t.Errorf("d with a result not saved says all are:\n%s", got)
 	}
-	dls, err := s.Store.Downloads(ctx, "811000000000000002")
+	dls, err := s.Record().Downloads(ctx, "811000000000000002")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dl := range dls {
-		if err := s.Store.UpdateDownload(ctx, dl.ID, history.DownloadProgress{Status: history.DownloadDone, Path: dl.Path, Bytes: 3, Total: 3}); err != nil {
+		if err := s.Record().UpdateDownload(ctx, dl.ID, record.DownloadProgress{Status: record.DownloadDone, Path: dl.Path, Bytes: 3, Total: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,11 +162,11 @@ func TestNotSentIsNotRejected(t *testing.T) {
 	m, _ := newClockedModel(t, nil)
 	s := m.env.studio
 	ctx := context.Background()
-	id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"an unsent heron"}`)})
+	id, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"an unsent heron"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.MarkRejected(ctx, id, history.Rejection{Reason: history.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9 (dial tcp: connection refused)", Retryable: true}); err != nil {
+	if err := s.Record().MarkRejected(ctx, id, record.Rejection{Reason: record.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9 (dial tcp: connection refused)", Retryable: true}); err != nil {
 		t.Fatal(err)
 	}
 	send(m, historyChangedMsg{})
@@ -186,16 +186,16 @@ func TestNotSentIsNotRejected(t *testing.T) {
 func TestDetailCopyRefusesAURLWhoseDownloadFailed(t *testing.T) {
 	m, _ := newClockedModel(t, nil)
 	s, ctx := m.env.studio, context.Background()
-	task, err := s.Store.TaskByID(ctx, "811000000000000002")
+	task, err := s.Record().TaskByID(ctx, "811000000000000002")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range task.Creations {
-		id, err := s.Store.QueueDownload(ctx, task.TaskID, c.Index, history.KindURL, filepath.Join(t.TempDir(), "cat.png"))
+		id, err := s.Record().QueueDownload(ctx, task.TaskID, c.Index, record.KindURL, filepath.Join(t.TempDir(), "cat.png"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: history.DownloadFailed}); err != nil {
+		if err := s.Record().UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadFailed}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -124,7 +124,7 @@ func (d *detailModel) render() {
 		}
 		b.WriteString(line + "\n")
 		for _, dl := range d.downloads {
-			if dl.Index == c.Index && dl.Kind == history.KindURL {
+			if dl.Index == c.Index && dl.Kind == record.KindURL {
 				b.WriteString("     " + d.downloadLine(dl, w-6) + "\n")
 			}
 		}
@@ -155,14 +155,14 @@ func (d *detailModel) render() {
 	d.vp.SetContent(b.String())
 }
 
-func (d *detailModel) downloadLine(dl history.Download, w int) string {
+func (d *detailModel) downloadLine(dl record.Download, w int) string {
 	th := d.env.theme
 	switch dl.Status {
-	case history.DownloadDone:
+	case record.DownloadDone:
 		return th.Success.Render("saved ") + textutil.Fit(api.CleanLine(dl.Path), w-20) + th.Dim.Render(" ("+api.ByteSize(dl.Bytes)+")")
-	case history.DownloadQueued:
+	case record.DownloadQueued:
 		return th.Dim.Render("download queued")
-	case history.DownloadRunning:
+	case record.DownloadRunning:
 		pct := 0.0
 		if dl.Total > 0 {
 			pct = float64(dl.Bytes) / float64(dl.Total)
@@ -215,7 +215,7 @@ func orDash(s string) string {
 
 // chainLines show where a task came from and where its result went:
 // "from: reference2image ✓ #12 (the first frame)".
-func chainLines(th *Theme, t history.Task, w int) string {
+func chainLines(th *Theme, t record.Task, w int) string {
 	var b strings.Builder
 	if l := t.From; l != nil {
 		b.WriteString(th.Dim.Render("from: ") + textutil.Truncate(linkText(*l, t.Operation, l.Operation), w-20) + th.Dim.Render("  (p opens it)") + "\n")
@@ -232,6 +232,6 @@ func chainLines(th *Theme, t history.Task, w int) string {
 
 // linkText names the other task of a link and the child's field the
 // parent's result filled.
-func linkText(l history.Link, child, parent api.Operation) string {
+func linkText(l record.Link, child, parent api.Operation) string {
 	return fmt.Sprintf("%s %s #%d (%s)", l.Operation, glyph(l.State), l.LocalID, studio.PlaceOf(l, child, parent))
 }

@@ -9,8 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 	"clapper/ui/preview"
 )
@@ -35,15 +34,15 @@ type env struct {
 	kitty *preview.Kitty
 	// usual is the usual time of each operation and model read so far
 	// (usual.go); the root fills it and empties it when a task succeeds.
-	usual map[usualKey]history.Usual
+	usual map[usualKey]record.Usual
 }
 
-func (e *env) store() *history.Store { return e.studio.Store }
+func (e *env) store() record.Store { return e.studio.Record() }
 
 // Messages: named for what happened.
 type (
 	// studioEventMsg is something the watcher or downloader recorded.
-	studioEventMsg struct{ ev track.Event }
+	studioEventMsg struct{ ev studio.Event }
 	// historyChangedMsg: a commit reached the history (maybe another process).
 	historyChangedMsg struct{}
 	// statsLoadedMsg carries the header's figures.
@@ -54,7 +53,7 @@ type (
 	}
 	// unknownLoadedMsg lists the requests of unknown outcome.
 	unknownLoadedMsg struct {
-		tasks []history.Task
+		tasks []record.Task
 		err   error
 	}
 	// statusMsg is a transient line for the status bar; changed is what
@@ -90,7 +89,7 @@ type (
 	switchPageMsg struct{ page int }
 	// duplicateMsg hands a task's request to the New page.
 	duplicateMsg struct {
-		task history.Task
+		task record.Task
 		from int // the page it came from, where a cancelled duplicate returns
 	}
 	// newFormMsg opens the New page's form of an operation with some values
@@ -133,7 +132,7 @@ func statusErr(err error) tea.Cmd {
 func loadStats(e *env) tea.Cmd {
 	ctx, store, now := e.ctx, e.store(), e.now()
 	return func() tea.Msg {
-		counts, err := store.CountsByState(ctx, history.Filter{})
+		counts, err := store.CountsByState(ctx, record.Filter{})
 		if err != nil {
 			return statsLoadedMsg{err: err}
 		}
@@ -164,26 +163,25 @@ func loadUnknown(e *env) tea.Cmd {
 
 // attachTask verifies an id with the service before attaching it to a
 // request of unknown outcome, then follows the task.
-func attachTask(e *env, t history.Task, taskID string) tea.Cmd {
+func attachTask(e *env, t record.Task, taskID string) tea.Cmd {
 	ctx, s := e.ctx, e.studio
 	return func() tea.Msg {
-		res, err := s.Client.Get(ctx, taskID)
+		state, err := s.Attach(ctx, t, taskID)
 		if err != nil {
 			var ae *api.Error
-			if errors.As(err, &ae) && ae.Status == 404 {
+			switch {
+			case errors.As(err, &ae) && ae.Status == 404:
 				return statusMsg{text: fmt.Sprintf("task %s is not known to the service; request #%d stays of unknown outcome", api.CleanLine(taskID), t.LocalID), bad: true}
+			case errors.As(err, &ae):
+				return statusMsg{text: "could not check task " + api.CleanLine(taskID) + ": " + api.CleanLine(err.Error()), bad: true}
 			}
-			return statusMsg{text: "could not check task " + api.CleanLine(taskID) + ": " + api.CleanLine(err.Error()), bad: true}
-		}
-		if err := s.Store.ResolveUnknown(ctx, t.LocalID, taskID); err != nil {
 			return statusMsg{text: api.CleanLine(err.Error()), bad: true}
 		}
-		s.Watcher.Watch(taskID, t.Operation, t.Model, res.State, t.CreatedAt)
-		return done(fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, api.CleanLine(taskID), api.CleanLine(res.State)), changedTasks)
+		return done(fmt.Sprintf("request #%d is task %s (%s)", t.LocalID, api.CleanLine(taskID), api.CleanLine(state)), changedTasks)
 	}
 }
 
-func abandonTask(e *env, t history.Task) tea.Cmd {
+func abandonTask(e *env, t record.Task) tea.Cmd {
 	ctx, store := e.ctx, e.store()
 	return func() tea.Msg {
 		if err := store.Abandon(ctx, t.LocalID); err != nil {

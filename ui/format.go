@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // age says how long ago t was, in the largest unit that fits in 3 cells.
@@ -80,7 +80,7 @@ func left(now, t time.Time) string {
 // inFlight reports whether a task's state can still change by itself.
 func inFlight(state string) bool {
 	switch state {
-	case api.StateCreated, api.StateQueueing, api.StateProcessing, history.StateSubmitting:
+	case api.StateCreated, api.StateQueueing, api.StateProcessing, record.StateSubmitting:
 		return true
 	}
 	return false
@@ -96,9 +96,9 @@ func glyph(state string) string {
 		return "✓"
 	case api.StateFailed:
 		return "✗"
-	case history.StateRejected:
+	case record.StateRejected:
 		return "⊘"
-	case history.StateAbandoned:
+	case record.StateAbandoned:
 		return "–"
 	case unknownOutcome:
 		return "?"
@@ -111,11 +111,11 @@ func glyph(state string) string {
 // stateLabel is how a state reads in a list.
 func stateLabel(state string) string {
 	switch state {
-	case history.StateSubmitting:
+	case record.StateSubmitting:
 		return "sending"
 	case unknownOutcome:
 		return "unknown"
-	case history.StateRejected, history.StateAbandoned:
+	case record.StateRejected, record.StateAbandoned:
 		return state
 	}
 	return api.DescribeState(api.CleanLine(state))

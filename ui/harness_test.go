@@ -23,10 +23,11 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/history"
 	"clapper/internal/testenv"
+	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // testNow is the fixed clock of every screen test.
@@ -114,11 +115,11 @@ func seed(t testing.TB, s *studio.Studio, clk *clock, tasks []task) []int64 {
 	// History keeps its list order by recording time, so record in order.
 	slices.SortStableFunc(tasks, func(a, b task) int { return a.at.Compare(b.at) })
 	// Every front end sends tasks: the list shows each origin.
-	origins := []history.Origin{history.OriginTUI, history.OriginCLI, history.OriginMCP}
+	origins := []record.Origin{record.OriginTUI, record.OriginCLI, record.OriginMCP}
 	for i, k := range tasks {
 		clk.t = k.at
 		// Sent by this process, which beat last when it recorded the row.
-		id, err := s.Store.BeginSubmit(ctx, history.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body), Origin: origins[i%len(origins)], Sender: track.Sender()})
+		id, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: k.op, Model: k.model, Body: []byte(k.body), Origin: origins[i%len(origins)], Sender: track.Sender()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,25 +127,25 @@ func seed(t testing.TB, s *studio.Studio, clk *clock, tasks []task) []int64 {
 		if k.state == "" {
 			continue
 		}
-		if k.state == history.StateRejected {
-			if err := s.Store.MarkRejected(ctx, id, history.Rejection{Status: 400, Reason: "FieldInvalid", Message: "duration: not allowed", TraceID: "tr-1", Fields: []string{"duration"}}); err != nil {
+		if k.state == record.StateRejected {
+			if err := s.Record().MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "FieldInvalid", Message: "duration: not allowed", TraceID: "tr-1", Fields: []string{"duration"}}); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
 		echo, _ := json.Marshal(map[string]any{"task_id": k.id, "state": "created", "credits": k.credits, "model": k.model})
-		if err := s.Store.MarkSubmitted(ctx, id, history.SubmittedEcho{TaskID: k.id, Credits: k.credits, Raw: echo}); err != nil {
+		if err := s.Record().MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: k.id, Credits: k.credits, Raw: echo}); err != nil {
 			t.Fatal(err)
 		}
 		clk.t = k.at.Add(2 * time.Second)
-		if _, err := s.Store.ApplyResult(ctx, k.id, history.Update{State: api.StateQueueing, Credits: k.credits}); err != nil {
+		if _, err := s.Record().ApplyResult(ctx, k.id, record.Update{State: api.StateQueueing, Credits: k.credits}); err != nil {
 			t.Fatal(err)
 		}
 		if k.state == api.StateQueueing {
 			continue
 		}
 		clk.t = k.at.Add(5 * time.Second)
-		u := history.Update{State: k.state, Credits: k.credits, ErrCode: k.errCode}
+		u := record.Update{State: k.state, Credits: k.credits, ErrCode: k.errCode}
 		if k.state == api.StateProcessing {
 			p := int64(40)
 			u.Progress = &p
@@ -153,8 +154,8 @@ func seed(t testing.TB, s *studio.Studio, clk *clock, tasks []task) []int64 {
 		for i := range k.urls {
 			cs = append(cs, api.Creation{ID: fmt.Sprint(i), URL: fmt.Sprintf("http://127.0.0.1:1/%s/%d.mp4", k.id, i), CoverURL: ""})
 		}
-		u.Creations = history.CreationsFrom(cs, k.at.Add(24*time.Hour))
-		if _, err := s.Store.ApplyResult(ctx, k.id, u); err != nil {
+		u.Creations = record.CreationsFrom(cs, k.at.Add(24*time.Hour))
+		if _, err := s.Record().ApplyResult(ctx, k.id, u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -168,7 +169,7 @@ func standardTasks() []task {
 		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a red fox in fresh snow","duration":5}`, "811000000000000001", api.StateSuccess, 40, "", h(26 * time.Hour), 1},
 		{api.OpReference2Image, "svcq2", `{"model":"svcq2","prompt":"a cat astronaut, studio light","images":["https://x/cat.png"]}`, "811000000000000002", api.StateSuccess, 6, "", h(5 * time.Hour), 2},
 		{api.OpImg2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"slow zoom on a lighthouse at dusk","images":["https://x/l.png"]}`, "811000000000000003", api.StateFailed, 0, "ImageCheckFaceFailed", h(3 * time.Hour), 0},
-		{api.OpAudioTTS, "", `{"text":"Hello there, friend","voice_id":"narrator_1"}`, "", history.StateRejected, 0, "", h(2 * time.Hour), 0},
+		{api.OpAudioTTS, "", `{"text":"Hello there, friend","voice_id":"narrator_1"}`, "", record.StateRejected, 0, "", h(2 * time.Hour), 0},
 		{api.OpText2Video, "svcq3-turbo", `{"model":"svcq3-turbo","prompt":"neon city in the rain, drone shot","duration":8}`, "811000000000000005", api.StateQueueing, 40, "", h(20 * time.Minute), 0},
 		{api.OpText2Video, "svcq3-pro", `{"model":"svcq3-pro","prompt":"a whale breaching at sunrise","duration":10}`, "811000000000000006", api.StateProcessing, 120, "", h(4 * time.Minute), 0},
 		{api.OpTiming2Audio, "audio1.0", `{"model":"audio1.0","duration":6,"timing_prompts":[{"from":0,"to":2,"prompt":"door slams"}]}`, "", "", 0, "", h(10 * time.Minute), 0},

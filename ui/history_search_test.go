@@ -1,13 +1,12 @@
 package ui
 
 import (
+	"clapper/record"
 	"context"
 	"errors"
 	"maps"
 	"strings"
 	"testing"
-
-	"clapper/history"
 )
 
 // lastHistoryPause is the pause scheduled after the last key typed.
@@ -64,9 +63,9 @@ func TestHistoryTotalsOfASupersededSearchAreDropped(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	send(m, press("5"))
 	p := m.pages[pageHistory].(*historyPage)
-	p.query = history.Filter{Text: "fox"}
+	p.query = record.Filter{Text: "fox"}
 	older := p.loadStats()
-	p.query = history.Filter{}
+	p.query = record.Filter{}
 	newer := p.loadStats()
 	send(m, newer())
 	all := p.counts

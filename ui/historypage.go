@@ -13,8 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 type historyKeys struct {
@@ -37,7 +37,7 @@ type historyPage struct {
 	win    *taskWindow
 	search textinput.Model
 	typing bool
-	query  history.Filter
+	query  record.Filter
 	// problem names the search word that could not be read; note a state
 	// word no state clapper knows (searched all the same: the service may
 	// name states the spec does not show).
@@ -48,8 +48,8 @@ type historyPage struct {
 	typed, searched int
 
 	counts  map[string]int
-	byDay   []history.DayCredits
-	byModel []history.ModelCredits
+	byDay   []record.DayCredits
+	byModel []record.ModelCredits
 	// matched is what the tasks the search matches were charged.
 	matched int64
 	// statsSeq numbers the reads of the totals: only the latest one's
@@ -68,8 +68,8 @@ type historyPage struct {
 type historyStatsMsg struct {
 	seq     int
 	counts  map[string]int
-	byDay   []history.DayCredits
-	byModel []history.ModelCredits
+	byDay   []record.DayCredits
+	byModel []record.ModelCredits
 	matched int64
 	err     error
 }
@@ -89,7 +89,7 @@ func newHistoryPage(e *env) *historyPage {
 		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Charts:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "charts")),
 	}}
-	p.win = newTaskWindow(e, []history.Filter{{}})
+	p.win = newTaskWindow(e, []record.Filter{{}})
 	p.win.uncounted = true // the totals line counts, in the same pass as its credits
 	return p
 }
@@ -110,7 +110,7 @@ func (p *historyPage) Help() help.KeyMap {
 func (p *historyPage) Init() tea.Cmd { return tea.Batch(p.win.load(loadReplace, 0), p.loadStats()) }
 
 func (p *historyPage) reopen() tea.Cmd {
-	p.win = newTaskWindow(p.env, []history.Filter{p.query})
+	p.win = newTaskWindow(p.env, []record.Filter{p.query})
 	p.win.uncounted = true
 	return p.Init()
 }
@@ -121,7 +121,7 @@ func (p *historyPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row; the counts and charts beside the
 // list move with a state, and a search by state may lose or gain the task.
-func (p *historyPage) taskChanged(t history.Task, stateChanged bool) reread {
+func (p *historyPage) taskChanged(t record.Task, stateChanged bool) reread {
 	switch {
 	case len(p.query.States) > 0:
 		return rereadAll
@@ -173,7 +173,7 @@ func (p *historyPage) loadStats() tea.Cmd {
 		msg := historyStatsMsg{seq: seq}
 		if searched(f) {
 			// The counts and what the matches cost, in one pass.
-			var totals history.Totals
+			var totals record.Totals
 			if totals, msg.err = store.TotalsMatching(ctx, f); msg.err != nil {
 				return msg
 			}
@@ -232,7 +232,7 @@ func (p *historyPage) edited() tea.Cmd {
 // apply searches for what is typed, unless the list already shows it; a
 // word that cannot be read is named and the list stays as it was.
 func (p *historyPage) apply() tea.Cmd {
-	f, err := history.ParseSearch(p.search.Value())
+	f, err := record.ParseSearch(p.search.Value())
 	if err != nil {
 		p.problem = err.Error()
 		return nil
@@ -242,13 +242,13 @@ func (p *historyPage) apply() tea.Cmd {
 		return nil
 	}
 	p.searched, p.query, p.scroll = p.typed, f, 0
-	return tea.Batch(p.win.setSegments([]history.Filter{f}), p.loadStats())
+	return tea.Batch(p.win.setSegments([]record.Filter{f}), p.loadStats())
 }
 
 // unknownStates names the state: words that are no state clapper knows.
 func unknownStates(states []string) string {
 	known := []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed,
-		history.StateSubmitting, history.StateRejected, history.StateAbandoned}
+		record.StateSubmitting, record.StateRejected, record.StateAbandoned}
 	var odd []string
 	for _, s := range states {
 		if !slices.Contains(known, s) {
@@ -275,8 +275,8 @@ func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
 		p.search.Blur()
 		p.search.SetValue("")
 		p.typed++
-		p.searched, p.query = p.typed, history.Filter{}
-		return tea.Batch(p.win.setSegments([]history.Filter{{}}), p.loadStats())
+		p.searched, p.query = p.typed, record.Filter{}
+		return tea.Batch(p.win.setSegments([]record.Filter{{}}), p.loadStats())
 	}
 	before := p.search.Value()
 	var cmd tea.Cmd
@@ -371,7 +371,7 @@ const chartWidth = 44
 
 // searched reports a search beyond dates: its totals are of the tasks it
 // matches, not of the span's days.
-func searched(f history.Filter) bool {
+func searched(f record.Filter) bool {
 	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0 || len(f.Tags) > 0
 }
 
@@ -440,7 +440,7 @@ func (p *historyPage) charts(w int) string {
 	}
 	// Days with nothing spent take no row: the chart lists the days that
 	// cost something (the latest 14) and counts the others.
-	var days []history.DayCredits
+	var days []record.DayCredits
 	for _, d := range p.byDay {
 		if d.Credits > 0 {
 			days = append(days, d)

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/scenes"
 )
 
@@ -44,7 +44,7 @@ func TestSceneEditorSavesWhatIsSelected(t *testing.T) {
 	}
 	saved := func(id string) bool {
 		_, v, ok := scenes.Find(r.load(t), id)
-		return ok && v.Download != nil && v.Download.Status == history.DownloadDone
+		return ok && v.Download != nil && v.Download.Status == record.DownloadDone
 	}
 	j := r.load(t)
 	want := j.Scenes[1].Jobs[0].ID

@@ -95,7 +95,7 @@ func BenchmarkIdleSearchOpen(b *testing.B) {
 			}
 			defer s.Close()
 			for i := range queued {
-				if _, err := s.Tracker.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq1", "prompt": fmt.Sprint("dawn ", i),
+				if _, err := s.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq1", "prompt": fmt.Sprint("dawn ", i),
 					"duration": 5, "off_peak": true, "audio": false}); err != nil {
 					b.Fatal(err)
 				}

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/studio"
 )
 
@@ -19,7 +18,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 	if t == nil || len(t.Creations) == 0 {
 		return nil
 	}
-	media := track.MediaOf(t.Operation)
+	media := studio.MediaOf(t.Operation)
 	if media == "audio" {
 		d.previewNote = "An audio result has no picture: o plays the saved file."
 		return nil

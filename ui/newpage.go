@@ -16,10 +16,9 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/api/track"
 	"clapper/forms"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -105,7 +104,7 @@ type (
 	// sentMsg is the service's answer to a request from the form.
 	sentMsg struct {
 		op  api.Operation
-		sub *track.Submission
+		sub *studio.Submission
 		err error
 	}
 	// selectTaskMsg asks the Tasks page to show and select a task.
@@ -490,7 +489,7 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 // duplicate opens the form of a task's operation filled with its request.
 // Files sent as data URIs are found again by their digest when they still
 // hold the same bytes; the others are flagged on their field.
-func (p *newPage) duplicate(t history.Task) tea.Cmd {
+func (p *newPage) duplicate(t record.Task) tea.Cmd {
 	d := p.drafts
 	return func() tea.Msg {
 		dec := json.NewDecoder(bytes.NewReader(t.Request))
@@ -527,11 +526,11 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 			p.form.Sent()
 		}
 		p.answer, p.bad = "The service refused it: "+api.CleanLine(msg.err.Error()), true
-		var se *track.SubmitError
+		var se *studio.SubmitError
 		if errors.As(msg.err, &se) {
 			p.answer = fmt.Sprintf("Request #%d: %s", se.LocalID, api.CleanLine(se.Err.Error()))
 		}
-		var ns *track.NotSentError
+		var ns *studio.NotSentError
 		notSent := errors.As(msg.err, &ns)
 		if notSent {
 			// Not a refusal: the service never saw it.

@@ -7,7 +7,7 @@ import (
 
 	"clapper/api"
 	"clapper/forms"
-	"clapper/history"
+	"clapper/record"
 )
 
 // Drafts and sent requests of the New page. A form's draft follows every
@@ -26,7 +26,7 @@ type (
 	// last sent request.
 	recallMsg struct{ op api.Operation }
 	// duplicateConfirmedMsg: the duplicate may replace the draft.
-	duplicateConfirmedMsg struct{ task history.Task }
+	duplicateConfirmedMsg struct{ task record.Task }
 )
 
 // loadSent reads the last sent request of every operation.

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // sendForm reviews and sends the form on screen and waits for the task.
@@ -123,11 +123,11 @@ func TestDuplicateAsksBeforeReplacingADraft(t *testing.T) {
 	send(m, pasteMsg("my unsent idea"))
 	send(m, press("esc"))
 	runUntil(m, nil, func() bool { return p.has[api.OpText2Video] }, time.Second)
-	page, err := s.Store.Tasks(context.Background(), history.Filter{Operations: []api.Operation{api.OpText2Video}})
+	page, err := s.Record().Tasks(context.Background(), record.Filter{Operations: []api.Operation{api.OpText2Video}})
 	if err != nil || len(page.Tasks) == 0 {
 		t.Fatalf("no text2video task seeded: %v", err)
 	}
-	task, _ := s.Store.Task(context.Background(), page.Tasks[0].LocalID)
+	task, _ := s.Record().Task(context.Background(), page.Tasks[0].LocalID)
 	draftKept := func() bool { return p.form != nil && p.form.Values()["prompt"] == "my unsent idea" }
 
 	send(m, press("1"))

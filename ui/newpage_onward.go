@@ -8,7 +8,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -68,7 +68,7 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 
 // parentOf is the task a request of op being sent came from: the form's
 // origin, while its field still holds the result.
-func (p *newPage) parentOf(op api.Operation) *history.Parent {
+func (p *newPage) parentOf(op api.Operation) *record.Parent {
 	o := p.origin
 	if o == nil || o.op != op || p.form == nil {
 		return nil
@@ -77,7 +77,7 @@ func (p *newPage) parentOf(op api.Operation) *history.Parent {
 	if !held {
 		return nil
 	}
-	return &history.Parent{LocalID: o.parent, Field: label}
+	return &record.Parent{LocalID: o.parent, Field: label}
 }
 
 // linkVersions ties each variation of a form filled onward to the task it

@@ -11,7 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
+	"clapper/record"
 )
 
 // openForm shows the New page with an operation's form for a model, its
@@ -83,7 +83,7 @@ func TestFormSubmitSelectsTheNewRow(t *testing.T) {
 		t.Fatalf("the new task is not selected on the Tasks page:\n%s", screen(m))
 	}
 	sel, _ := tp.win.selected()
-	got, err := s.Store.Task(context.Background(), sel.LocalID)
+	got, err := s.Record().Task(context.Background(), sel.LocalID)
 	if err != nil || got.TaskID == "" || got.Operation != api.OpText2Video {
 		t.Fatalf("history: %+v %v", got, err)
 	}
@@ -127,11 +127,11 @@ func TestDraftSurvivesRestart(t *testing.T) {
 // Duplicating a task opens its form with every value of its request.
 func TestDuplicateFillsTheForm(t *testing.T) {
 	m, s := newTestModel(t, 140, 40)
-	page, err := s.Store.Tasks(context.Background(), history.Filter{Operations: []api.Operation{api.OpText2Video}})
+	page, err := s.Record().Tasks(context.Background(), record.Filter{Operations: []api.Operation{api.OpText2Video}})
 	if err != nil || len(page.Tasks) == 0 {
 		t.Fatalf("no text2video task seeded: %v", err)
 	}
-	task, err := s.Store.Task(context.Background(), page.Tasks[0].LocalID)
+	task, err := s.Record().Task(context.Background(), page.Tasks[0].LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +180,11 @@ func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
 	}
 	// With auto-download on (the default), the speech is queued for saving
 	// like any result.
-	speech, err := s.Store.Task(context.Background(), m.detail.localID)
+	speech, err := s.Record().Task(context.Background(), m.detail.localID)
 	if err != nil || speech.Operation != api.OpAudioTTS {
 		t.Fatalf("the detail shows %+v (%v), not the speech", speech, err)
 	}
-	dls, err := s.Store.Downloads(context.Background(), speech.TaskID)
+	dls, err := s.Record().Downloads(context.Background(), speech.TaskID)
 	if err != nil || len(dls) != 1 {
 		t.Fatalf("speech result not queued for download: %v %v", dls, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // A task that finishes while the user looks elsewhere (another page, the
@@ -66,7 +66,7 @@ func notifyText(s string) string {
 
 // finishedNote is the status line's and the notification's words for a task
 // that finished.
-func finishedNote(t history.Task) string {
+func finishedNote(t record.Task) string {
 	what := opLabel(t.Operation)
 	if s := strings.TrimSpace(api.CleanLine(t.Prompt)); s != "" {
 		what += " “" + s + "”"
@@ -97,7 +97,7 @@ func (m *Model) looksAt(taskID string) bool {
 }
 
 // announce tells of a task that finished while the user looked elsewhere.
-func (m *Model) announce(t history.Task) tea.Cmd {
+func (m *Model) announce(t record.Task) tea.Cmd {
 	note := finishedNote(t)
 	status := func() tea.Msg { return statusMsg{text: note, bad: t.State != api.StateSuccess} }
 	// Tasks found finished together (a return after a long absence) ring

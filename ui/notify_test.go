@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"clapper/api"
-	"clapper/api/track"
+	"clapper/track"
 )
 
 // rawSince is what the program wrote verbatim since n writes.

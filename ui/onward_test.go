@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -49,7 +49,7 @@ func pressOnward(t *testing.T, m *Model, taskID string) {
 
 // sendOnwardForm sends the form on screen from its review and waits for its task
 // to be selected on the Tasks page; it returns the task as history holds it.
-func sendOnwardForm(t *testing.T, m *Model, op api.Operation) history.Task {
+func sendOnwardForm(t *testing.T, m *Model, op api.Operation) record.Task {
 	t.Helper()
 	send(m, ctrl('s'))
 	_, cmd := m.Update(press("enter"))
@@ -187,11 +187,11 @@ func TestOnwardFallsBackToTheSavedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("mp4"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.Store.QueueDownload(ctx, "811000000000000001", 0, history.KindURL, path)
+	id, err := s.Record().QueueDownload(ctx, "811000000000000001", 0, record.KindURL, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: history.DownloadDone, Path: path, Bytes: 3, Total: 3}); err != nil {
+	if err := s.Record().UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Path: path, Bytes: 3, Total: 3}); err != nil {
 		t.Fatal(err)
 	}
 	send(m, press("esc"))
@@ -293,7 +293,7 @@ func TestOnwardVariationsKeepTheLink(t *testing.T) {
 // help names > only there); of two, it asks which by number.
 func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	m, _ := newClockedModel(t, onwardTasks())
-	sendImageOnward := func() history.Task {
+	sendImageOnward := func() record.Task {
 		pressOnward(t, m, "811000000000000002")
 		for range 2 {
 			send(m, press("down"))
@@ -342,7 +342,7 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	}
 
 	sendImageOnward()
-	var second history.Link
+	var second record.Link
 	if !runUntil(m, nil, func() bool {
 		got, err := m.env.store().Task(context.Background(), parent)
 		if err != nil || len(got.Onward) != 2 {

@@ -1,13 +1,12 @@
 package ui
 
 import (
+	"clapper/record"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"clapper/history"
 )
 
 // Issue 19.8: the detail's o and f go through the one opener, which
@@ -20,11 +19,11 @@ func TestDetailOpenRefusesAnExecutable(t *testing.T) {
 	if err := os.WriteFile(evil, []byte("MZ"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.Store.QueueDownload(ctx, "811000000000000002", 0, history.KindURL, evil)
+	id, err := s.Record().QueueDownload(ctx, "811000000000000002", 0, record.KindURL, evil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Store.UpdateDownload(ctx, id, history.DownloadProgress{Status: history.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
+	if err := s.Record().UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"G", "up", "enter"} {

@@ -10,8 +10,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 // promptSearch is ctrl+p in a form's prompt: earlier prompts from history,
@@ -33,7 +33,7 @@ type promptSearch struct {
 
 	input   textinput.Model
 	all     bool
-	prompts []history.Prompt
+	prompts []record.Prompt
 	cursor  int // over entries(): the last sent request first when shown
 	scroll  int
 	// asked numbers the queries; answered is the one on screen, so an
@@ -63,7 +63,7 @@ type (
 	// promptsFoundMsg answers the search's query number asked.
 	promptsFoundMsg struct {
 		asked   int
-		prompts []history.Prompt
+		prompts []record.Prompt
 		err     error
 	}
 	// promptStarredMsg: a star was given or taken in history.
@@ -123,7 +123,7 @@ func (s *promptSearch) Help() promptSearchKeys {
 func (s *promptSearch) query() tea.Cmd {
 	s.asked++
 	asked, ctx, store := s.asked, s.env.ctx, s.env.store()
-	q := history.PromptQuery{Pattern: s.input.Value()}
+	q := record.PromptQuery{Pattern: s.input.Value()}
 	if !s.all {
 		q.Operation = s.op
 	}
@@ -145,13 +145,13 @@ func (s *promptSearch) entries() int {
 }
 
 // selected is the highlighted earlier prompt (not the last sent request).
-func (s *promptSearch) selected() (history.Prompt, bool) {
+func (s *promptSearch) selected() (record.Prompt, bool) {
 	i := s.cursor
 	if s.showsLast() {
 		i--
 	}
 	if i < 0 || i >= len(s.prompts) {
-		return history.Prompt{}, false
+		return record.Prompt{}, false
 	}
 	return s.prompts[i], true
 }
@@ -316,7 +316,7 @@ func (s *promptSearch) row(i int) string {
 
 // highlight draws text with the letters the pattern matched in the accent
 // colour: the first of each in turn, as history's match takes them (see
-// history.PromptQuery; only ASCII letters fold).
+// record.PromptQuery; only ASCII letters fold).
 func (s *promptSearch) highlight(text string, style lipgloss.Style) string {
 	pattern := strings.Map(func(r rune) rune {
 		switch {

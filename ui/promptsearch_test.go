@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // openPromptSearch presses ctrl+p in the form and waits for the list.
@@ -80,7 +80,7 @@ func TestPromptSearchKeys(t *testing.T) {
 	if sc := screen(m); !before(sc, "★ a red fox", "a whale breaching") {
 		t.Fatalf("the starred prompt is not first on reopening:\n%s", sc)
 	}
-	ps, err := s.Store.SearchPrompts(context.Background(), history.PromptQuery{Operation: api.OpText2Video})
+	ps, err := s.Record().SearchPrompts(context.Background(), record.PromptQuery{Operation: api.OpText2Video})
 	if err != nil || len(ps) == 0 || !ps[0].Starred || ps[0].Text != "a red fox in fresh snow" {
 		t.Fatalf("the star is not kept in history: %+v %v", ps, err)
 	}
@@ -129,7 +129,7 @@ func TestPromptSearchScreens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			m, s := newTestModel(t, size.w, size.h)
-			if err := s.Store.StarPrompt(context.Background(), "a red fox in fresh snow", true, testNow); err != nil {
+			if err := s.Record().StarPrompt(context.Background(), "a red fox in fresh snow", true, testNow); err != nil {
 				t.Fatal(err)
 			}
 			p := showForm(t, m, api.OpText2Video, "svcq3-pro")

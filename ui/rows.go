@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/studio"
 )
 
 // spinnerStep is how often the spinner of a task at work turns.
@@ -34,7 +34,7 @@ func motion(state string, offPeak bool, now time.Time, frame int) (string, int) 
 	case state == api.StateQueueing:
 		n := int(now.Unix() % int64(len(queuedFrames)))
 		return queuedFrames[n], n
-	case inFlight(state) && state != history.StateSubmitting:
+	case inFlight(state) && state != record.StateSubmitting:
 		n := frame % len(spinnerFrames)
 		return spinnerFrames[n], n
 	}
@@ -110,7 +110,7 @@ func (c columns) header(th *Theme) string {
 }
 
 // stateCell is the state with progress where known.
-func stateCell(t history.Task) string {
+func stateCell(t record.Task) string {
 	if t.NotSent() {
 		return "not sent"
 	}
@@ -128,7 +128,7 @@ func stateStyle(th *Theme, state string) func(...string) string {
 	switch {
 	case state == "success":
 		return th.Success.Render
-	case state == "failed" || state == history.StateRejected:
+	case state == "failed" || state == record.StateRejected:
 		return th.Error.Render
 	case state == unknownOutcome:
 		return th.Warning.Render
@@ -140,7 +140,7 @@ func stateStyle(th *Theme, state string) func(...string) string {
 
 // renderRow draws one task: plain padded text with a few styled cells, so a
 // screenful costs well under a millisecond.
-func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected bool, frame int) string {
+func renderRow(th *Theme, c columns, t record.Task, now time.Time, selected bool, frame int) string {
 	t.State = displayState(t, now)
 	var b strings.Builder
 	if selected {
@@ -167,7 +167,7 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 	// Without the origin column an agent's task still stands out, by a
 	// word before its subject.
 	tag := ""
-	if c.origin == 0 && t.Origin == history.OriginMCP {
+	if c.origin == 0 && t.Origin == record.OriginMCP {
 		tag = "mcp "
 	}
 	// A version of a set names it: c opens its contact sheet.
@@ -209,7 +209,7 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 		// An agent's task stands out: it was not started by the person
 		// looking at the list.
 		via := textutil.Fit(string(t.Origin), c.origin)
-		if t.Origin == history.OriginMCP {
+		if t.Origin == record.OriginMCP {
 			b.WriteString(" " + th.Warning.Render(via))
 		} else {
 			b.WriteString(" " + th.Dim.Render(via))
@@ -230,10 +230,10 @@ func renderRow(th *Theme, c columns, t history.Task, now time.Time, selected boo
 }
 
 // displayState is the state a row shows: a request still submitting that
-// nobody is sending any more is of unknown outcome (track.OutcomeUnknown,
+// nobody is sending any more is of unknown outcome (studio.OutcomeUnknown,
 // the rule every front end shares).
-func displayState(t history.Task, now time.Time) string {
-	if track.OutcomeUnknown(t, now) {
+func displayState(t record.Task, now time.Time) string {
+	if studio.OutcomeUnknown(t, now) {
 		return unknownOutcome
 	}
 	return t.State
@@ -259,7 +259,7 @@ type rowKey struct {
 	tags      string // tags change no time of the task
 }
 
-func (c *rowCache) render(th *Theme, cols columns, width int, t history.Task, now time.Time, selected bool, frame int) string {
+func (c *rowCache) render(th *Theme, cols columns, width int, t record.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
 		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
 		tags: strings.Join(t.Tags, " ")}

@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -31,7 +31,7 @@ const framesPerSecond = 120
 // runWith is Run with the program's options given: the start-to-first-frame
 // benchmark reads the frames of the real wiring from its own output.
 func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) error {
-	s, err := studio.Open(ctx, cfg, studio.Options{Origin: history.OriginTUI})
+	s, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginTUI})
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
 	}
 	cfg := msg.cfg
 	return func() tea.Msg {
-		s, err := studio.Open(context.Background(), cfg, studio.Options{Origin: history.OriginTUI})
+		s, err := studio.Open(context.Background(), cfg, studio.Options{Origin: record.OriginTUI})
 		if err == nil {
 			if err = s.Start(context.Background()); err != nil {
 				s.Close()

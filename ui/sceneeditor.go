@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/editor"
+	"clapper/record"
 	"clapper/scenes"
 	"clapper/studio"
 	"clapper/ui/preview"
@@ -63,7 +63,7 @@ type sceneEditor struct {
 	env   *env
 	keys  sceneEditorKeys
 	jobID string
-	job   *history.Job
+	job   *record.Job
 	err   error
 
 	scene, version int // cursors: scene index, version index in it
@@ -79,7 +79,7 @@ type sceneEditor struct {
 type (
 	sceneJobLoadedMsg struct {
 		jobID string
-		job   history.Job
+		job   record.Job
 		err   error
 	}
 	sceneThumbMsg struct {
@@ -136,21 +136,21 @@ func (m *sceneEditor) Help() help.KeyMap {
 
 // selected is the scene under the cursor and the version under the
 // version cursor.
-func (m *sceneEditor) selected() (history.JobRecord, history.SubJob, bool) {
+func (m *sceneEditor) selected() (record.JobRecord, record.SubJob, bool) {
 	if m.job == nil || m.scene >= len(m.job.Scenes) {
-		return history.JobRecord{}, history.SubJob{}, false
+		return record.JobRecord{}, record.SubJob{}, false
 	}
 	rec := m.job.Scenes[m.scene]
 	if m.version < 0 || m.version >= len(rec.Jobs) {
-		return rec, history.SubJob{}, false
+		return rec, record.SubJob{}, false
 	}
 	return rec, rec.Jobs[m.version], true
 }
 
 // lastCut is the newest successful composition.
-func (m *sceneEditor) lastCut() (history.SubJob, bool) {
+func (m *sceneEditor) lastCut() (record.SubJob, bool) {
 	if m.job == nil {
-		return history.SubJob{}, false
+		return record.SubJob{}, false
 	}
 	for i := len(m.job.Compose) - 1; i >= 0; i-- {
 		vs := m.job.Compose[i].Jobs
@@ -160,11 +160,11 @@ func (m *sceneEditor) lastCut() (history.SubJob, bool) {
 			}
 		}
 	}
-	return history.SubJob{}, false
+	return record.SubJob{}, false
 }
 
 // chosenIndex is the position of the scene's chosen version, else its newest.
-func chosenIndex(j history.Job, rec history.JobRecord) int {
+func chosenIndex(j record.Job, rec record.JobRecord) int {
 	if v, _, ok := scenes.Chosen(j, rec); ok {
 		for i := range rec.Jobs {
 			if rec.Jobs[i].ID == v.ID {
@@ -265,7 +265,7 @@ func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // recordOf is the scene record holding version id.
-func (m *sceneEditor) recordOf(id string) history.JobRecord {
+func (m *sceneEditor) recordOf(id string) record.JobRecord {
 	for _, rec := range m.job.Scenes {
 		for _, v := range rec.Jobs {
 			if v.ID == id {
@@ -273,7 +273,7 @@ func (m *sceneEditor) recordOf(id string) history.JobRecord {
 			}
 		}
 	}
-	return history.JobRecord{}
+	return record.JobRecord{}
 }
 
 // sceneSentMsg is the answer to an edit or a composition.
@@ -366,7 +366,7 @@ func saveVersion(ctx context.Context, svc *scenes.Service, jobID, id, what strin
 // openCut opens the saved composed video, else a fresh URL of it.
 func (m *sceneEditor) openCut() tea.Cmd {
 	cut, _ := m.lastCut()
-	if d := cut.Download; d != nil && d.Status == history.DownloadDone {
+	if d := cut.Download; d != nil && d.Status == record.DownloadDone {
 		return openExternal(m.env, d.Path)
 	}
 	ctx, svc, jobID := m.env.ctx, m.svc(), m.jobID

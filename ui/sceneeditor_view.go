@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/scenes"
 )
 
@@ -57,7 +57,7 @@ func (m *sceneEditor) View() string {
 	return b.String()
 }
 
-func (m *sceneEditor) header(j history.Job) string {
+func (m *sceneEditor) header(j record.Job) string {
 	th := m.env.theme
 	state := j.State
 	label := stateLabel(state)
@@ -72,7 +72,7 @@ func (m *sceneEditor) header(j history.Job) string {
 		switch {
 		case err != nil || !slices.Equal(scenes.ComposedInput(cut), ids):
 			line += th.Warning.Render("  ·  cut outdated (c composes ★)")
-		case cut.Download != nil && cut.Download.Status == history.DownloadDone:
+		case cut.Download != nil && cut.Download.Status == record.DownloadDone:
 			line += th.Dim.Render("  ·  cut saved")
 		default:
 			line += th.Dim.Render("  ·  cut ready")
@@ -103,7 +103,7 @@ func (m *sceneEditor) failure(code, msg, retry string) string {
 	return textutil.Cut(text, m.width) + "\n" + indent(wrap(meaning+"("+retry+")", w), 3)
 }
 
-func (m *sceneEditor) sceneList(j history.Job, rows int) string {
+func (m *sceneEditor) sceneList(j record.Job, rows int) string {
 	th := m.env.theme
 	promptW := max(m.width-44, 10)
 	var b strings.Builder
@@ -146,7 +146,7 @@ func (m *sceneEditor) sceneList(j history.Job, rows int) string {
 
 // versionPanel lists the selected scene's versions, newest last, with the
 // cursor's version in full.
-func (m *sceneEditor) versionPanel(j history.Job) string {
+func (m *sceneEditor) versionPanel(j record.Job) string {
 	th := m.env.theme
 	rec, sel, ok := m.selected()
 	if !ok {
@@ -193,12 +193,12 @@ func (m *sceneEditor) versionPanel(j history.Job) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (m *sceneEditor) fileLine(d history.VersionDownload, w int) string {
+func (m *sceneEditor) fileLine(d record.VersionDownload, w int) string {
 	th := m.env.theme
 	switch d.Status {
-	case history.DownloadDone:
+	case record.DownloadDone:
 		return "   " + th.Success.Render("saved ") + textutil.Fit(api.CleanLine(d.Path), max(w-10, 8))
-	case history.DownloadRunning:
+	case record.DownloadRunning:
 		return th.Dim.Render("   saving…")
 	}
 	return "   " + th.Error.Render("not saved: ") + textutil.Fit(api.CleanLine(d.Error), max(w-15, 8))
@@ -221,9 +221,9 @@ func (m *sceneEditor) thumbView() string {
 }
 
 // compositions lists the newest compositions with what they were made of.
-func (m *sceneEditor) compositions(j history.Job) string {
+func (m *sceneEditor) compositions(j record.Job) string {
 	th := m.env.theme
-	var all []history.SubJob
+	var all []record.SubJob
 	for _, rec := range j.Compose {
 		all = append(all, rec.Jobs...)
 	}
@@ -252,7 +252,7 @@ func (m *sceneEditor) compositions(j history.Job) string {
 
 // cutLabel names the versions a composition took by scene and version
 // number ("1:v1 2:v3 3:v1"), which reads better than their ids.
-func cutLabel(j history.Job, ids []string) string {
+func cutLabel(j record.Job, ids []string) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = api.CleanLine(id)

@@ -12,8 +12,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/editor"
+	"clapper/record"
 	"clapper/scenes"
 )
 
@@ -49,7 +49,7 @@ type scenePrompt struct {
 	env     *env
 	keys    promptKeys
 	scene   int // index
-	from    history.SubJob
+	from    record.SubJob
 	area    textarea.Model
 	problem string
 	// search is ctrl+p's earlier prompts while open; replaced is the text
@@ -61,7 +61,7 @@ type scenePrompt struct {
 	width, height int
 }
 
-func newScenePrompt(e *env, scene int, from history.SubJob) *scenePrompt {
+func newScenePrompt(e *env, scene int, from record.SubJob) *scenePrompt {
 	a := textarea.New()
 	a.ShowLineNumbers = false
 	a.Prompt = ""

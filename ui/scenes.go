@@ -9,9 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/studio"
 )
 
 type scenesKeys struct {
@@ -34,7 +34,7 @@ func (k scenesKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Up, k
 type scenesPage struct {
 	env    *env
 	keys   scenesKeys
-	jobs   []history.JobSummary
+	jobs   []record.JobSummary
 	err    error
 	cursor int
 	editor *sceneEditor
@@ -43,7 +43,7 @@ type scenesPage struct {
 }
 
 type jobsLoadedMsg struct {
-	jobs []history.JobSummary
+	jobs []record.JobSummary
 	err  error
 }
 
@@ -142,7 +142,7 @@ func (p *scenesPage) Update(msg tea.Msg) tea.Cmd {
 
 // jobEvent is the watcher's news of a multi-scene job (the root marks the
 // job list): a job that finished has its compositions saved.
-func (p *scenesPage) jobEvent(ev track.Event) tea.Cmd { return p.autoDownload(ev.TaskID) }
+func (p *scenesPage) jobEvent(ev studio.Event) tea.Cmd { return p.autoDownload(ev.TaskID) }
 
 // autoDownload saves the compositions of a job that finished and are not
 // saved yet, when auto-download is on.

@@ -15,10 +15,10 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
 	"clapper/scenes"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // sceneRig is a studio on a sandbox under a fake clock, with a three-scene
@@ -50,14 +50,13 @@ func newSceneRig(t *testing.T) *sceneRig {
 	}
 	t.Cleanup(func() { s.Close() })
 	r := &sceneRig{s: s, clock: clk, svc: s.Scenes()}
-	sub, err := s.Tracker.Submit(t.Context(), api.OpGeneralOneClick, map[string]any{
+	sub, err := s.Submit(t.Context(), api.OpGeneralOneClick, map[string]any{
 		"images": []any{"https://example.com/a.png"}, "prompt": "a lighthouse keeper's day", "duration": 25})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.job = sub.Task.Identifier()
-	s.Watcher.Watch(r.job, api.OpGeneralOneClick, "", sub.Task.State, clk.Now())
-	r.until(t, func(j history.Job) bool { return j.State == api.StateSuccess && !scenes.Running(j) })
+	r.until(t, func(j record.Job) bool { return j.State == api.StateSuccess && !scenes.Running(j) })
 	for i, prompt := range []string{"waves crash on the rocks", "the lamp turns at dusk"} {
 		// Each edit at a fixed time: the watcher's jitter varies when it
 		// sees the one before end.
@@ -70,14 +69,14 @@ func newSceneRig(t *testing.T) *sceneRig {
 		if _, err := r.svc.Edit(t.Context(), r.job, j.Scenes[1].Current().ID, prompt); err != nil {
 			t.Fatal(err)
 		}
-		r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+		r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
 	}
 	return r
 }
 
-func (r *sceneRig) load(t *testing.T) history.Job {
+func (r *sceneRig) load(t *testing.T) record.Job {
 	t.Helper()
-	j, err := r.s.Store.Job(t.Context(), r.job)
+	j, err := r.s.Record().Job(t.Context(), r.job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,17 +84,17 @@ func (r *sceneRig) load(t *testing.T) history.Job {
 }
 
 // until advances the fake clock and reads what is due until done.
-func (r *sceneRig) until(t *testing.T, done func(history.Job) bool) {
+func (r *sceneRig) until(t *testing.T, done func(record.Job) bool) {
 	t.Helper()
 	for i := 0; ; i++ {
-		if j, err := r.s.Store.Job(t.Context(), r.job); err == nil && done(j) {
+		if j, err := r.s.Record().Job(t.Context(), r.job); err == nil && done(j) {
 			return
 		}
 		if i > 1000 {
 			t.Fatal("the job never got there")
 		}
 		r.clock.Advance(2 * time.Second)
-		r.s.Watcher.Step(t.Context())
+		r.s.Poll(t.Context())
 	}
 }
 
@@ -128,7 +127,7 @@ func TestSceneEditorScreens(t *testing.T) {
 	r := newSceneRig(t)
 	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			if err := r.s.Store.ChooseVersion(t.Context(), r.job, 1, ""); err != nil {
+			if err := r.s.Record().ChooseVersion(t.Context(), r.job, 1, ""); err != nil {
 				t.Fatal(err)
 			}
 			m := r.model(t, size.w, size.h)
@@ -189,7 +188,7 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	if got := screen(m); m.dialog == nil || !strings.Contains(got, "It makes scene 3 v2 from v1.") || !strings.Contains(got, "cost: "+price.Text) || price.Credits <= 0 {
 		t.Fatalf("no confirmation with the edit's price (%s):\n%s", price.Text, got)
 	}
-	before, err := r.s.Store.Task(t.Context(), r.load(t).LocalID)
+	before, err := r.s.Record().Task(t.Context(), r.load(t).LocalID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +197,7 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 		t.Errorf("the edit's message names no version:\n%s", got)
 	}
 	// The edit's price is counted on the job's task.
-	if after, _ := r.s.Store.Task(t.Context(), r.load(t).LocalID); after.Credits != before.Credits+price.Credits {
+	if after, _ := r.s.Record().Task(t.Context(), r.load(t).LocalID); after.Credits != before.Credits+price.Credits {
 		t.Errorf("the job's credits went from %d to %d after an edit of %d", before.Credits, after.Credits, price.Credits)
 	}
 	j := r.load(t)
@@ -209,7 +208,7 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "(v2 created)") {
 		t.Errorf("the running edit does not show on its scene:\n%s", got)
 	}
-	r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+	r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
 	send(m, historyChangedMsg{})
 	send(m, press("c"))
 	if got := screen(m); m.dialog == nil || !strings.Contains(got, "scene 2: v2 (your choice)") || !strings.Contains(got, "scene 3: v2") ||
@@ -226,11 +225,11 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	if got := scenes.ComposedInput(cut); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("composed %v, want %v", got, want)
 	}
-	r.until(t, func(j history.Job) bool { return !scenes.Running(j) })
+	r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
 	// The watcher's event reaches the page, which saves the new cut.
 	send(m, studioEventMsg{ev: track.Event{Kind: track.EventJobUpdated, TaskID: r.job, Operation: api.OpGeneralOneClick}})
 	_, v, _ := scenes.Find(r.load(t), cut.ID)
-	if v.Download == nil || v.Download.Status != history.DownloadDone {
+	if v.Download == nil || v.Download.Status != record.DownloadDone {
 		t.Fatalf("the composition was not saved: %+v", v.Download)
 	}
 	// Saved by scene and version, and the cut of the ★ versions is current.

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 // setsShown is how many of the newest sets the list offers.
@@ -40,7 +40,7 @@ var setsDialogKeys = struct{ Up, Down, Open, Close key.Binding }{
 // setsDialog lists the newest sets (variations and batches); enter opens
 // one's contact sheet.
 type setsDialog struct {
-	sets   []history.SetInfo
+	sets   []record.SetInfo
 	cursor int
 }
 

@@ -10,8 +10,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 // subjectsPanel is the stored-subject library under the voices: the
@@ -20,7 +20,7 @@ import (
 // form picks them by name (its server id part).
 type subjectsPanel struct {
 	env    *env
-	list   []history.Subject
+	list   []record.Subject
 	cursor int
 	err    error
 }
@@ -38,7 +38,7 @@ func newSubjectsKeys() subjectsKeys {
 }
 
 type subjectsLoadedMsg struct {
-	list []history.Subject
+	list []record.Subject
 	err  error
 }
 
@@ -55,11 +55,11 @@ func (sp *subjectsPanel) onLoaded(msg subjectsLoadedMsg) {
 	sp.cursor = max(min(sp.cursor, len(sp.list)-1), 0)
 }
 
-func (sp *subjectsPanel) selected() (history.Subject, bool) {
+func (sp *subjectsPanel) selected() (record.Subject, bool) {
 	if sp.cursor < len(sp.list) {
 		return sp.list[sp.cursor], true
 	}
-	return history.Subject{}, false
+	return record.Subject{}, false
 }
 
 // enable turns off what does not apply.
@@ -166,7 +166,7 @@ func (sp *subjectsPanel) save(d *subjectDraft) tea.Cmd {
 			images = append(images, v)
 		}
 		body := map[string]any{"name": d.name, "images": images, "voice_id": d.voice}
-		var sb *history.Subject
+		var sb *record.Subject
 		var err error
 		if d.id == "" {
 			if d.voice == "" {

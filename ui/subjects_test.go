@@ -64,7 +64,7 @@ func TestVoicesPageCreatesAndEditsAStoredSubject(t *testing.T) {
 func TestVoicesPageReadsAndSelectsSubjects(t *testing.T) {
 	m, s := newTestModel(t, 100, 40)
 	for _, n := range []string{"ann", "bob"} {
-		if _, err := s.Client.CreateSubject(context.Background(), map[string]any{"name": n, "images": []any{"https://e.com/a.png"}}); err != nil {
+		if _, err := s.Service().CreateSubject(context.Background(), map[string]any{"name": n, "images": []any{"https://e.com/a.png"}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"clapper/record"
 	"fmt"
 	"strings"
 
@@ -8,8 +9,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-
-	"clapper/history"
 )
 
 type tagEditorKeys struct {
@@ -17,7 +16,7 @@ type tagEditorKeys struct {
 }
 
 // tagEditor is t in a task's detail: the task's tags (words separated by
-// commas or spaces; history.TagRule says what a tag may be) and a free
+// commas or spaces; record.TagRule says what a tag may be) and a free
 // note, in a dialog over the detail. ctrl+s checks both and keeps them;
 // what was typed stays, with the reason, when a check fails.
 type tagEditor struct {
@@ -30,7 +29,7 @@ type tagEditor struct {
 	problem string
 }
 
-func newTagEditor(e *env, t history.Task) *tagEditor {
+func newTagEditor(e *env, t record.Task) *tagEditor {
 	in := textinput.New()
 	in.Prompt = "› "
 	in.Placeholder = "keeper, client-a"
@@ -82,12 +81,12 @@ func (d *tagEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 
 // save checks the tags and the note, then writes them in a command.
 func (d *tagEditor) save() (tea.Cmd, bool) {
-	tags, err := history.ParseTags(d.tags.Value())
+	tags, err := record.ParseTags(d.tags.Value())
 	if err != nil {
 		d.problem = err.Error()
 		return nil, false
 	}
-	note, err := history.CleanNote(d.note.Value())
+	note, err := record.CleanNote(d.note.Value())
 	if err != nil {
 		d.problem = err.Error()
 		return nil, false
@@ -112,7 +111,7 @@ func (d *tagEditor) View(th *Theme, width int) string {
 		return th.Strong.Bold(false).Render(name)
 	}
 	body := th.Strong.Render(fmt.Sprintf("Tags and note of task #%d", d.localID)) + "\n" +
-		th.Dim.Render(wrap("Tags find the task again with tag:NAME in every filter. A tag is "+history.TagRule+"; separate them with commas or spaces.", w-4)) +
+		th.Dim.Render(wrap("Tags find the task again with tag:NAME in every filter. A tag is "+record.TagRule+"; separate them with commas or spaces.", w-4)) +
 		"\n\n" + label("tags", !d.onNote) + "\n" + d.tags.View() +
 		"\n\n" + label("note", d.onNote) + "\n" + d.note.View()
 	if d.problem != "" {

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // openTagEditor opens the detail of task id and presses t.
@@ -32,7 +32,7 @@ func openTagEditor(t *testing.T, m *Model, id int64) {
 func TestTagsAndNoteFromTheDetail(t *testing.T) {
 	m, s := newTestModel(t, 80, 24)
 	ctx := context.Background()
-	fox, err := s.Store.TaskByID(ctx, "811000000000000001")
+	fox, err := s.Record().TaskByID(ctx, "811000000000000001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestTagsAndNoteFromTheDetail(t *testing.T) {
 	if m.dialog != nil {
 		t.Fatalf("ctrl+s did not save:\n%s", screen(m))
 	}
-	got := func() history.Task {
-		task, err := s.Store.Task(ctx, fox.LocalID)
+	got := func() record.Task {
+		task, err := s.Record().Task(ctx, fox.LocalID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestTagsAndNoteFromTheDetail(t *testing.T) {
 
 // tagTasks tags the standard tasks by their service ids.
 func tagTasks(t *testing.T, s interface {
-	TaskByID(context.Context, string) (history.Task, error)
+	TaskByID(context.Context, string) (record.Task, error)
 	SetLabels(context.Context, int64, []string, string) error
 }, tags map[string][]string) {
 	t.Helper()
@@ -105,7 +105,7 @@ func tagTasks(t *testing.T, s interface {
 // rows show their tags.
 func TestTasksFilterByTag(t *testing.T) {
 	m, s := newTestModel(t, 100, 30)
-	tagTasks(t, s.Store, map[string][]string{"811000000000000001": {"keeper", "client-a"}, "811000000000000006": {"keeper"}})
+	tagTasks(t, s.Record(), map[string][]string{"811000000000000001": {"keeper", "client-a"}, "811000000000000006": {"keeper"}})
 	p := m.pages[pageTasks].(*tasksPage)
 	send(m, press("1"))
 	run(m, p.refresh())
@@ -147,7 +147,7 @@ func TestTasksFilterByTag(t *testing.T) {
 // tag: in the History search narrows the same way.
 func TestHistorySearchByTag(t *testing.T) {
 	m, s := newTestModel(t, 100, 30)
-	tagTasks(t, s.Store, map[string][]string{"811000000000000002": {"cats"}})
+	tagTasks(t, s.Record(), map[string][]string{"811000000000000002": {"cats"}})
 	send(m, press("5"))
 	p := m.pages[pageHistory].(*historyPage)
 	send(m, press("/"))
@@ -163,8 +163,8 @@ func TestTagEditorScreens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			m, s := newTestModel(t, size.w, size.h)
-			tagTasks(t, s.Store, map[string][]string{"811000000000000001": {"keeper"}})
-			fox, err := s.Store.TaskByID(context.Background(), "811000000000000001")
+			tagTasks(t, s.Record(), map[string][]string{"811000000000000001": {"keeper"}})
+			fox, err := s.Record().TaskByID(context.Background(), "811000000000000001")
 			if err != nil {
 				t.Fatal(err)
 			}

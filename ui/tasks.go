@@ -12,9 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/studio"
 )
 
 // tasksKeys are the Tasks page's bindings; those that do not apply to the
@@ -69,9 +69,9 @@ type stateChoice struct {
 
 var stateChoices = []stateChoice{
 	{"all", nil},
-	{"in flight", []string{api.StateCreated, api.StateQueueing, api.StateProcessing, history.StateSubmitting}},
+	{"in flight", []string{api.StateCreated, api.StateQueueing, api.StateProcessing, record.StateSubmitting}},
 	{"succeeded", []string{api.StateSuccess}},
-	{"failed", []string{api.StateFailed, history.StateRejected}},
+	{"failed", []string{api.StateFailed, record.StateRejected}},
 }
 
 // tasksPage is the home: every task, newest first, live.
@@ -81,9 +81,9 @@ type tasksPage struct {
 	win  *taskWindow
 
 	// intents are the requests still submitting; those nobody sends any
-	// more (track.OutcomeUnknown) are pinned on top as of unknown outcome, and the
+	// more (studio.OutcomeUnknown) are pinned on top as of unknown outcome, and the
 	// pinned list follows them as they age (unknown).
-	intents   []history.Task
+	intents   []record.Task
 	pinned    int // cursor in unknown(); -1 when in the list
 	filter    textinput.Model
 	filtering bool
@@ -91,10 +91,10 @@ type tasksPage struct {
 	// shows: the list is searched once typing pauses (filterSettledMsg of
 	// the last edit) or on enter, not on every key.
 	typed, searched int
-	// query is the filter's words as last searched (history.ParseSearch:
+	// query is the filter's words as last searched (record.ParseSearch:
 	// words, state:, op:, model:, tag:, from:, to:); problem names a word
 	// that could not be read, note a state: no task can have.
-	query         history.Filter
+	query         record.Filter
 	problem, note string
 	state, op     int // quick filters: index into stateChoices, 0 or 1+operation
 	byState       bool
@@ -133,7 +133,7 @@ func (p *tasksPage) reopen() tea.Cmd {
 
 // baseFilter is the typed filter and the quick ones together: both must
 // hold, so a state: or op: typed meets the quick filter's choice.
-func (p *tasksPage) baseFilter() history.Filter {
+func (p *tasksPage) baseFilter() record.Filter {
 	f := p.query
 	f.States = both(f.States, stateChoices[p.state].states)
 	if p.op > 0 {
@@ -163,11 +163,11 @@ func both[T ~string](a, b []T) []T {
 	return out
 }
 
-func (p *tasksPage) segments() []history.Filter {
+func (p *tasksPage) segments() []record.Filter {
 	if p.byState {
 		return stateSegments(p.baseFilter())
 	}
-	return []history.Filter{p.baseFilter()}
+	return []record.Filter{p.baseFilter()}
 }
 
 func (p *tasksPage) filtered() bool {
@@ -182,9 +182,9 @@ func (p *tasksPage) SetSize(w, h int) {
 func (p *tasksPage) Help() help.KeyMap { return p.KeyMap() }
 
 // unknown is the requests of unknown outcome now, oldest first.
-func (p *tasksPage) unknown() []history.Task {
+func (p *tasksPage) unknown() []record.Task {
 	now := p.env.now()
-	var out []history.Task
+	var out []record.Task
 	for _, t := range p.intents {
 		if displayState(t, now) == unknownOutcome {
 			out = append(out, t)
@@ -194,10 +194,10 @@ func (p *tasksPage) unknown() []history.Task {
 }
 
 // pinnedRow is the request under the cursor in the pinned list.
-func (p *tasksPage) pinnedRow() (history.Task, bool) {
+func (p *tasksPage) pinnedRow() (record.Task, bool) {
 	u := p.unknown()
 	if p.pinned < 0 || p.pinned >= len(u) {
-		return history.Task{}, false
+		return record.Task{}, false
 	}
 	return u[p.pinned], true
 }
@@ -224,7 +224,7 @@ func (p *tasksPage) shows() changes { return changedTasks }
 
 // taskChanged takes the task into its row in place, unless the list is
 // filtered or sorted by state: the task may then belong elsewhere.
-func (p *tasksPage) taskChanged(t history.Task, _ bool) reread {
+func (p *tasksPage) taskChanged(t record.Task, _ bool) reread {
 	for _, f := range p.win.segments {
 		if len(f.States) > 0 {
 			return rereadAll
@@ -266,7 +266,7 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		p.filtering = false
 		p.filter.Blur()
 		p.filter.SetValue("")
-		p.query, p.problem, p.note = history.Filter{}, "", ""
+		p.query, p.problem, p.note = record.Filter{}, "", ""
 		p.searched = p.typed // a search still pending is this one
 		p.state, p.op, p.pinned = 0, 0, -1
 		p.win.segments = p.segments()
@@ -305,7 +305,7 @@ func (p *tasksPage) search() tea.Cmd {
 	if p.searched == p.typed {
 		return nil
 	}
-	f, err := history.ParseSearch(p.filter.Value())
+	f, err := record.ParseSearch(p.filter.Value())
 	if err != nil {
 		p.problem = err.Error()
 		return nil
@@ -449,7 +449,7 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (p *tasksPage) attachDialog(t history.Task) tea.Cmd {
+func (p *tasksPage) attachDialog(t record.Task) tea.Cmd {
 	d := newInputDialog(p.env.theme,
 		fmt.Sprintf("Attach a task id to request #%d", t.LocalID),
 		"Find the task in the service's own list (same operation and prompt, created "+t.CreatedAt.Local().Format("Jan 2 15:04")+
@@ -477,7 +477,7 @@ func (p *tasksPage) tickEvery() time.Duration {
 		}
 	}
 	for _, t := range p.intents {
-		if at := track.UnknownAt(t); !at.IsZero() && !at.Before(now) {
+		if at := studio.UnknownAt(t); !at.IsZero() && !at.Before(now) {
 			shorter(at.Sub(now) + time.Millisecond) // just past it: displayState is strict
 		}
 	}
@@ -498,7 +498,7 @@ func (p *tasksPage) tickEvery() time.Duration {
 
 // visible is the rows on screen, adjusting the scroll to keep the cursor
 // in view.
-func (p *tasksPage) visible() []history.Task {
+func (p *tasksPage) visible() []record.Task {
 	n := p.visibleRows()
 	c := p.win.cursor
 	if c < p.scroll {

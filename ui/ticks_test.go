@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/api/track"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // clockModel is the Tasks page at 120x30 on the seeded tasks, its screens

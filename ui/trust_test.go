@@ -17,8 +17,8 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
-	"clapper/api/track"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // Issue 19.5: saving the Settings page writes only what was typed on it. A
@@ -138,11 +138,11 @@ func TestRereadFollowsALostTaskAgain(t *testing.T) {
 	}
 	id := sub.Task.Identifier()
 	for i := 2; i >= 0; i-- {
-		if _, err := s.Store.RecordNotFound(ctx, id, testNow.Add(-time.Duration(i)*track.LostWindow), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
+		if _, err := s.Record().RecordNotFound(ctx, id, testNow.Add(-time.Duration(i)*track.LostWindow), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if lost, _ := s.Store.LostTasks(ctx); len(lost) != 1 {
+	if lost, _ := s.Record().LostTasks(ctx); len(lost) != 1 {
 		t.Fatalf("lost %+v", lost)
 	}
 	m := New(s, func() time.Time { return testNow }, nil)
@@ -158,11 +158,11 @@ func TestRereadFollowsALostTaskAgain(t *testing.T) {
 	}, teatest.WithDuration(hangGuard))
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
-	if lost, _ := s.Store.LostTasks(ctx); len(lost) != 0 {
+	if lost, _ := s.Record().LostTasks(ctx); len(lost) != 0 {
 		t.Errorf("still lost after r: %+v", lost)
 	}
-	if s.Watcher.Watching() != 1 {
-		t.Errorf("the task is not followed again (%d followed)", s.Watcher.Watching())
+	if s.Watching() != 1 {
+		t.Errorf("the task is not followed again (%d followed)", s.Watching())
 	}
 }
 
@@ -191,7 +191,7 @@ func TestRequestStillBeingSentIsNotPinned(t *testing.T) {
 		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a slow fox"}`, "", "", 0, "", testNow.Add(-5 * time.Minute), 0},
 	})
 	clk.t = testNow
-	if err := s.Store.BeatIntent(context.Background(), ids[0], track.Sender()); err != nil {
+	if err := s.Record().BeatIntent(context.Background(), ids[0], track.Sender()); err != nil {
 		t.Fatal(err)
 	}
 	m := New(s, clk.now, nil)

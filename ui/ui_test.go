@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
-	"clapper/api/track"
-	"clapper/history"
+	"clapper/record"
+	"clapper/track"
 )
 
 // Every page, the help and the detail, at the smallest common terminal and
@@ -88,11 +88,11 @@ func TestLiveUpdateFlow(t *testing.T) {
 	send(m, press("enter")) // the detail of the live task (newest, selected)
 	report := func(state string, progress *int64, urls int) {
 		t.Helper()
-		u := history.Update{State: state, Credits: 40, Progress: progress}
+		u := record.Update{State: state, Credits: 40, Progress: progress}
 		for i := range urls {
-			u.Creations = append(u.Creations, history.Creation{Index: i, URL: "https://cdn.example.com/live.mp4", URLExpiresAt: testNow.Add(24 * time.Hour)})
+			u.Creations = append(u.Creations, record.Creation{Index: i, URL: "https://cdn.example.com/live.mp4", URLExpiresAt: testNow.Add(24 * time.Hour)})
 		}
-		if _, err := s.Store.ApplyResult(context.Background(), "900000000000000002", u); err != nil {
+		if _, err := s.Record().ApplyResult(context.Background(), "900000000000000002", u); err != nil {
 			t.Fatal(err)
 		}
 		send(m, studioEventMsg{track.Event{Kind: track.EventState, TaskID: "900000000000000002", Operation: api.OpText2Video, To: state}})
@@ -125,7 +125,7 @@ func TestServerTextCannotControlTheTerminal(t *testing.T) {
 	evil := "E\x1b[2J\x1b]52;c;aGVsbG8=\x07\u009b31m\r\bX"
 	seed(t, s, clk, []task{
 		{api.OpText2Video, "svcq1\x1b[5m", `{"model":"svcq1","prompt":"fox \u001b]0;pwned\u0007 in \u009b2J snow"}`, "77\x1b[31m", api.StateFailed, 1, evil, testNow.Add(-time.Minute), 1},
-		{api.OpTiming2Audio, "audio1.0", `{"model":"audio1.0","duration":3}`, "", history.StateRejected, 0, "", testNow.Add(-30 * time.Second), 0},
+		{api.OpTiming2Audio, "audio1.0", `{"model":"audio1.0","duration":3}`, "", record.StateRejected, 0, "", testNow.Add(-30 * time.Second), 0},
 	})
 	m := New(s, func() time.Time { return testNow }, nil)
 	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // The detail of a task compares its time with the usual time of its
@@ -23,7 +23,7 @@ type usualKey struct {
 // usualLoadedMsg carries one usual time read from history.
 type usualLoadedMsg struct {
 	key   usualKey
-	usual history.Usual
+	usual record.Usual
 	err   error
 }
 
@@ -38,7 +38,7 @@ func loadUsual(e *env, k usualKey) tea.Cmd {
 // timingLine says how long a task has run or took against the usual time,
 // and for one in flight about how long is left. Empty for a task that did
 // not succeed and is not in flight: no time of it means anything.
-func timingLine(t history.Task, now time.Time, u history.Usual, known bool) string {
+func timingLine(t record.Task, now time.Time, u record.Usual, known bool) string {
 	usual := ""
 	switch {
 	case !known || u.Samples == 0:

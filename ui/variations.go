@@ -10,8 +10,8 @@ import (
 
 	"clapper/api"
 	"clapper/forms"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -133,7 +133,7 @@ func (p *newPage) confirmVariations(msg forms.VariationsMsg, versions []studio.S
 			onYes: func() tea.Msg {
 				_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
 				name := fmt.Sprintf("%s, %d versions", msg.Op, len(versions))
-				id, _, err := s.Store.OpenSet(ctx, history.SetVariations, "", name, studio.SetMembers(versions))
+				id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", name, studio.SetMembers(versions))
 				if err != nil {
 					return statusMsg{text: "variations not sent: " + api.CleanLine(err.Error()), bad: true}
 				}

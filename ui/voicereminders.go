@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // reminderThresholds are the time left at which a voice still counting
@@ -48,10 +48,10 @@ func newReminders() reminders { return reminders{told: map[reminderKey]bool{}} }
 // made by now and returns the notice they are worth and the timer for the
 // next crossing. At start (first) every voice within 24 h makes one
 // summary notice.
-func (r *reminders) check(t timers, vs []history.Voice, now time.Time, first bool) tea.Cmd {
+func (r *reminders) check(t timers, vs []record.Voice, now time.Time, first bool) tea.Cmd {
 	var (
-		crossed = make([][]history.Voice, len(reminderThresholds))
-		soon    []history.Voice
+		crossed = make([][]record.Voice, len(reminderThresholds))
+		soon    []record.Voice
 	)
 	for _, v := range vs {
 		if v.Kept || v.Expired(now) {
@@ -94,7 +94,7 @@ func (r *reminders) check(t timers, vs []history.Voice, now time.Time, first boo
 
 // schedule sets the timer for the next crossing (a threshold or an expiry,
 // which changes the badge), unless one already fires by then.
-func (r *reminders) schedule(t timers, vs []history.Voice, now time.Time) tea.Cmd {
+func (r *reminders) schedule(t timers, vs []record.Voice, now time.Time) tea.Cmd {
 	var next time.Time
 	for _, v := range vs {
 		if v.Kept || v.Expired(now) {
@@ -120,7 +120,7 @@ func (r *reminders) schedule(t timers, vs []history.Voice, now time.Time) tea.Cm
 }
 
 // startNotice sums up, at start, the voices within 24 h of deletion.
-func startNotice(soon []history.Voice, now time.Time) string {
+func startNotice(soon []record.Voice, now time.Time) string {
 	switch len(soon) {
 	case 0:
 		return ""
@@ -133,7 +133,7 @@ func startNotice(soon []history.Voice, now time.Time) string {
 }
 
 // crossingNotice tells that vs just came within threshold of deletion.
-func crossingNotice(vs []history.Voice, threshold time.Duration, now time.Time) string {
+func crossingNotice(vs []record.Voice, threshold time.Duration, now time.Time) string {
 	if len(vs) == 1 {
 		return voiceNotice(vs[0], now)
 	}
@@ -144,17 +144,17 @@ func crossingNotice(vs []history.Voice, threshold time.Duration, now time.Time) 
 	return fmt.Sprintf("%d voices expire within %s unless used in speech synthesis: %s", len(vs), timeLeft(threshold), strings.Join(ids, ", "))
 }
 
-func voiceNotice(v history.Voice, now time.Time) string {
+func voiceNotice(v record.Voice, now time.Time) string {
 	return fmt.Sprintf("%s expires in %s unless used in speech synthesis (4 Voices)", api.CleanLine(v.VoiceID), noticeLeft(v, now))
 }
 
 // noticeLeft is the time left to the minute: a timer firing a moment after
 // the 1 h mark still reads 1h00m.
-func noticeLeft(v history.Voice, now time.Time) string {
+func noticeLeft(v record.Voice, now time.Time) string {
 	return timeLeft(v.ExpiresAt.Sub(now).Round(time.Minute))
 }
 
-func soonest(vs []history.Voice) history.Voice {
+func soonest(vs []record.Voice) record.Voice {
 	s := vs[0]
 	for _, v := range vs[1:] {
 		if v.ExpiresAt.Before(s.ExpiresAt) {

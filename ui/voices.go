@@ -12,8 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
 	"clapper/internal/textutil"
+	"clapper/record"
 )
 
 // voicesPage is the voice library: every cloned voice history holds (not
@@ -22,7 +22,7 @@ import (
 type voicesPage struct {
 	env           *env
 	keys          voicesKeys
-	voices        []history.Voice // in display order
+	voices        []record.Voice // in display order
 	loaded        bool
 	err           error
 	cursor        int
@@ -33,7 +33,7 @@ type voicesPage struct {
 }
 
 type voicesLoadedMsg struct {
-	voices []history.Voice
+	voices []record.Voice
 	err    error
 }
 
@@ -115,9 +115,9 @@ func (p *voicesPage) refresh() tea.Cmd {
 	}, p.subjects.load())
 }
 
-func (p *voicesPage) selected() (history.Voice, bool) {
+func (p *voicesPage) selected() (record.Voice, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.voices) {
-		return history.Voice{}, false
+		return record.Voice{}, false
 	}
 	return p.voices[p.cursor], true
 }
@@ -157,7 +157,7 @@ func (p *voicesPage) onLoaded(msg voicesLoadedMsg) tea.Cmd {
 	sortVoices(p.voices, now)
 	// The cursor stays on its voice when the list changes around it.
 	p.cursor = max(min(p.cursor, len(p.voices)-1), 0)
-	if i := slices.IndexFunc(p.voices, func(v history.Voice) bool { return v.VoiceID == cur.VoiceID }); i >= 0 {
+	if i := slices.IndexFunc(p.voices, func(v record.Voice) bool { return v.VoiceID == cur.VoiceID }); i >= 0 {
 		p.cursor = i
 	}
 	first := !p.loaded
@@ -168,8 +168,8 @@ func (p *voicesPage) onLoaded(msg voicesLoadedMsg) tea.Cmd {
 // sortVoices puts the voices still counting down first, soonest expiry
 // first, then the kept ones (newest first), then the expired ones (most
 // recently expired first).
-func sortVoices(vs []history.Voice, now time.Time) {
-	group := func(v history.Voice) int {
+func sortVoices(vs []record.Voice, now time.Time) {
+	group := func(v record.Voice) int {
 		switch {
 		case v.Kept:
 			return 1
@@ -178,7 +178,7 @@ func sortVoices(vs []history.Voice, now time.Time) {
 		}
 		return 0
 	}
-	slices.SortStableFunc(vs, func(a, b history.Voice) int {
+	slices.SortStableFunc(vs, func(a, b record.Voice) int {
 		ga, gb := group(a), group(b)
 		switch {
 		case ga != gb:
@@ -237,7 +237,7 @@ func openForm(op api.Operation, values map[string]any) tea.Cmd {
 	return func() tea.Msg { return newFormMsg{op: op, values: values} }
 }
 
-func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
+func (p *voicesPage) confirmForget(v record.Voice) tea.Cmd {
 	ctx, store, id := p.env.ctx, p.env.store(), v.VoiceID
 	body := "clapper stops listing it and reminding you of it. The service is not told: "
 	switch {
@@ -260,13 +260,13 @@ func (p *voicesPage) confirmForget(v history.Voice) tea.Cmd {
 // playDemo hands the voice's preview to the desktop's player: the file the
 // downloader saved of the clone's result when there is one (the URL lapses
 // after 24 h), else the URL itself.
-func playDemo(e *env, v history.Voice) tea.Cmd {
+func playDemo(e *env, v record.Voice) tea.Cmd {
 	ctx, store, now := e.ctx, e.store(), e.now()
 	return func() tea.Msg {
 		if t, err := store.TaskByID(ctx, v.CloneTaskID); err == nil {
 			if dls, err := store.Downloads(ctx, v.CloneTaskID); err == nil {
 				for _, d := range dls {
-					if d.Status == history.DownloadDone {
+					if d.Status == record.DownloadDone {
 						if _, err := os.Stat(d.Path); err == nil {
 							return openExternal(e, d.Path)()
 						}
@@ -321,7 +321,7 @@ func timeLeft(d time.Duration) string {
 
 // voiceStatus is the last column: a glyph and a label, readable without
 // colour, and the colour: kept, counting down, under 24 h, expired.
-func (p *voicesPage) voiceStatus(v history.Voice, now time.Time) (string, func(...string) string) {
+func (p *voicesPage) voiceStatus(v record.Voice, now time.Time) (string, func(...string) string) {
 	th := p.env.theme
 	switch {
 	case v.Kept:
@@ -404,7 +404,7 @@ const subjectRows = 3
 func (p *voicesPage) visibleRows() int { return max(p.height-8-2-subjectRows, 1) }
 
 // explain says what the selected voice's state means and what to do.
-func (p *voicesPage) explain(v history.Voice, now time.Time) string {
+func (p *voicesPage) explain(v record.Voice, now time.Time) string {
 	id := api.CleanLine(v.VoiceID)
 	switch {
 	case v.Kept:

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // testVoice is one cloned voice of test data: cloned ago before testNow,
@@ -32,7 +32,7 @@ func seedVoices(t testing.TB, m *Model, voices []testVoice) {
 	store := m.env.store()
 	for i, v := range voices {
 		created := testNow.Add(-v.ago)
-		rec := history.Voice{VoiceID: v.id, CloneTaskID: fmt.Sprintf("clone-%d", i), CreatedAt: created}
+		rec := record.Voice{VoiceID: v.id, CloneTaskID: fmt.Sprintf("clone-%d", i), CreatedAt: created}
 		if v.demo {
 			rec.DemoAudio = "https://cdn.example.com/demo/" + v.id + ".wav"
 		}
@@ -47,13 +47,13 @@ func seedVoices(t testing.TB, m *Model, voices []testVoice) {
 		if v.usedAfter == 0 {
 			continue
 		}
-		local, err := store.BeginSubmit(ctx, history.Intent{Operation: api.OpAudioTTS,
+		local, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS,
 			Body: fmt.Appendf(nil, `{"text":"hello","voice_setting_voice_id":%q}`, v.id)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		task := fmt.Sprintf("tts-%d", i)
-		if err := store.MarkSubmitted(ctx, local, history.SubmittedEcho{TaskID: task, State: api.StateSuccess, CreatedAt: created.Add(v.usedAfter)}); err != nil {
+		if err := store.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: task, State: api.StateSuccess, CreatedAt: created.Add(v.usedAfter)}); err != nil {
 			t.Fatal(err)
 		}
 		if err := store.RecordVoiceUse(ctx, task); err != nil {

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
-	"clapper/history"
+	"clapper/record"
 )
 
 // taskWindow is a list of tasks read from history a page at a time: it
@@ -18,10 +18,10 @@ import (
 // is the in-flight segment, then failed, then the rest.
 type taskWindow struct {
 	ctx      context.Context // the backend's (env.ctx)
-	store    *history.Store
-	segments []history.Filter
+	store    record.Store
+	segments []record.Filter
 
-	rows   []history.Task
+	rows   []record.Task
 	segOf  []int // the segment of each row
 	offset int   // the position in the whole list of rows[0]
 	cursor int   // index into rows
@@ -45,7 +45,7 @@ type windowLoadedMsg struct {
 	win   *taskWindow
 	gen   int
 	mode  loadMode
-	rows  []history.Task
+	rows  []record.Task
 	segOf []int
 	// hitEdge: the read reached the list's end in its direction.
 	hitEdge bool
@@ -64,20 +64,20 @@ const (
 	loadRefresh                 // the same place, fresh rows
 )
 
-func newTaskWindow(e *env, segments []history.Filter) *taskWindow {
+func newTaskWindow(e *env, segments []record.Filter) *taskWindow {
 	return &taskWindow{ctx: e.ctx, store: e.store(), segments: segments, atTop: true}
 }
 
 // setSegments changes what the list shows and reloads it from the top.
-func (w *taskWindow) setSegments(segs []history.Filter) tea.Cmd {
+func (w *taskWindow) setSegments(segs []record.Filter) tea.Cmd {
 	w.segments = segs
 	w.cursor, w.offset = 0, 0
 	return w.load(loadReplace, 0)
 }
 
-func (w *taskWindow) selected() (history.Task, bool) {
+func (w *taskWindow) selected() (record.Task, bool) {
 	if w.cursor < 0 || w.cursor >= len(w.rows) {
-		return history.Task{}, false
+		return record.Task{}, false
 	}
 	return w.rows[w.cursor], true
 }
@@ -85,8 +85,8 @@ func (w *taskWindow) selected() (history.Task, bool) {
 // position is the cursor's place in the whole list (0-based).
 func (w *taskWindow) position() int { return w.offset + w.cursor }
 
-func cursorOf(t history.Task) history.Cursor {
-	return history.Cursor{CreatedAt: t.CreatedAt, LocalID: t.LocalID}
+func cursorOf(t record.Task) record.Cursor {
+	return record.Cursor{CreatedAt: t.CreatedAt, LocalID: t.LocalID}
 }
 
 // load reads a page in the background; the answer arrives as a
@@ -100,7 +100,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 	}
 	w.loading = true
 	ctx, gen, store, segs, counted := w.ctx, w.gen, w.store, slices.Clone(w.segments), !w.uncounted
-	var from history.Task
+	var from record.Task
 	fromSeg := 0
 	switch mode {
 	case loadBelow:
@@ -128,9 +128,9 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 		}
 		switch mode {
 		case loadReplace:
-			msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, history.Cursor{}, false, size)
+			msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, record.Cursor{}, false, size)
 		case loadBottom:
-			msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, len(segs)-1, history.Cursor{}, true, size)
+			msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, len(segs)-1, record.Cursor{}, true, size)
 			slices.Reverse(msg.rows)
 			slices.Reverse(msg.segOf)
 		case loadBelow:
@@ -143,7 +143,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 			// Re-read from just above the first row: the row before it
 			// anchors the page, so rows inserted since keep their place.
 			if from.LocalID == 0 {
-				msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, history.Cursor{}, false, size)
+				msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, record.Cursor{}, false, size)
 				break
 			}
 			above, aboveSeg, _, aerr := walk(ctx, store, segs, fromSeg, cursorOf(from), true, 1)
@@ -152,7 +152,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 				break
 			}
 			if len(above) == 0 {
-				msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, history.Cursor{}, false, size)
+				msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, 0, record.Cursor{}, false, size)
 				break
 			}
 			msg.rows, msg.segOf, msg.hitEdge, err = walk(ctx, store, segs, aboveSeg[0], cursorOf(above[0]), false, size)
@@ -165,7 +165,7 @@ func (w *taskWindow) load(mode loadMode, keepID int64) tea.Cmd {
 // walk reads up to n rows from segment seg after cursor c (newest first, or
 // oldest first when up), moving on to the next (or previous) segment when
 // one ends. hitEdge reports that the list ended.
-func walk(ctx context.Context, store *history.Store, segs []history.Filter, seg int, c history.Cursor, up bool, n int) (rows []history.Task, segOf []int, hitEdge bool, err error) {
+func walk(ctx context.Context, store record.Store, segs []record.Filter, seg int, c record.Cursor, up bool, n int) (rows []record.Task, segOf []int, hitEdge bool, err error) {
 	for seg >= 0 && seg < len(segs) && len(rows) < n {
 		f := segs[seg]
 		f.After, f.Reverse, f.Limit = c, up, n-len(rows)
@@ -185,12 +185,12 @@ func walk(ctx context.Context, store *history.Store, segs []history.Filter, seg 
 		} else {
 			seg++
 		}
-		c = history.Cursor{}
+		c = record.Cursor{}
 	}
 	return rows, segOf, seg < 0 || seg >= len(segs), nil
 }
 
-func countAll(ctx context.Context, store *history.Store, segs []history.Filter) (int, error) {
+func countAll(ctx context.Context, store record.Store, segs []record.Filter) (int, error) {
 	total := 0
 	for _, f := range segs {
 		n, err := store.Count(ctx, f)
@@ -310,7 +310,7 @@ func (w *taskWindow) bottom() tea.Cmd {
 
 // update puts a task's new summary into its row, if the window holds it:
 // the row changes in place, the cursor stays.
-func (w *taskWindow) update(t history.Task) bool {
+func (w *taskWindow) update(t record.Task) bool {
 	for i := range w.rows {
 		if w.rows[i].LocalID == t.LocalID {
 			w.rows[i] = t
@@ -322,13 +322,13 @@ func (w *taskWindow) update(t history.Task) bool {
 
 // stateSegments is the list sorted by state: in flight first, then
 // failures, then everything else, each newest first.
-func stateSegments(base history.Filter) []history.Filter {
+func stateSegments(base record.Filter) []record.Filter {
 	groups := [][]string{
-		{api.StateCreated, api.StateQueueing, api.StateProcessing, history.StateSubmitting},
-		{api.StateFailed, history.StateRejected},
-		{api.StateSuccess, history.StateAbandoned},
+		{api.StateCreated, api.StateQueueing, api.StateProcessing, record.StateSubmitting},
+		{api.StateFailed, record.StateRejected},
+		{api.StateSuccess, record.StateAbandoned},
 	}
-	var segs []history.Filter
+	var segs []record.Filter
 	for _, g := range groups {
 		f := base
 		if len(base.States) > 0 {

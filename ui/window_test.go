@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/history"
+	"clapper/record"
 )
 
 // A history far larger than the window: the ends are reached with G and g,
@@ -31,7 +32,7 @@ func TestWindowPagesThroughALargeHistory(t *testing.T) {
 	send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	run(m, m.Init())
 	p := m.pages[pageTasks].(*tasksPage)
-	oldest, err := s.Store.Tasks(context.Background(), history.Filter{Reverse: true, Limit: 1})
+	oldest, err := s.Record().Tasks(context.Background(), record.Filter{Reverse: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestWindowPagesThroughALargeHistory(t *testing.T) {
 		}
 	}
 	sel, _ := p.win.selected()
-	want, err := s.Store.Tasks(context.Background(), history.Filter{Limit: 1000})
+	want, err := s.Record().Tasks(context.Background(), record.Filter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

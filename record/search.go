@@ -1,0 +1,66 @@
+package record
+
+import (
+	"clapper/api"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SearchSyntax is the History page's search language, for help texts.
+const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30"
+
+// ParseSearch reads the History page's search ("words state:failed
+// op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30") into
+// a filter (the Tasks page's filter and list_tasks read it too); tag:a tag:b
+// wants both;
+// a word it cannot read is named with what is allowed. Dates are local days;
+// to: includes its whole day.
+func ParseSearch(s string) (Filter, error) {
+	var f Filter
+	var words []string
+	for _, w := range strings.Fields(s) {
+		k, v, ok := strings.Cut(w, ":")
+		if !ok || v == "" {
+			words = append(words, w)
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "state":
+			f.States = append(f.States, strings.ToLower(v))
+		case "op", "operation":
+			op, err := api.ParseOperation(v)
+			if err != nil {
+				return f, fmt.Errorf("op:%s: %v", v, err)
+			}
+			f.Operations = append(f.Operations, op)
+		case "model":
+			f.Models = append(f.Models, v)
+		case "tag":
+			tag, err := ParseTag(v)
+			if err != nil {
+				return f, fmt.Errorf("tag:%s: a tag is %s", api.CleanLine(v), TagRule)
+			}
+			f.Tags = append(f.Tags, tag)
+		case "from", "since":
+			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
+			if err != nil {
+				return f, fmt.Errorf("from:%s: give a date as YYYY-MM-DD", v)
+			}
+			f.From = t
+		case "to", "until":
+			t, err := time.ParseInLocation("2006-01-02", v, time.Local)
+			if err != nil {
+				return f, fmt.Errorf("to:%s: give a date as YYYY-MM-DD", v)
+			}
+			f.To = t.AddDate(0, 0, 1) // the whole day
+		default:
+			words = append(words, w)
+		}
+	}
+	f.Text = strings.Join(words, " ")
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		return f, fmt.Errorf("from: is after to:; give an earlier from date")
+	}
+	return f, nil
+}

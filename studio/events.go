@@ -1,0 +1,56 @@
+package studio
+
+import (
+	"time"
+
+	"clapper/api"
+	"clapper/record"
+	"clapper/track"
+)
+
+// The tracking words the front ends speak, handed on by the studio so that
+// no front end imports track: what an event is, the outcome of a send, and
+// how a pause or an intent of unknown outcome reads.
+type (
+	// Event is one thing the backend learned, already recorded in history.
+	Event = track.Event
+	// EventKind says what an Event reports.
+	EventKind = track.EventKind
+	// Submission is what a send returns: the task and its local id.
+	Submission = track.Submission
+	// SubmitError is a send that failed, with whether it is safe to retry.
+	SubmitError = track.SubmitError
+	// NotSentError is a request refused before it left.
+	NotSentError = track.NotSentError
+	// WatcherOptions tune how tasks are followed (tests).
+	WatcherOptions = track.WatcherOptions
+)
+
+const (
+	EventState      = track.EventState
+	EventDownload   = track.EventDownload
+	EventJobUpdated = track.EventJobUpdated
+	EventPollFailed = track.EventPollFailed
+	EventLost       = track.EventLost
+	EventPaused     = track.EventPaused
+)
+
+// ErrOutcomeUnknown: the service may or may not have created the task.
+var ErrOutcomeUnknown = track.ErrOutcomeUnknown
+
+// PauseNotice says how long the reads wait after a 429, as of now.
+func PauseNotice(e Event, now time.Time) string { return track.PauseNotice(e, now) }
+
+// OutcomeUnknown reports whether t is a send whose answer never came and
+// whose sender is gone, as of now.
+func OutcomeUnknown(t record.Task, now time.Time) bool { return track.OutcomeUnknown(t, now) }
+
+// UnknownAt is when an intent of unknown outcome was last known alive.
+func UnknownAt(t record.Task) time.Time { return track.UnknownAt(t) }
+
+// MediaOf names what op makes: "image", "video" or "audio".
+func MediaOf(op api.Operation) string { return track.MediaOf(op) }
+
+// SyncResult is the result in a synchronous operation's answer (a speech,
+// a cloned voice), nil for a task that is followed.
+func SyncResult(task *api.Task) *api.TaskResult { return track.SyncResult(task) }

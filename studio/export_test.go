@@ -1,0 +1,7 @@
+package studio
+
+import "clapper/track"
+
+// WatcherForTest hands this package's external tests the watcher, to drive
+// its reads step by step on a fake clock.
+func (s *Studio) WatcherForTest() *track.Watcher { return s.watcher }
