@@ -1,0 +1,50 @@
+package studio_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/studio"
+)
+
+// The one size rule: a body over the service's 20 MB once its files are
+// inlined is sent when its images will be uploaded instead, and refused,
+// with its size, when uploads are off. MCP once refused what the CLI
+// uploaded.
+func TestPrepareSendsALargeBodyWhoseImagesAreUploaded(t *testing.T) {
+	dir := t.TempDir()
+	var images []any
+	for _, name := range []string{"a.png", "b.png"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, make([]byte, 8<<20), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, name)
+	}
+	for _, c := range []struct {
+		uploads string
+		refused bool
+	}{{studio.UploadAuto, false}, {studio.UploadNever, true}} {
+		cfg := studio.Config{DataDir: t.TempDir(), Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Uploads: c.uploads}
+		s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Prepare(api.OpImg2Video, map[string]any{"model": "svcq1", "images": append([]any(nil), images...), "prompt": "p"}, dir)
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Size <= 20<<20 {
+			t.Fatalf("the inlined body is %d bytes; the test needs more than 20 MB", p.Size)
+		}
+		if refused := p.TooLarge != ""; refused != c.refused || c.refused && !strings.Contains(p.TooLarge, "20 MB") {
+			t.Errorf("uploads %s: too large %q, want refused %v", c.uploads, p.TooLarge, c.refused)
+		}
+	}
+}
