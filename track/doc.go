@@ -87,8 +87,9 @@
 //
 // # Storage
 //
-// track builds on history: it owns no storage and uses history's record
-// types (Task, Download, Job…). It reaches the store through the Store
-// interface, which lists exactly what it needs; *history.Store satisfies it
-// and tests fake it.
+// track owns no storage and imports no storage package: it speaks the
+// record's types (clapper/record: Task, Download, Job…) and requires what it
+// needs through its Store interface, every method of it required (no
+// optional interface is found by assertion). The SQLite history implements
+// it, a second record backend must too, and tests fake it.
 package track
