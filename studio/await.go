@@ -145,6 +145,16 @@ func (sub *subscription) send(ctx context.Context, ev Event) {
 	if sub.ended {
 		return
 	}
+	if ev.Kind == track.EventDownload {
+		// Progress is best effort: a reader busy saving files (clapper
+		// watch, in Settle) must not stall the relay, whose inbox the
+		// very downloads it waits for report to.
+		select {
+		case sub.ch <- ev:
+		default:
+		}
+		return
+	}
 	select {
 	case sub.ch <- ev:
 	case <-sub.done:

@@ -44,7 +44,7 @@ type Downloader struct {
 	// DirFor names the folder of an operation's results.
 	DirFor func(op api.Operation) string
 	Clock  Clock
-	// Emit reports progress (the watcher's Publish, so one stream reaches the UI).
+	// Emit reports progress (to the studio, which hands it on to the front end).
 	Emit func(Event)
 	// Workers is how many files download at once (default 2).
 	Workers int
