@@ -72,8 +72,7 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	if err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("read batch: %w", err)}
 	}
-	b := parseBatch(file, data)
-	b.checkSizes(app.Config)
+	b := parseBatch(file, data, app.Config)
 	if len(b.problems) > 0 {
 		return batchRefused(file, b.problems)
 	}

@@ -20,8 +20,7 @@ func BenchmarkCheckBatch10000(b *testing.B) {
 	for _, c := range []struct{ name, file, data string }{{"jsonl", "b.jsonl", jl.String()}, {"csv", "b.csv", cs.String()}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				got := parseBatch(c.file, []byte(c.data))
-				got.checkSizes(studio.Config{Uploads: studio.UploadAuto})
+				got := parseBatch(c.file, []byte(c.data), studio.Config{Uploads: studio.UploadAuto})
 				if len(got.problems) != 0 || len(got.requests) != 10000 {
 					b.Fatalf("%d problems (%v), %d requests", len(got.problems), got.problems[:min(3, len(got.problems))], len(got.requests))
 				}

@@ -282,14 +282,15 @@ func TestBatchKeepsFiveAtTheService(t *testing.T) {
 // unless its images will be uploaded instead.
 func TestBatchLinePastTheBodyLimit(t *testing.T) {
 	uri := "data:image/png;base64," + strings.Repeat("A", 21<<20)
-	b := &batchFile{requests: []studio.SetRequest{{Line: 3, Op: "img2video", Body: map[string]any{"model": "svcq1", "images": []any{uri}}}}}
-	b.checkSizes(studio.Config{Uploads: studio.UploadNever})
-	if len(b.problems) != 1 || !strings.HasPrefix(b.problems[0], "line 3: request body is 21.0 MB") {
+	data := []byte(jsonLine + jsonLine + `{"operation": "img2video", "request": {"model": "svcq1", "prompt": "p", "images": ["` + uri + `"]}}` + "\n")
+	b := parseBatch("b.jsonl", data, studio.Config{Uploads: studio.UploadNever})
+	if len(b.problems) == 0 || !strings.HasPrefix(b.problems[len(b.problems)-1], "line 3: request body is 21.0 MB") {
 		t.Fatalf("problems %q", b.problems)
 	}
-	b.problems = nil
-	b.checkSizes(studio.Config{Uploads: studio.UploadAuto})
-	if len(b.problems) != 0 {
-		t.Fatalf("an image to be uploaded is not past the limit: %q", b.problems)
+	b = parseBatch("b.jsonl", data, studio.Config{Uploads: studio.UploadAuto})
+	for _, p := range b.problems {
+		if strings.Contains(p, "request body is") {
+			t.Fatalf("an image to be uploaded is not past the limit: %q", b.problems)
+		}
 	}
 }

@@ -29,6 +29,10 @@ type batchFile struct {
 	sha      string // the SHA-256 of its bytes: the batch's identity
 	requests []studio.SetRequest
 	problems []string // "line N: field: what is allowed", in file order
+	// cfg decides the size rule (uploads); dir is where local media
+	// paths are read from, the file's folder.
+	cfg studio.Config
+	dir string
 }
 
 // parseBatch reads a batch file: JSON Lines ({"operation": ..., "request":
@@ -37,25 +41,26 @@ type batchFile struct {
 // them). A name ending .csv is CSV, one ending .jsonl, .ndjson or .json
 // is JSON Lines, else the first character decides. Local media paths are
 // read relative to the file's folder. Every line is checked against every
-// rule; a broken one is listed, never skipped.
-func parseBatch(name string, data []byte) *batchFile {
+// rule and the size rule of cfg's uploads, through the studio's one
+// preparation path; a broken one is listed, never skipped.
+func parseBatch(name string, data []byte, cfg studio.Config) *batchFile {
 	sum := sha256.Sum256(data)
-	b := &batchFile{sha: hex.EncodeToString(sum[:])}
+	b := &batchFile{sha: hex.EncodeToString(sum[:]), cfg: cfg, dir: filepath.Dir(name)}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	dir := filepath.Dir(name)
 	ext := strings.ToLower(filepath.Ext(name))
 	isCSV := ext == ".csv"
 	if ext != ".csv" && ext != ".jsonl" && ext != ".ndjson" && ext != ".json" {
 		isCSV = !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	}
 	if isCSV {
-		b.readCSV(data, dir)
+		b.readCSV(data)
 	} else {
-		b.readJSONLines(data, dir)
+		b.readJSONLines(data)
 	}
 	if len(b.requests) == 0 && len(b.problems) == 0 {
 		b.problems = append(b.problems, "the file holds no request")
 	}
+	sort.SliceStable(b.problems, func(i, j int) bool { return problemLine(b.problems[i]) < problemLine(b.problems[j]) })
 	return b
 }
 
@@ -69,7 +74,7 @@ type batchLine struct {
 	Request   json.RawMessage `json:"request"`
 }
 
-func (b *batchFile) readJSONLines(data []byte, dir string) {
+func (b *batchFile) readJSONLines(data []byte) {
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		n := i + 1
 		raw = bytes.TrimSpace(raw)
@@ -97,16 +102,11 @@ func (b *batchFile) readJSONLines(data []byte, dir string) {
 			b.broken(n, "request: %v", err)
 			continue
 		}
-		if err := catalog.InlineFiles(op, body, dir); err != nil {
-			b.broken(n, "%v", err)
-			continue
-		}
-		body, _ = catalog.Relabel(op, body)
 		b.check(n, op, body)
 	}
 }
 
-func (b *batchFile) readCSV(data []byte, dir string) {
+func (b *batchFile) readCSV(data []byte) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
@@ -156,13 +156,12 @@ func (b *batchFile) readCSV(data []byte, dir string) {
 			if i == opCol || v == "" {
 				continue
 			}
-			if err := applySet(op, body, csvAssignment(op, header[i], v, dir), false); err != nil {
+			if err := applySet(op, body, csvAssignment(op, header[i], v, b.dir), false); err != nil {
 				b.broken(n, "%v", err)
 				ok = false
 			}
 		}
 		if ok {
-			body, _ = catalog.Relabel(op, body)
 			b.check(n, op, body)
 		}
 	}
@@ -186,31 +185,23 @@ func csvAssignment(op api.Operation, name, value, dir string) string {
 	return name + "=" + value
 }
 
-// check validates one request and keeps it, or lists what is broken.
+// check prepares one request as every front end does and keeps it, or
+// lists what is broken.
 func (b *batchFile) check(n int, op api.Operation, body map[string]any) {
-	if errs := catalog.Validate(op, body); errs != nil {
-		for _, e := range errs {
-			b.broken(n, "%s", e.Message)
-		}
+	p, err := studio.PrepareRequest(b.cfg, op, body, b.dir)
+	if err != nil {
+		b.broken(n, "%v", err)
 		return
 	}
-	b.requests = append(b.requests, studio.SetRequest{Line: n, Op: op, Body: catalog.Normalize(op, body)})
-}
-
-// checkSizes lists every request past the service's body limit whose
-// images will not be uploaded instead (as create refuses one).
-func (b *batchFile) checkSizes(cfg studio.Config) {
-	for _, r := range b.requests {
-		raw, err := json.Marshal(r.Body)
-		if err != nil {
-			b.broken(r.Line, "request: %v", err)
-			continue
-		}
-		if len(raw) > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(r.Op, r.Body) {
-			b.broken(r.Line, "request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(len(raw))/(1<<20))
-		}
+	for _, e := range p.Errors {
+		b.broken(n, "%s", e.Message)
 	}
-	sort.SliceStable(b.problems, func(i, j int) bool { return problemLine(b.problems[i]) < problemLine(b.problems[j]) })
+	if p.TooLarge != "" {
+		b.broken(n, "%s", p.TooLarge)
+	}
+	if p.OK() {
+		b.requests = append(b.requests, studio.SetRequest{Line: n, Op: op, Body: p.Body})
+	}
 }
 
 // problemLine is the line number a problem starts with.

@@ -79,7 +79,7 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.BoolVar(&o.noDownload, "no-download", false, "With --wait: do not download the results")
 	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default\n"+downloadDirHint+")")
 	f.IntVar(&o.variations, "variations", 0, "Send N versions with different seeds, at most\nfive at the service at once")
-	f.StringVar(&o.vary, "vary", "", "Send one version per value: field=a,b,c")
+	f.StringVar(&o.vary, "vary", "", "Send one version per value: field=a|b|c\n(or a,b,c when no value holds a comma)")
 	f.StringVar(&o.from, "from", "", "Fill a field with a task's result: TASK_ID (or #N\nof clapper history), then :field where several\ntake it (images[1]); the task sent remembers it")
 	o.caps.add(cmd)
 	return cmd
@@ -102,34 +102,36 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 			return err
 		}
 	}
-	errs := catalog.Validate(op, body)
-	if errs != nil && !o.force {
-		return &ExitError{Code: 2, Err: validationError{op: op, errs: errs}}
-	}
-	body = catalog.Normalize(op, body)
-	raw, err := json.Marshal(body)
+	p, err := studio.PrepareRequest(app.Config, op, body, ".")
 	if err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}
 	}
-	if why := app.Config.SizeRule(op, body, len(raw)); why != "" {
-		tooBig := catalog.FieldError{Message: why}
+	body, errs := p.Body, p.Errors
+	if errs != nil && !o.force {
+		return &ExitError{Code: 2, Err: validationError{op: op, errs: errs}}
+	}
+	if p.TooLarge != "" {
 		if !o.force {
-			return &ExitError{Code: 2, Err: errors.New(tooBig.Message)}
+			return &ExitError{Code: 2, Err: errors.New(p.TooLarge)}
 		}
-		errs = append(errs, tooBig)
+		errs = append(errs, catalog.FieldError{Message: p.TooLarge})
 	}
 	if errs != nil {
 		// Forced: the rules are told, the service's answer is final.
 		fmt.Fprintf(app.Err, "clapper: warning: %s\n", validationError{op: op, errs: errs, forced: true})
 	}
 	if o.variations != 0 || o.vary != "" {
-		versions, err := variations(op, body, o.variations, o.vary)
+		versions, err := variations(app.Config, op, body, o.variations, o.vary)
 		if err != nil {
 			return err
 		}
 		return app.createSet(ctx, op, versions, o)
 	}
 	if o.dryRun {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
 		return writeDryRun(app.Out, raw)
 	}
 	s, err := app.open(ctx, studio.Options{SendOnly: !o.wait, DownloadDir: o.downloadDir})

@@ -49,6 +49,13 @@ func TestVaryChecksEveryValueAndSeedlessOperationsRefuseVariations(t *testing.T)
 	if r.code != 0 || svc.count() != 2 || !strings.Contains(r.err, "(duration=8)") {
 		t.Fatalf("exit %d, %d sent:\n%s%s", r.code, svc.count(), r.out, r.err)
 	}
+	// Prompts hold commas: | separates them, as in the TUI.
+	before := svc.count()
+	r = execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=p",
+		"--vary", "prompt=a fox, at dawn|a wolf, at dusk", "--no-download"}, flags...)...)
+	if r.code != 0 || svc.count()-before != 2 || !strings.Contains(r.err, "(prompt=a fox, at dawn)") || !strings.Contains(r.err, "(prompt=a wolf, at dusk)") {
+		t.Fatalf("prompts with commas: exit %d, %d sent:\n%s%s", r.code, svc.count()-before, r.out, r.err)
+	}
 	r = execute("", append([]string{"create", "audio-tts", "--set", "text=hello", "--set", "voice_setting_voice_id=female-shaonv",
 		"--variations", "3"}, flags...)...)
 	if r.code != 2 || !strings.Contains(r.err, "no seed field") {

@@ -17,7 +17,7 @@ import (
 // with distinct random seeds, or one per value of a --vary field=a,b,c
 // (typed by the catalog as --set types a value), with the studio's rules.
 // Every version is checked; all broken ones are listed and none is kept.
-func variations(op api.Operation, body map[string]any, count int, vary string) ([]studio.SetRequest, error) {
+func variations(cfg studio.Config, op api.Operation, body map[string]any, count int, vary string) ([]studio.SetRequest, error) {
 	if count != 0 && vary != "" {
 		return nil, usageError("--variations and --vary: give one (seeds, or the values of one field)")
 	}
@@ -30,9 +30,9 @@ func variations(op api.Operation, body map[string]any, count int, vary string) (
 	}
 	name, list, ok := strings.Cut(vary, "=")
 	if !ok || name == "" || list == "" {
-		return nil, usageError("--vary %q: want field=a,b,c (one version per value)", vary)
+		return nil, usageError("--vary %q: want field=a|b|c, or field=a,b,c when no value holds a comma (one version per value)", vary)
 	}
-	out, err := studio.ValueVariations(op, body, name, strings.Split(list, ","), func(v map[string]any, field, value string) error {
+	out, err := studio.ValueVariations(cfg, op, body, name, studio.SplitValues(list), func(v map[string]any, field, value string) error {
 		return applySet(op, v, field+"="+value, false)
 	})
 	var broken *studio.VariationsError

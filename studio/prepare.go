@@ -25,15 +25,16 @@ type Prepared struct {
 // OK reports whether the request may be sent as it is.
 func (p Prepared) OK() bool { return p.Errors == nil && p.TooLarge == "" }
 
-// Prepare is the one preparation path of every front end: local files
-// (read from dir when relative) become data URIs, an image is declared
-// with the type its bytes have, the catalog's rules are checked, the body
-// is normalized, and its size is held against the service's 20 MB with
-// the one size rule: a body over it is sent when its images will be
+// PrepareRequest is the one preparation path of every front end: local
+// files (read from dir when relative) become data URIs, an image is
+// declared with the type its bytes have, the catalog's rules are checked,
+// the body is normalized, and its size is held against the service's 20 MB
+// with the one size rule: a body over it is sent when its images will be
 // uploaded instead (uploads not "never"). A file that cannot be read is
 // the error; broken rules are in the result, for the front end to tell
-// (or, forced, to send anyway).
-func (s *Studio) Prepare(op api.Operation, body map[string]any, dir string) (Prepared, error) {
+// (or, forced, to send anyway). It needs no running backend (a dry run);
+// Studio.Prepare adds the price.
+func PrepareRequest(cfg Config, op api.Operation, body map[string]any, dir string) (Prepared, error) {
 	if err := catalog.InlineFiles(op, body, dir); err != nil {
 		return Prepared{}, err
 	}
@@ -45,21 +46,18 @@ func (s *Studio) Prepare(op api.Operation, body map[string]any, dir string) (Pre
 		return Prepared{}, err
 	}
 	p.Size = len(raw)
-	p.TooLarge = s.Config.sizeRule(op, p.Body, p.Size)
-	p.Price = s.Price(op, p.Body)
+	if p.Size > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(op, p.Body) {
+		p.TooLarge = fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(p.Size)/(1<<20))
+	}
 	return p, nil
 }
 
-// sizeRule says why a body of size bytes cannot be sent, "" when it can.
-func (c Config) sizeRule(op api.Operation, body map[string]any, size int) string {
-	if size <= catalog.MaxBodyBytes || c.NeedsNoInlining(op, body) {
-		return ""
+// Prepare is PrepareRequest on this studio's configuration, priced.
+func (s *Studio) Prepare(op api.Operation, body map[string]any, dir string) (Prepared, error) {
+	p, err := PrepareRequest(s.Config, op, body, dir)
+	if err != nil {
+		return Prepared{}, err
 	}
-	return fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(size)/(1<<20))
-}
-
-// SizeRule is the one size rule for a body already prepared by hand: why
-// it cannot be sent, "" when it can.
-func (c Config) SizeRule(op api.Operation, body map[string]any, size int) string {
-	return c.sizeRule(op, body, size)
+	p.Price = s.Price(op, p.Body)
+	return p, nil
 }

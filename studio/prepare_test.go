@@ -48,3 +48,26 @@ func TestPrepareSendsALargeBodyWhoseImagesAreUploaded(t *testing.T) {
 		}
 	}
 }
+
+// The service's body limit is taken at its bound: a body of exactly 20 MB
+// passes, a byte more does not (uploads off, so nothing exempts it).
+func TestPrepareBodyLimitAtItsBound(t *testing.T) {
+	cfg := studio.Config{Uploads: studio.UploadNever}
+	body := func(n int) map[string]any {
+		return map[string]any{"model": "svcq1", "prompt": "p", "images": []any{"data:image/png;base64," + strings.Repeat("A", n)}}
+	}
+	empty, err := studio.PrepareRequest(cfg, api.OpImg2Video, body(0), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := 20<<20 - empty.Size
+	for n, refused := range map[int]bool{fill: false, fill + 1: true} {
+		p, err := studio.PrepareRequest(cfg, api.OpImg2Video, body(n), ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (p.TooLarge != "") != refused {
+			t.Errorf("a body of %d bytes: too large %q, want refused %v", p.Size, p.TooLarge, refused)
+		}
+	}
+}

@@ -112,19 +112,19 @@ func TestVariationsRules(t *testing.T) {
 		t.Fatalf("no seed field: %v", err)
 	}
 	video := map[string]any{"model": "svcq3-turbo", "prompt": "a red mug turning"}
-	reqs, err = studio.ValueVariations(api.OpText2Video, video, "duration", []string{"5", "8"}, nil)
+	reqs, err = studio.ValueVariations(studio.Config{}, api.OpText2Video, video, "duration", []string{"5", "8"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(reqs) != 2 || reqs[1].Label != "duration=8" || reqs[1].Body["duration"] != int64(8) && reqs[1].Body["duration"].(interface{ String() string }).String() != "8" {
 		t.Fatalf("durations: %+v", reqs)
 	}
-	_, err = studio.ValueVariations(api.OpText2Video, video, "duration", []string{"5", "99", "98"}, nil)
+	_, err = studio.ValueVariations(studio.Config{}, api.OpText2Video, video, "duration", []string{"5", "99", "98"}, nil)
 	var broken *studio.VariationsError
 	if !errors.As(err, &broken) || len(broken.Problems) != 2 || !strings.Contains(broken.Problems[0], "version 2 (duration=99): duration") {
 		t.Fatalf("broken versions: %v", err)
 	}
-	if _, err := studio.ValueVariations(api.OpText2Video, video, "nope", []string{"a", "b"}, nil); err == nil || !strings.Contains(err.Error(), "no such field") {
+	if _, err := studio.ValueVariations(studio.Config{}, api.OpText2Video, video, "nope", []string{"a", "b"}, nil); err == nil || !strings.Contains(err.Error(), "no such field") {
 		t.Fatalf("unknown field: %v", err)
 	}
 }

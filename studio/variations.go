@@ -59,17 +59,34 @@ var drawSeed = rand.Int64N
 // way a front end applies field=value (a list field gains an item).
 type SetValue func(body map[string]any, field, value string) error
 
+// SplitValues reads the values of field=values as every front end does:
+// separated by | when one is given (prompts hold commas), else by commas;
+// blanks around each are dropped, and so are empty values.
+func SplitValues(list string) []string {
+	sep := ","
+	if strings.Contains(list, "|") {
+		sep = "|"
+	}
+	var values []string
+	for _, v := range strings.Split(list, sep) {
+		if v = strings.TrimSpace(v); v != "" {
+			values = append(values, v)
+		}
+	}
+	return values
+}
+
 // ValueVariations makes one version of a request per value of one field
 // (prompts, durations, models), labelled field=value. set types each value
-// (nil: typeText's scalar typing). Every version is checked with the
-// catalog; all broken ones are listed in a *VariationsError and none is
-// kept.
-func ValueVariations(op api.Operation, body map[string]any, field string, values []string, set SetValue) ([]SetRequest, error) {
+// (nil: typeText's scalar typing). Every version goes through the one
+// preparation path (PrepareRequest, cfg's size rule); all broken ones are
+// listed in a *VariationsError and none is kept.
+func ValueVariations(cfg Config, op api.Operation, body map[string]any, field string, values []string, set SetValue) ([]SetRequest, error) {
 	if field == "" {
 		return nil, fmt.Errorf("name the field to vary")
 	}
 	if len(values) < 2 || len(values) > maxVariations {
-		return nil, fmt.Errorf("%s: give 2 to %d values, separated by commas", field, maxVariations)
+		return nil, fmt.Errorf("%s: give 2 to %d values, separated by | (or by commas when none holds one)", field, maxVariations)
 	}
 	if set == nil {
 		set = setScalar(op)
@@ -83,13 +100,19 @@ func ValueVariations(op api.Operation, body map[string]any, field string, values
 		if err := set(v, field, value); err != nil {
 			return nil, err
 		}
-		if errs := catalog.Validate(op, v); errs != nil {
-			for _, e := range errs {
-				problems = append(problems, fmt.Sprintf("version %d (%s): %s", i+1, textutil.Clip(label, 40), e.Message))
-			}
-			continue
+		p, err := PrepareRequest(cfg, op, v, ".")
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, SetRequest{Line: i + 1, Op: op, Body: catalog.Normalize(op, v), Label: label})
+		for _, e := range p.Errors {
+			problems = append(problems, fmt.Sprintf("version %d (%s): %s", i+1, textutil.Clip(label, 40), e.Message))
+		}
+		if p.TooLarge != "" {
+			problems = append(problems, fmt.Sprintf("version %d (%s): %s", i+1, textutil.Clip(label, 40), p.TooLarge))
+		}
+		if p.OK() {
+			out = append(out, SetRequest{Line: i + 1, Op: op, Body: p.Body, Label: label})
+		}
 	}
 	if problems != nil {
 		return nil, &VariationsError{Op: op, Problems: problems}

@@ -45,7 +45,7 @@ func TestVariationCountsAtTheirBounds(t *testing.T) {
 		for i := range values {
 			values[i] = "a lighthouse " + strings.Repeat("!", i)
 		}
-		reqs, err := ValueVariations(api.OpReference2Image, body, "prompt", values, nil)
+		reqs, err := ValueVariations(Config{}, api.OpReference2Image, body, "prompt", values, nil)
 		if (err == nil) != ok {
 			t.Errorf("%d values: %v", n, err)
 		}

@@ -43,13 +43,14 @@ func (p *newPage) askVariations(msg forms.VariationsMsg) tea.Cmd {
 	if len(fields) > 0 {
 		hint += " Fields: " + strings.Join(fields, ", ") + "."
 	}
+	cfg := p.env.studio.Config
 	check := func(text string) error {
-		_, err := expandVariations(msg, text)
+		_, err := expandVariations(cfg, msg, text)
 		return err
 	}
 	th := p.env.theme
 	d := newInputDialog(th, "Variations of this "+string(msg.Op)+" request", hint, strconv.Itoa(defaultVersions), check, func(text string) tea.Cmd {
-		versions, err := expandVariations(msg, text)
+		versions, err := expandVariations(cfg, msg, text)
 		if err != nil {
 			return statusErr(err) // the check refused it already: not reached
 		}
@@ -59,7 +60,7 @@ func (p *newPage) askVariations(msg forms.VariationsMsg) tea.Cmd {
 }
 
 // expandVariations reads the dialog's answer: a count, or field=values.
-func expandVariations(msg forms.VariationsMsg, text string) ([]studio.SetRequest, error) {
+func expandVariations(cfg studio.Config, msg forms.VariationsMsg, text string) ([]studio.SetRequest, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		text = strconv.Itoa(defaultVersions)
@@ -73,20 +74,11 @@ func expandVariations(msg forms.VariationsMsg, text string) ([]studio.SetRequest
 		return studio.SeedVariations(msg.Op, msg.Body, n)
 	}
 	field = strings.TrimSpace(field)
-	sep := ","
-	if strings.Contains(list, "|") {
-		sep = "|" // prompts hold commas
-	}
-	var values []string
-	for _, v := range strings.Split(list, sep) {
-		if v = strings.TrimSpace(v); v != "" {
-			values = append(values, v)
-		}
-	}
+	values := studio.SplitValues(list)
 	if len(values) > maxVersions {
 		return nil, fmt.Errorf("%s: %d values; give %d to %d", field, len(values), minVersions, maxVersions)
 	}
-	versions, err := studio.ValueVariations(msg.Op, msg.Body, field, values, nil)
+	versions, err := studio.ValueVariations(cfg, msg.Op, msg.Body, field, values, nil)
 	var broken *studio.VariationsError
 	if errors.As(err, &broken) {
 		// The dialog shows one reason under the input: the first, and how
