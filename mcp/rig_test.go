@@ -64,7 +64,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	}
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
 		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
-	opts := studio.Options{Origin: record.OriginMCP, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
+	opts := studio.Options{Origin: record.OriginMCP, NoEvents: true, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
 	if o.productionWatcher {
 		opts.Watcher, opts.ChangeInterval = track.WatcherOptions{}, 0
 	}
@@ -98,7 +98,6 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	}
 	r.st = st
 	r.srv = New(st, Options{DownloadWait: 10 * time.Second})
-	go r.srv.Pump(ctx)
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := r.srv.SDK().Connect(ctx, stt, nil); err != nil {
 		t.Fatal(err)

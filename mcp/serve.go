@@ -47,7 +47,7 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 		}
 		defer ln.Close()
 	}
-	st, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginMCP})
+	st, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginMCP, NoEvents: true})
 	if err != nil {
 		return err
 	}
@@ -70,9 +70,6 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 		return err
 	}
 	fmt.Fprintf(o.Stderr, "clapper mcp: streamable HTTP at http://%s/mcp\nclapper mcp: every request needs the header  Authorization: Bearer %s\n", ln.Addr(), token)
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go s.Pump(pctx)
 	srv := &http.Server{Handler: s.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -61,15 +61,14 @@ type Server struct {
 	studio *studio.Studio
 	sdk    *sdk.Server
 	opts   Options
-	hub    hub
 
 	// sendMu makes the cap check and the send one step: two agent calls
 	// at once cannot both pass a cap that only one of them fits under.
 	sendMu sync.Mutex
 }
 
-// New builds the server and its tools over a studio that is open; Run
-// (or Handler's caller) must also call Pump while it serves.
+// New builds the server and its tools over a studio that is open and
+// Started with Options.NoEvents: tool calls wait on tasks with Await.
 func New(st *studio.Studio, o Options) *Server {
 	if o.DownloadWait == 0 {
 		o.DownloadWait = DefaultDownloadWait
@@ -100,27 +99,8 @@ const instructions = "clapper creates videos, images and audio with the svc serv
 // SDK is the underlying MCP server (for transports and tests).
 func (s *Server) SDK() *sdk.Server { return s.sdk }
 
-// Pump passes the studio's events to waiting tool calls until ctx ends.
-// The studio's events must be read while it runs, or its watcher stalls.
-func (s *Server) Pump(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev := <-s.studio.Events():
-			s.hub.publish(ev)
-		case <-s.studio.Changes():
-			// Another process changed history: waiters re-read it.
-			s.hub.publishAll(studio.Event{Kind: studio.EventJobUpdated, At: time.Now()})
-		}
-	}
-}
-
 // Run serves one session over t (stdio for `clapper mcp`) until it ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go s.Pump(ctx)
 	return s.sdk.Run(ctx, t)
 }
 
@@ -134,60 +114,6 @@ func (s *Server) now() time.Time {
 // follow says where a task can be followed besides wait_task.
 func follow(id string) string {
 	return fmt.Sprintf("wait_task or get_task with task_id %s; in a terminal: clapper get %s, or the Tasks page of clapper", api.CleanText(id), api.CleanText(id))
-}
-
-// hub fans the studio's events out to the tool calls waiting on a task.
-type hub struct {
-	mu   sync.Mutex
-	subs map[string]map[chan studio.Event]struct{}
-}
-
-func (h *hub) subscribe(taskID string) (<-chan studio.Event, func()) {
-	ch := make(chan studio.Event, 16)
-	h.mu.Lock()
-	if h.subs == nil {
-		h.subs = map[string]map[chan studio.Event]struct{}{}
-	}
-	if h.subs[taskID] == nil {
-		h.subs[taskID] = map[chan studio.Event]struct{}{}
-	}
-	h.subs[taskID][ch] = struct{}{}
-	h.mu.Unlock()
-	return ch, func() {
-		h.mu.Lock()
-		delete(h.subs[taskID], ch)
-		if len(h.subs[taskID]) == 0 {
-			delete(h.subs, taskID)
-		}
-		h.mu.Unlock()
-	}
-}
-
-func (h *hub) publish(ev studio.Event) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for ch := range h.subs[ev.TaskID] {
-		send(ch, ev)
-	}
-}
-
-func (h *hub) publishAll(ev studio.Event) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, chans := range h.subs {
-		for ch := range chans {
-			send(ch, ev)
-		}
-	}
-}
-
-// send never blocks the pump: a waiter with a full queue re-reads history
-// anyway on the next event it takes.
-func send(ch chan studio.Event, ev studio.Event) {
-	select {
-	case ch <- ev:
-	default:
-	}
 }
 
 // addTool adds a typed tool without an output schema. Its answers are

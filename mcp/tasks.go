@@ -51,7 +51,8 @@ type taskOut struct {
 	// Field), Onward the tasks sent onward from this one.
 	From   *studio.ChainLink  `json:"sent_onward_from,omitempty"`
 	Onward []studio.ChainLink `json:"sent_onward_to,omitempty"`
-	// Waited says how wait_task ended: "finished" or "timeout".
+	// Waited says how wait_task ended: "finished", "timeout", or "lost" (the
+	// service does not know the task; history keeps it as it was).
 	Waited string `json:"waited,omitempty"`
 }
 
@@ -193,14 +194,13 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 	if t.TaskID == "" {
 		return nil, s.taskOut(ctx, t, true), nil // never sent: nothing to wait for
 	}
-	events, stop := s.hub.subscribe(t.TaskID)
-	defer stop()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	events := s.studio.Await(wctx, t) // followed from here if another clapper sent and left it
 	token := req.Params.GetProgressToken()
 	told, step := "", 0.0
 	for {
-		// Re-read after subscribing: a change between the two is not lost.
+		// Re-read the row: the event says a change, history holds all of it.
 		if t, err = s.studio.Record().TaskByID(ctx, t.TaskID); err != nil {
 			return nil, taskOut{}, err
 		}
@@ -213,16 +213,28 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 			told, step = msg, step+1
 			req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
 		}
-		s.studio.Track(t) // sent by another clapper that stopped: followed from here
-		select {
-		case <-ctx.Done():
+		if _, open := <-events; open {
+			continue
+		}
+		switch {
+		case ctx.Err() != nil:
 			return nil, taskOut{}, ctx.Err()
-		case <-deadline.C:
+		case wctx.Err() != nil:
 			out := s.taskOut(ctx, t, true)
 			out.Waited = "timeout"
 			return nil, out, nil
-		case <-events:
 		}
+		// The stream ended with the task (its final state, or lost): read
+		// it once more above, then answer.
+		if t, err = s.studio.Record().TaskByID(ctx, t.TaskID); err != nil {
+			return nil, taskOut{}, err
+		}
+		out := s.taskOut(ctx, t, true)
+		out.Waited = "finished"
+		if !api.IsTerminal(t.State) {
+			out.Waited = "lost"
+		}
+		return nil, out, nil
 	}
 }
 

@@ -116,7 +116,7 @@ func (s *Studio) deliver(ctx context.Context, tui bool, ev track.Event) bool {
 	for _, sub := range to {
 		sub.send(ctx, ev)
 	}
-	if !tui {
+	if !tui || s.opts.NoEvents {
 		return true
 	}
 	select {

@@ -30,6 +30,9 @@ type Options struct {
 	// DownloadDir saves every result in this folder (a command's
 	// --download-dir), over Config.DownloadDir and the folders by media.
 	DownloadDir string
+	// NoEvents: the front end reads no Events (an MCP server waits on
+	// tasks with Await), so the relay hands none there.
+	NoEvents bool
 	// NoDownload leaves results unsaved as tasks succeed (a command's
 	// --no-download), whatever the auto-download setting.
 	NoDownload bool
