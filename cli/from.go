@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"clapper/api"
 	"clapper/api/catalog"
@@ -41,7 +40,7 @@ func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]
 	if err != nil {
 		return nil, err
 	}
-	src, err := studio.ReadOnward(ctx, store, t.LocalID, time.Now())
+	src, err := studio.ReadOnward(ctx, store, t.LocalID, app.now())
 	if err != nil {
 		return refuse(err)
 	}

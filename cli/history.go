@@ -88,9 +88,9 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 		f.After = page.Next
 	}
 	if o.json {
-		return writeHistoryJSON(app.Out, tasks)
+		return writeHistoryJSON(app.Out, tasks, app.now())
 	}
-	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out))
+	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out), app.now())
 }
 
 func (o historyOpts) filter() (record.Filter, error) {
@@ -152,9 +152,9 @@ func parseWhen(s string) (time.Time, error) {
 // displayState is how a row reads: a request still submitting is of
 // unknown outcome once nobody sends it (studio.OutcomeUnknown, the rule
 // every front end shares), else it is being sent.
-func displayState(t record.Task) string {
+func displayState(t record.Task, now time.Time) string {
 	switch {
-	case studio.OutcomeUnknown(t, time.Now()):
+	case studio.OutcomeUnknown(t, now):
 		return unknownState
 	case t.State == record.StateSubmitting:
 		return sendingState
@@ -188,10 +188,10 @@ type reject struct {
 	Retryable bool     `json:"retryable"`
 }
 
-func writeHistoryJSON(w io.Writer, tasks []record.Task) error {
+func writeHistoryJSON(w io.Writer, tasks []record.Task, now time.Time) error {
 	for _, t := range tasks {
 		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
-			State: displayState(t), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
+			State: displayState(t, now), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
 			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt, Tags: t.Tags, Note: t.Note}
 		if r := t.Rejection; r != nil && t.State == record.StateRejected {
 			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
@@ -203,7 +203,7 @@ func writeHistoryJSON(w io.Writer, tasks []record.Task) error {
 	return nil
 }
 
-func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool) error {
+func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool, now time.Time) error {
 	if len(tasks) == 0 {
 		_, err := fmt.Fprintln(w, "No tasks match. Create one with: clapper create OPERATION ... (see clapper models)")
 		return err
@@ -220,7 +220,7 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool) error {
 		if id == "" {
 			id = "-"
 		}
-		state := displayState(t)
+		state := displayState(t, now)
 		if state == unknownState {
 			unknown++
 		}
@@ -279,7 +279,7 @@ func newResolveCmd(app *App) *cobra.Command {
 				err = record.ErrConflict
 			}
 			if err != nil {
-				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
+				return app.explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
 			}
 			sv, err := app.open(ctx, studio.Options{SendOnly: true})
 			if err != nil {
@@ -295,7 +295,7 @@ func newResolveCmd(app *App) *cobra.Command {
 				return fmt.Errorf("could not confirm task %s with the service, so nothing was attached: %w", taskID, studio.DescribeAPIError(err))
 			}
 			if err := store.ResolveUnknown(ctx, localID, taskID); err != nil {
-				return explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
+				return app.explainConflict(ctx, store, localID, err, "resolved", "requests of unknown outcome")
 			}
 			_, err = fmt.Fprintf(app.Out, "request %d is task %s (the service says %s); it is followed again from now on\n",
 				localID, taskID, api.DescribeState(state))
@@ -311,11 +311,11 @@ func newAbandonCmd(app *App) *cobra.Command {
 		Long:  "Gives up on a refused request or one of unknown outcome; it stays listed, as abandoned.",
 		Args:  exactArgs(1, "the # of a request (from clapper history)"),
 		RunE: app.onLocalTask(func(ctx context.Context, store record.Store, localID int64, _ []string) error {
-			if t, err := store.Task(ctx, localID); err == nil && t.State == record.StateSubmitting && !studio.OutcomeUnknown(t, time.Now()) {
+			if t, err := store.Task(ctx, localID); err == nil && t.State == record.StateSubmitting && !studio.OutcomeUnknown(t, app.now()) {
 				return fmt.Errorf("request %d is being sent by another clapper (%s), which waits for its answer; it cannot be abandoned now", localID, api.CleanText(t.Sender))
 			}
 			if err := store.Abandon(ctx, localID); err != nil {
-				return explainConflict(ctx, store, localID, err, "abandoned", "refused requests and requests of unknown outcome")
+				return app.explainConflict(ctx, store, localID, err, "abandoned", "refused requests and requests of unknown outcome")
 			}
 			_, err := fmt.Fprintf(app.Out, "request %d abandoned; it stays listed in clapper history\n", localID)
 			return err
@@ -351,14 +351,14 @@ func parseLocalID(s string) (int64, error) {
 
 // explainConflict turns history's refusal to change a request in the wrong
 // state into words that say what the request is and what can be done.
-func explainConflict(ctx context.Context, store record.Store, localID int64, err error, action, which string) error {
+func (app *App) explainConflict(ctx context.Context, store record.Store, localID int64, err error, action, which string) error {
 	switch {
 	case errors.Is(err, record.ErrNotFound):
 		return &ExitError{Code: 2, Err: fmt.Errorf("no request #%d in history (see clapper history)", localID)}
 	case errors.Is(err, record.ErrConflict):
 		state := "in another state"
 		if t, terr := store.Task(ctx, localID); terr == nil {
-			state = displayState(t)
+			state = displayState(t, app.now())
 			if t.TaskID != "" {
 				state += " (task " + t.TaskID + ")"
 			}

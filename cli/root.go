@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -60,6 +61,10 @@ type App struct {
 	// RunMCP serves MCP (over stdio, or streamable HTTP on httpAddr); nil
 	// until the server is wired in.
 	RunMCP func(ctx context.Context, cfg studio.Config, httpAddr string) error
+
+	// Clock tells the time of what the commands print and decide (nil: the
+	// wall clock; tests fix it).
+	Clock func() time.Time
 
 	// watcher tunes how --wait follows a task; tests shorten its pauses.
 	watcher studio.WatcherOptions
@@ -147,4 +152,12 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 
 func usageError(format string, args ...any) error {
 	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
+}
+
+// now is the App's clock.
+func (app *App) now() time.Time {
+	if app.Clock != nil {
+		return app.Clock()
+	}
+	return time.Now()
 }

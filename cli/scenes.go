@@ -187,7 +187,7 @@ func (app *App) waitVersion(ctx context.Context, s *scenes.Service, jobID, id st
 			fmt.Fprintf(app.Err, "  reading job %s failed (%s); retrying\n", jobID, api.CleanText(readErr.Error()))
 			return
 		}
-		fmt.Fprintf(app.Err, "  %s: %s\n", time.Now().Format("15:04:05"), api.DescribeState(v.State))
+		fmt.Fprintf(app.Err, "  %s: %s\n", app.now().Format("15:04:05"), api.DescribeState(v.State))
 	})
 	switch {
 	case ctx.Err() != nil:
@@ -239,7 +239,7 @@ func (app *App) showJob(ctx context.Context, s *scenes.Service, jobID string, as
 	if asJSON {
 		return writeJobJSON(app.Out, j)
 	}
-	return writeScenes(app.Out, j, time.Now())
+	return writeScenes(app.Out, j, app.now())
 }
 
 // writeJobJSON prints the service's record as received, plus the chosen

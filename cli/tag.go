@@ -54,7 +54,7 @@ func newTagCmd(app *App) *cobra.Command {
 func (app *App) tagTask(ctx context.Context, store record.Store, localID int64, words []string, o tagOpts) error {
 	t, err := store.Task(ctx, localID)
 	if err != nil {
-		return explainConflict(ctx, store, localID, err, "tagged", "tasks")
+		return app.explainConflict(ctx, store, localID, err, "tagged", "tasks")
 	}
 	if o.clear && len(words) > 0 {
 		return usageError("--clear removes every tag: give tags or --clear, not both")
@@ -72,7 +72,7 @@ func (app *App) tagTask(ctx context.Context, store record.Store, localID int64, 
 	}
 	if len(words) > 0 || o.clear || o.noteGiven {
 		if err := store.SetLabels(ctx, localID, tags, note); err != nil {
-			return explainConflict(ctx, store, localID, err, "tagged", "tasks")
+			return app.explainConflict(ctx, store, localID, err, "tagged", "tasks")
 		}
 	}
 	slices.Sort(tags)

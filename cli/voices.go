@@ -55,7 +55,7 @@ func newVoicesCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			now := time.Now()
+			now := app.now()
 			var voices []record.Voice
 			for _, v := range all {
 				if !v.Deleted && (!expiring || v.Expiring(now, within)) {

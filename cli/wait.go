@@ -144,12 +144,12 @@ func newResubmitCmd(app *App) *cobra.Command {
 			store := s.Record()
 			t, err := store.Task(cmd.Context(), localID)
 			if err != nil {
-				return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
+				return app.explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 			}
 			sub, err := s.Resubmit(cmd.Context(), localID, t.Operation)
 			if err != nil {
 				if errors.Is(err, record.ErrConflict) || errors.Is(err, record.ErrNotFound) {
-					return explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
+					return app.explainConflict(cmd.Context(), store, localID, err, "resubmitted", "refused requests")
 				}
 				return submitError(err)
 			}

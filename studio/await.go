@@ -29,8 +29,8 @@ func (s *Studio) run(ctx context.Context, tui bool) context.Context {
 	}
 	if !tui {
 		// A command's call may end before the studio does (a set run, one
-		// wait): the background stops on Close, not with the first caller.
-		ctx = context.WithoutCancel(ctx)
+		// wait): the background lives as long as the studio.
+		ctx = s.life
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.running = ctx

@@ -49,7 +49,7 @@ func (s *Studio) Price(op api.Operation, body map[string]any) Price {
 		}
 	}
 	model, _ := body["model"].(string)
-	pc, ok, err := s.store.LastCost(context.Background(), op, model, func(past map[string]any) bool {
+	pc, ok, err := s.store.LastCost(s.life, op, model, func(past map[string]any) bool {
 		past = catalog.WithDefaults(op, past)
 		for k, v := range want {
 			got := ""

@@ -21,7 +21,7 @@ func TestLiveQuoteIsLastTimeOrUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store}
+	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store, life: context.Background()}
 	body := map[string]any{"model": "svcq3-pro", "prompt": "fox", "duration": 8}
 	if q := s.Quote(api.OpText2Video, body); !strings.HasPrefix(q, "unknown") {
 		t.Fatalf("no history: quote %q, want unknown", q)
@@ -58,7 +58,7 @@ func TestQuoteOfOneCreditIsSingular(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store}
+	s := &Studio{Config: Config{APIKey: "k", BaseURL: "https://svc.example"}, store: store, life: context.Background()}
 	id, err := store.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS, Body: []byte(`{"text":"hi","voice_setting_voice_id":"v"}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -83,6 +83,11 @@ type Studio struct {
 	subs    map[*subscription]struct{}
 	// running is the context of the relay, set once by Start or Follow.
 	running context.Context
+	// life is Open's context, ended by Close: what the studio does for no
+	// caller of its own (a price's look-up, a command's background work)
+	// runs on it.
+	life    context.Context
+	endLife context.CancelFunc
 
 	// previewMu makes Preview fetch a picture once (see Preview).
 	previewMu sync.Mutex
@@ -184,6 +189,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 		return nil, err
 	}
 	s := &Studio{Config: cfg, opts: o, events: make(chan track.Event, 256), inbox: make(chan track.Event, 64), changes: make(chan struct{}, 1)}
+	s.life, s.endLife = context.WithCancel(ctx)
 	var err error
 	if s.client, s.stopSandbx, err = connect(ctx, cfg, o.Sandbox); err != nil {
 		return nil, err
@@ -303,6 +309,9 @@ func (s *Studio) Changes() <-chan struct{} { return s.changes }
 
 // Close stops the background work and releases the backend.
 func (s *Studio) Close() error {
+	if s.endLife != nil {
+		s.endLife()
+	}
 	if s.cancel != nil {
 		s.cancel()
 		s.wg.Wait()

@@ -165,7 +165,7 @@ func (s *Studio) uploadImages(ctx context.Context, op api.Operation, body map[st
 // valid (again is true), or a new upload, recorded.
 func (s *Studio) upload(ctx context.Context, d catalog.DataURI, fresh bool) (uri string, again bool, err error) {
 	sum := sha(d.Data)
-	now := time.Now()
+	now := s.Now()
 	if !fresh {
 		if u, ok, err := s.store.UploadOf(ctx, sum, now); err != nil {
 			return "", false, err

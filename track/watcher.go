@@ -550,7 +550,3 @@ func (w *Watcher) emit(ctx context.Context, e Event) {
 	case <-ctx.Done():
 	}
 }
-
-// Publish delivers an event of another part of the tracker (downloads) on
-// the watcher's stream, so the UI listens to one channel.
-func (w *Watcher) Publish(e Event) { w.emit(context.Background(), e) }

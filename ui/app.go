@@ -11,6 +11,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -138,11 +139,17 @@ type Model struct {
 // screens show time with (tests fix it); relay, when set, connects a studio's
 // events to the program (Run sets it).
 func New(s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Model {
+	return newModel(context.Background(), s, now, relay)
+}
+
+// newModel is New under root, the program's context: every command's
+// context descends from it.
+func newModel(root context.Context, s *studio.Studio, now func() time.Time, relay func(*studio.Studio)) *Model {
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}}
-	e.ctx, e.cancel = backendContext()
+	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}, root: root}
+	e.renewContext()
 	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true, notify: detectNotify(os.Getenv)}
 	m.help.Styles = e.theme.Help
 	m.pages = []page{

@@ -277,7 +277,14 @@ func (m *Model) onTaskRead(msg taskReadMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// backendContext is a fresh context for a backend's commands.
-func backendContext() (context.Context, context.CancelFunc) {
-	return context.WithCancel(context.Background())
+// renewContext gives the running backend a fresh context for its
+// commands, under the program's, cancelling the previous backend's.
+func (e *env) renewContext() {
+	if e.cancel != nil {
+		e.cancel()
+	}
+	if e.root == nil {
+		e.root = context.Background()
+	}
+	e.ctx, e.cancel = context.WithCancel(e.root)
 }

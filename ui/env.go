@@ -25,6 +25,9 @@ type env struct {
 	// they are made.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// root is the program's context (Background under tests): every
+	// backend's ctx descends from it, so quitting cancels them all.
+	root   context.Context
 	theme  *Theme
 	now    func() time.Time
 	timers timers

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,11 +165,11 @@ func workingDir() string {
 
 // resetBackend points drafts and prices at the current studio.
 func (p *newPage) resetBackend() {
-	s := p.env.studio
+	s, ctx := p.env.studio, p.env.ctx
 	p.drafts = forms.Drafts{Dir: filepath.Join(s.Config.DataDir, "drafts")}
 	p.ctx.Quote = s.Quote
 	p.ctx.Spending = func(op api.Operation, body map[string]any) (string, string) {
-		return s.SpendingFor(context.Background(), s.Price(op, body), "")
+		return s.SpendingFor(ctx, s.Price(op, body), "")
 	}
 	p.ctx.UploadImages = s.Config.Uploads != studio.UploadNever
 }

@@ -31,13 +31,17 @@ const framesPerSecond = 120
 // runWith is Run with the program's options given: the start-to-first-frame
 // benchmark reads the frames of the real wiring from its own output.
 func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) error {
+	// Quitting cancels every command still running for any backend.
+	signalled := ctx
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
 	s, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginTUI})
 	if err != nil {
 		return err
 	}
 	var p *tea.Program
-	relays := newRelays()
-	m := New(s, nil, func(s *studio.Studio) { relays.start(s, p) })
+	relays := newRelays(ctx)
+	m := newModel(ctx, s, nil, func(s *studio.Studio) { relays.start(s, p) })
 	// The studio starts once the first frame has its rows: loading what is
 	// in flight, the watcher's first reads and the change watcher would
 	// otherwise compete with the one read that frame waits for.
@@ -51,12 +55,13 @@ func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) 
 	p = tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(framesPerSecond)}, opts...)...)
 	relays.start(s, p)
 	_, err = p.Run()
+	quit()
 	// A start still running is waited for; one not yet run never runs.
 	started.Do(func() {})
 	relays.stop()
 	// The studio in use at the end (the user may have switched backends).
 	closeErr := m.env.studio.Close()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if errors.Is(err, tea.ErrProgramKilled) && signalled.Err() != nil {
 		return nil
 	}
 	if err != nil {
@@ -69,14 +74,15 @@ func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) 
 // studio, stopped when the studio is replaced, so no event of an old
 // backend reaches the screen of the new one.
 type relays struct {
+	root   context.Context
 	cancel context.CancelFunc
 }
 
-func newRelays() *relays { return &relays{} }
+func newRelays(root context.Context) *relays { return &relays{root: root} }
 
 func (r *relays) start(s *studio.Studio, p *tea.Program) {
 	r.stop()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(r.root)
 	r.cancel = cancel
 	go func() {
 		for {
@@ -110,11 +116,11 @@ func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
 		m.pages[pageSettings].(*settingsPage).reopen()
 		return status("settings saved in " + msg.path)
 	}
-	cfg := msg.cfg
+	cfg, root := msg.cfg, m.env.root
 	return func() tea.Msg {
-		s, err := studio.Open(context.Background(), cfg, studio.Options{Origin: record.OriginTUI})
+		s, err := studio.Open(root, cfg, studio.Options{Origin: record.OriginTUI})
 		if err == nil {
-			if err = s.Start(context.Background()); err != nil {
+			if err = s.Start(root); err != nil {
 				s.Close()
 			}
 		}
@@ -130,9 +136,8 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 		return statusErrText("could not start on the new settings: " + api.CleanLine(msg.err.Error()) + " (still running on the old ones)")
 	}
 	old := m.env.studio
-	m.env.cancel()
 	m.env.studio = msg.s
-	m.env.ctx, m.env.cancel = backendContext()
+	m.env.renewContext()
 	if m.relay != nil {
 		m.relay(msg.s)
 	}
