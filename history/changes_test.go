@@ -2,7 +2,7 @@ package history
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -132,23 +132,38 @@ func TestWatchChangesSeesOtherProcesses(t *testing.T) {
 	}
 }
 
-// A task's summary by its service id is the row the list reads.
-func TestTaskSummaryIsTheListRow(t *testing.T) {
+// The summaries of tasks by their service ids are the rows the list
+// reads, in one query; an id history does not hold is left out.
+func TestTaskSummariesAreTheListRows(t *testing.T) {
 	s, clk := newStore(t)
 	ctx := context.Background()
-	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}})
+	seed(t, s, clk, []row{{api.OpText2Video, "svcq1", "fox", api.StateProcessing, 3, t0}, {api.OpText2Video, "svcq1", "owl", api.StateQueueing, 0, t0.Add(time.Minute)}})
 	p, err := s.Tasks(ctx, record.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.TaskSummary(ctx, "tk-000")
+	got, err := s.TaskSummaries(ctx, []string{"nope", "tk-000", "tk-001"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := p.Tasks[0]; !reflect.DeepEqual(got, want) {
-		t.Fatalf("summary %+v\nlist row %+v", got, want)
+	byID := map[string]record.Task{}
+	for _, g := range got {
+		byID[g.TaskID] = g
 	}
-	if _, err := s.TaskSummary(ctx, "nope"); !errors.Is(err, record.ErrNotFound) {
-		t.Fatalf("an unknown id: %v", err)
+	if len(got) != 2 {
+		t.Fatalf("%d summaries for two known ids and an unknown one: %+v", len(got), got)
+	}
+	for _, want := range p.Tasks {
+		if !reflect.DeepEqual(byID[want.TaskID], want) {
+			t.Fatalf("summary %+v\nlist row %+v", byID[want.TaskID], want)
+		}
+	}
+	// More ids than one statement binds: read in parts, none lost.
+	many := []string{"tk-000"}
+	for i := range 1200 {
+		many = append(many, fmt.Sprintf("gone-%d", i))
+	}
+	if got, err := s.TaskSummaries(ctx, append(many, "tk-001")); err != nil || len(got) != 2 {
+		t.Fatalf("%d summaries of 1,202 ids (two known): %v", len(got), err)
 	}
 }

@@ -111,17 +111,40 @@ func (s *Store) TaskByID(ctx context.Context, taskID string) (record.Task, error
 	return s.taskWhere(ctx, "t.task_id = ?", taskID)
 }
 
-// TaskSummary is one task's list row (the summary fields only, one read),
-// by the service's task id: what a list needs to redraw a row in place.
-func (s *Store) TaskSummary(ctx context.Context, taskID string) (record.Task, error) {
-	t, err := scanTask(s.r.QueryRowContext(ctx, `SELECT `+taskCols+` FROM tasks t WHERE t.task_id = ?`, taskID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return record.Task{}, fmt.Errorf("%w: task %v", record.ErrNotFound, taskID)
+// TaskSummaries are the list rows (the summary fields only) of the tasks
+// with these service ids, read together: what the lists need to redraw the
+// rows a frame's events changed, in one query however many they are. An id
+// history does not hold is left out.
+func (s *Store) TaskSummaries(ctx context.Context, taskIDs []string) ([]record.Task, error) {
+	var out []record.Task
+	// SQLite binds at most 32,766 parameters; a frame's events are far fewer.
+	const chunk = 500
+	for len(taskIDs) > 0 {
+		ids := taskIDs[:min(chunk, len(taskIDs))]
+		taskIDs = taskIDs[len(ids):]
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+		}
+		rows, err := s.r.QueryContext(ctx, `SELECT `+taskCols+` FROM tasks t WHERE t.task_id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		for rows.Next() {
+			t, err := scanTask(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("history: %w", err)
+			}
+			out = append(out, t)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
 	}
-	if err != nil {
-		return record.Task{}, fmt.Errorf("history: %w", err)
-	}
-	return t, nil
+	return out, nil
 }
 
 func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Task, error) {

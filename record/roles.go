@@ -15,7 +15,7 @@ import (
 type Tasks interface {
 	Task(ctx context.Context, localID int64) (Task, error)
 	TaskByID(ctx context.Context, taskID string) (Task, error)
-	TaskSummary(ctx context.Context, taskID string) (Task, error)
+	TaskSummaries(ctx context.Context, taskIDs []string) ([]Task, error)
 	Tasks(ctx context.Context, f Filter) (Page, error)
 	Count(ctx context.Context, f Filter) (int, error)
 	CountsByState(ctx context.Context, f Filter) (map[string]int, error)

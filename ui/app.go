@@ -106,6 +106,9 @@ type Model struct {
 	stale                    []reread
 	headerStale, detailStale bool
 	flushing                 bool
+	// rowsToRead are the tasks whose rows events changed since the last
+	// flush, read together then (one query a frame).
+	rowsToRead map[string]rowRead
 
 	// submitting counts requests sent and not yet answered: quitting then
 	// asks first.
@@ -282,8 +285,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case historyChangedMsg:
 		// Another process wrote: anything may have changed.
 		return m.mark(changedAll)
-	case taskReadMsg:
-		return m.onTaskRead(msg)
+	case rowsReadMsg:
+		return m.onRowsRead(msg)
 	case submitStartedMsg:
 		m.submitting++
 		send := msg.send

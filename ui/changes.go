@@ -74,15 +74,20 @@ type (
 	// flushMsg: a frame has passed since the first mark; read what is
 	// marked.
 	flushMsg struct{}
-	// taskReadMsg is one task read again after an event about it.
-	taskReadMsg struct {
-		task         record.Task
-		stateChanged bool
-		// announce: the task finished while the user looked elsewhere.
-		announce bool
-		err      error
+	// rowsReadMsg are the rows of the tasks a frame's events changed.
+	rowsReadMsg struct {
+		reads map[string]rowRead // by task id
+		tasks []record.Task      // those history holds
+		err   error
 	}
 )
+
+// rowRead is why a task's row is read again.
+type rowRead struct {
+	stateChanged bool
+	// announce: the task finished while the user looked elsewhere.
+	announce bool
+}
 
 // timers sets the program's timers: the real clock, or a test's.
 type timers interface {
@@ -128,6 +133,10 @@ func (m *Model) scheduleFlush() tea.Cmd {
 func (m *Model) flush() tea.Cmd {
 	m.flushing = false
 	var cmds []tea.Cmd
+	if len(m.rowsToRead) > 0 {
+		cmds = append(cmds, readRows(m.env, m.rowsToRead))
+		m.rowsToRead = nil
+	}
 	if m.headerStale {
 		m.headerStale = false
 		cmds = append(cmds, loadStats(m.env))
@@ -207,7 +216,12 @@ func (m *Model) onTaskEvent(ev studio.Event) tea.Cmd {
 	switch ev.Kind {
 	case studio.EventState, studio.EventJobUpdated, studio.EventLost:
 		announce := stateChanged && api.IsTerminal(ev.To) && ev.From != ev.To && !m.looksAt(ev.TaskID)
-		cmds = append(cmds, readTask(m.env, ev.TaskID, stateChanged, announce))
+		if m.rowsToRead == nil {
+			m.rowsToRead = map[string]rowRead{}
+		}
+		r := m.rowsToRead[ev.TaskID]
+		m.rowsToRead[ev.TaskID] = rowRead{stateChanged: r.stateChanged || stateChanged, announce: r.announce || announce}
+		cmds = append(cmds, m.scheduleFlush())
 	case studio.EventDownload:
 	default:
 		return nil
@@ -245,32 +259,43 @@ func changesVoices(op api.Operation) bool {
 	return op == api.OpAudioClone || op == api.OpAudioTTS
 }
 
-// readTask reads one task's list row by its service id.
-func readTask(e *env, taskID string, stateChanged, announce bool) tea.Cmd {
+// readRows reads the rows of the tasks a frame's events changed, in one
+// query.
+func readRows(e *env, reads map[string]rowRead) tea.Cmd {
 	ctx, store := e.ctx, e.store()
+	ids := make([]string, 0, len(reads))
+	for id := range reads {
+		ids = append(ids, id)
+	}
 	return func() tea.Msg {
-		t, err := store.TaskSummary(ctx, taskID)
-		return taskReadMsg{task: t, stateChanged: stateChanged, announce: announce, err: err}
+		tasks, err := store.TaskSummaries(ctx, ids)
+		return rowsReadMsg{reads: reads, tasks: tasks, err: err}
 	}
 }
 
-// onTaskRead puts a task read again into the lists that hold it; a list
-// that cannot take it in place is marked for a re-read.
-func (m *Model) onTaskRead(msg taskReadMsg) tea.Cmd {
+// onRowsRead puts the tasks read again into the lists that hold them; a
+// list that cannot take one in place is marked for a re-read, and so is
+// every list when a task is not in this history (another backend's) or
+// the read failed.
+func (m *Model) onRowsRead(msg rowsReadMsg) tea.Cmd {
 	if msg.err != nil {
-		// Not in this history (another backend's task) or unreadable: the
-		// lists re-read when next on screen.
 		return m.mark(changedTasks)
 	}
 	var cmds []tea.Cmd
-	if msg.announce {
-		cmds = append(cmds, m.announce(msg.task))
+	if len(msg.tasks) < len(msg.reads) {
+		cmds = append(cmds, m.mark(changedTasks))
 	}
-	for i, p := range m.pages {
-		if l, ok := p.(taskLister); ok {
-			if r := l.taskChanged(msg.task, msg.stateChanged); r > m.stale[i] {
-				m.stale[i] = r
-				cmds = append(cmds, m.scheduleFlush())
+	for _, t := range msg.tasks {
+		why := msg.reads[t.TaskID]
+		if why.announce {
+			cmds = append(cmds, m.announce(t))
+		}
+		for i, p := range m.pages {
+			if l, ok := p.(taskLister); ok {
+				if r := l.taskChanged(t, why.stateChanged); r > m.stale[i] {
+					m.stale[i] = r
+					cmds = append(cmds, m.scheduleFlush())
+				}
 			}
 		}
 	}
