@@ -105,6 +105,7 @@ type Model struct {
 	// shown; the header and the detail at the next flush.
 	stale                    []reread
 	headerStale, detailStale bool
+	sheetStale               bool // the contact sheet reloads at the frame
 	flushing                 bool
 	// rowsToRead are the tasks whose rows events changed since the last
 	// flush, read together then (one query a frame).

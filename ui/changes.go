@@ -115,7 +115,7 @@ func (m *Model) mark(what changes) tea.Cmd {
 		m.detailStale = true
 	}
 	if m.sheet != nil && what&changedTasks != 0 {
-		return tea.Batch(m.sheet.reload(), m.scheduleFlush())
+		m.sheetStale = true
 	}
 	return m.scheduleFlush()
 }
@@ -140,6 +140,12 @@ func (m *Model) flush() tea.Cmd {
 	if m.headerStale {
 		m.headerStale = false
 		cmds = append(cmds, loadStats(m.env))
+	}
+	if m.sheetStale {
+		m.sheetStale = false
+		if m.sheet != nil {
+			cmds = append(cmds, m.sheet.reload())
+		}
 	}
 	if m.detail != nil {
 		if m.detailStale {

@@ -453,3 +453,28 @@ func TestContactSheetShortScreenTwoRowsAndDown(t *testing.T) {
 		t.Fatalf("↑ from version 6 went to cell %d; want version 2", m.sheet.cursor+1)
 	}
 }
+
+// A change marked while the sheet is open reloads it at the frame, with
+// everything else marked then; marks before the frame read nothing.
+func TestSheetReloadsAtTheFrame(t *testing.T) {
+	useCountingDriver = true
+	t.Cleanup(func() { useCountingDriver = false })
+	m, s, _, _ := sheetModel(t, 140, 40, 4)
+	if _, err := s.Record().ApplyResult(context.Background(), "812000000000000003", record.Update{State: api.StateFailed, ErrCode: "ContentModeration"}); err != nil {
+		t.Fatal(err)
+	}
+	before := statements.Load()
+	for range 3 {
+		run(m, m.mark(changedTasks))
+	}
+	if got := statements.Load() - before; got != 0 {
+		t.Errorf("three marks read %d statements before the frame, want none", got)
+	}
+	if strings.Contains(screen(m), "failed") {
+		t.Fatalf("the sheet changed before the frame:\n%s", screen(m))
+	}
+	flushFrame(m)
+	if !strings.Contains(screen(m), "failed") {
+		t.Errorf("the sheet did not reload at the frame:\n%s", screen(m))
+	}
+}
