@@ -82,6 +82,8 @@ type Model struct {
 	// it goes over it.
 	sheet  *contactSheet
 	dialog dialog
+	// dialogFrom opened the dialog: its answers go back there.
+	dialogFrom owner
 
 	width, height int
 	terminalDark  bool
@@ -204,9 +206,9 @@ func (m *Model) Init() tea.Cmd {
 			// first frame's rows do not wait behind them.
 			m.stale[i] = rereadAll
 		case m.active == pageTasks:
-			m.afterFirstRows = append(m.afterFirstRows, p.Init())
+			m.afterFirstRows = append(m.afterFirstRows, own(owner(i), p.Init()))
 		default:
-			cmds = append(cmds, p.Init())
+			cmds = append(cmds, own(owner(i), p.Init()))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -218,6 +220,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	from := ownerNone
+	if o, ok := msg.(owned); ok {
+		from, msg = o.to, o.msg
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -310,12 +316,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.showDetail(msg.localID)
 	case openDialogMsg:
-		m.dialog = msg.d
+		// What the dialog answers is an action for whoever opened it.
+		m.dialog, m.dialogFrom = msg.d, from
 		return nil
 	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetDiscardedMsg:
 		return m.onSheetMsg(msg)
 	case variationsSentMsg:
-		return tea.Batch(m.pages[pageNew].Update(msg), m.mark(changedTasks), m.openSheet(msg.setID),
+		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.openSheet(msg.setID),
 			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots)))
 	case switchPageMsg:
 		return m.switchTo(msg.page)
@@ -330,7 +337,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		cmds := []tea.Cmd{m.mark(what)}
 		m.stale[pageTasks] = rereadNone
-		cmds = append(cmds, m.switchTo(pageTasks), m.pages[pageTasks].Update(selectTaskMsg{msg.localID}))
+		cmds = append(cmds, m.switchTo(pageTasks), m.toPage(pageTasks, selectTaskMsg{msg.localID}))
 		if msg.openDetail {
 			id := msg.localID
 			cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
@@ -338,19 +345,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case duplicateMsg:
 		msg.from = m.active
-		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
 	case newFormMsg:
-		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
 	case onwardMsg:
 		return readOnward(m.env, msg.LocalID)
 	case onwardReadMsg:
 		d, cmd := openOnward(msg, m.height)
 		if d != nil {
-			m.dialog = d
+			m.dialog, m.dialogFrom = d, ownerNone // its choice is the root's (onwardChosenMsg)
 		}
 		return cmd
 	case onwardChosenMsg:
-		return tea.Batch(m.pages[pageNew].Update(msg), m.switchTo(pageNew))
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg)
 	case accountLoadedMsg, accountDueMsg:
@@ -361,25 +368,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onKey(msg)
 	case tea.PasteMsg:
 		if m.dialog != nil {
-			cmd, done := m.dialog.Update(msg)
-			if done {
-				m.dialog = nil
-			}
-			return cmd
+			return m.toDialog(msg)
 		}
 		// Pasted text belongs to the screen in front, never to a kept form.
 		return m.toScreen(msg)
 	}
-	return m.route(msg)
+	return m.route(msg, from)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.dialog != nil {
-		cmd, done := m.dialog.Update(msg)
-		if done {
-			m.dialog = nil
-		}
-		return cmd
+		return m.toDialog(msg)
 	}
 	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing())
 	if m.showHelp && (msg.String() == "esc" || key.Matches(msg, m.keys.Help)) {
@@ -431,16 +430,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.refreshShown()
 	}
 	return m.toScreen(msg)
-}
-
-func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
-	switch {
-	case m.detail != nil:
-		return m.detail.Update(msg)
-	case m.sheet != nil:
-		return m.sheet.Update(msg)
-	}
-	return m.pages[m.active].Update(msg)
 }
 
 func (m *Model) switchTo(i int) tea.Cmd {

@@ -242,7 +242,7 @@ func TestKittyImagesAreNumberedByTheRootAndEncodedInACommand(t *testing.T) {
 		if d.imageID != 0 {
 			t.Fatal("the detail numbered its own image")
 		}
-		wanted := cmd()
+		wanted := unowned(cmd())
 		if _, ok := wanted.(imageWantedMsg); !ok {
 			t.Fatalf("the detail asked for %T, want an image id", wanted)
 		}
@@ -320,7 +320,7 @@ func find[T tea.Msg](cmd tea.Cmd) (T, bool) {
 	if cmd == nil {
 		return zero, false
 	}
-	switch msg := cmd().(type) {
+	switch msg := unowned(cmd()).(type) {
 	case T:
 		return msg, true
 	case tea.BatchMsg:

@@ -38,6 +38,14 @@ func TestMain(m *testing.M) {
 		os.Exit(firstFrameChildMain(mode)) // a process the first-frame benchmark starts
 	}
 	time.Local = time.UTC
+	// A blink command stays recognisable (isBlink): its message goes to
+	// the screen in front, which is where a cursor blinks.
+	own = func(to owner, cmd tea.Cmd) tea.Cmd {
+		if cmd != nil && isBlink(cmd) {
+			return cmd
+		}
+		return ownCmd(to, cmd)
+	}
 	cleanup := testenv.Isolate()
 	// Fixed paths: the Settings page shows them, and goldens must not
 	// depend on a random temp name.
@@ -307,6 +315,16 @@ func run(m *Model, cmd tea.Cmd) {
 			queue = append(queue, msg...)
 		case timerSetMsg:
 			f.pending = append(f.pending, msg.timer)
+		case owned:
+			if set, ok := msg.msg.(timerSetMsg); ok {
+				// A child's timer fires back to the child.
+				t := set.timer
+				t.msg = owned{to: msg.to, msg: t.msg}
+				f.pending = append(f.pending, t)
+				continue
+			}
+			_, next := m.Update(msg)
+			queue = append(queue, next)
 		default:
 			if seq, ok := sequence(msg); ok {
 				for _, c := range seq {
@@ -462,4 +480,12 @@ func controlOutsideSGR(s string) (rune, bool) {
 		}
 	}
 	return 0, false
+}
+
+// unowned is the message inside an addressed one (route.go), or msg.
+func unowned(msg tea.Msg) tea.Msg {
+	if o, ok := msg.(owned); ok {
+		return o.msg
+	}
+	return msg
 }

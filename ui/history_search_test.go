@@ -14,7 +14,7 @@ func lastHistoryPause(t *testing.T, m *Model) historySettledMsg {
 	t.Helper()
 	var last historySettledMsg
 	for _, pt := range timersOf(m).pending {
-		if s, ok := pt.msg.(historySettledMsg); ok {
+		if s, ok := unowned(pt.msg).(historySettledMsg); ok {
 			last = s
 		}
 	}

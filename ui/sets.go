@@ -109,8 +109,5 @@ func (m *Model) onSheetMsg(msg tea.Msg) tea.Cmd {
 		}
 		return cmd
 	}
-	if m.sheet == nil {
-		return nil
-	}
-	return m.sheet.Update(msg)
+	return m.toSheet(msg)
 }

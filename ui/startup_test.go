@@ -48,7 +48,7 @@ func TestHiddenPagesReadAfterTheFirstRows(t *testing.T) {
 			if queue[0] == nil || isBlink(queue[0]) {
 				continue
 			}
-			switch msg := queue[0]().(type) {
+			switch msg := unowned(queue[0]()).(type) {
 			case tea.BatchMsg:
 				queue = append(queue, msg...)
 			case timerSetMsg:

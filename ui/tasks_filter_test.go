@@ -19,7 +19,7 @@ func TestTasksFilterSearchesWhenTypingPauses(t *testing.T) {
 	}
 	var settled []filterSettledMsg
 	for _, pt := range timersOf(m).pending {
-		if s, ok := pt.msg.(filterSettledMsg); ok {
+		if s, ok := unowned(pt.msg).(filterSettledMsg); ok {
 			settled = append(settled, s)
 		}
 	}
