@@ -74,16 +74,11 @@ type Model struct {
 	help   help.Model
 	pages  []page
 	active int
-	detail *detailModel
+	// stack is what stands over the page, top last (overlays.go).
+	stack []layer
 	// detailBack are the details a walk along a send-onward chain (p, >)
 	// left, the latest last: esc goes back through them.
 	detailBack []int64
-	// sheet is a set's contact sheet, over the page; a detail opened from
-	// it goes over it.
-	sheet  *contactSheet
-	dialog dialog
-	// dialogFrom opened the dialog: its answers go back there.
-	dialogFrom owner
 
 	width, height int
 	terminalDark  bool
@@ -224,50 +219,91 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if o, ok := msg.(owned); ok {
 		from, msg = o.to, o.msg
 	}
+	if cmd, ok := m.onTerminal(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onStatus(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onBackend(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onNavigation(msg, from); ok {
+		return cmd
+	}
+	return m.route(msg, from)
+}
+
+// onTerminal takes the messages of the terminal and the frame: sizes,
+// colours, replies, ticks, flushes, keys and pastes; ok is false for any
+// other.
+func (m *Model) onTerminal(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		if m.sheet != nil {
-			return m.sheet.reload() // thumbnails for the box the new size fits
+		if m.sheet() != nil {
+			return m.sheet().reload(), true // thumbnails for the box the new size fits
 		}
-		return nil
+		return nil, true
 	case startDueMsg:
-		return m.startStudio()
+		return m.startStudio(), true
 	case tea.BackgroundColorMsg:
 		m.terminalDark = msg.IsDark()
 		m.applyTheme()
-		return nil
+		return nil, true
 	case uv.KittyGraphicsEvent:
 		if m.kittyProbe != nil && preview.IsKittyReply(msg) {
 			m.env.kitty = m.kittyProbe
 		}
-		return nil
+		return nil, true
 	case tickMsg:
 		if msg.gen != m.tickGen {
-			return nil
+			return nil, true
 		}
 		m.ticking = false
 		m.env.frame++
-		if m.detail != nil {
-			m.detail.tick()
+		if m.detail() != nil {
+			m.detail().tick()
 		}
-		return nil
+		return nil, true
+	case flushMsg:
+		return m.flush(), true
+	case imageWantedMsg:
+		if m.detail() == nil || m.detail().localID != msg.localID || m.env.kitty == nil {
+			return nil, true
+		}
+		m.nextImageID++
+		return m.detail().transmit(*m.env.kitty, m.nextImageID), true
+	case tea.KeyPressMsg:
+		return m.onKey(msg), true
+	case tea.PasteMsg:
+		if m.dialog() != nil {
+			return m.toDialog(msg), true
+		}
+		// Pasted text belongs to the screen in front, never to a kept form.
+		return m.toScreen(msg), true
+	case quitConfirmedMsg:
+		return m.leave(), true
+	}
+	return nil, false
+}
+
+// onStatus takes the messages of what the header and the status line show;
+// ok is false for any other.
+func (m *Model) onStatus(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case usualLoadedMsg:
 		if msg.err == nil {
 			if m.env.usual == nil {
 				m.env.usual = map[usualKey]record.Usual{}
 			}
 			m.env.usual[msg.key] = msg.usual
-			if m.detail != nil {
-				m.detail.render()
+			if m.detail() != nil {
+				m.detail().render()
 			}
 		}
-		return nil
-	case flushMsg:
-		return m.flush()
-	case quitConfirmedMsg:
-		return m.leave()
+		return nil, true
 	case statusMsg:
 		m.statusSeq++
 		m.statusText, m.statusBad = msg.text, msg.bad
@@ -276,111 +312,119 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.changed != 0 {
 			cmds = append(cmds, m.mark(msg.changed))
 		}
-		return tea.Batch(cmds...)
+		return tea.Batch(cmds...), true
 	case statusExpiredMsg:
 		if msg.seq == m.statusSeq {
 			m.statusText = ""
 		}
-		return nil
+		return nil, true
 	case statsLoadedMsg:
 		if msg.err == nil {
 			m.running, m.queued, m.creditsToday, m.statsLoaded = msg.running, msg.queued, msg.creditsToday, true
 		}
-		return nil
+		return nil, true
+	case accountLoadedMsg, accountDueMsg:
+		return m.onAccount(msg), true
+	}
+	return nil, false
+}
+
+// onBackend takes the messages of the backend: its events, the history's
+// changes, sends and a switch of settings; ok is false for any other.
+func (m *Model) onBackend(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case studioEventMsg:
-		return m.onStudioEvent(msg)
+		return m.onStudioEvent(msg), true
 	case historyChangedMsg:
 		// Another process wrote: anything may have changed.
-		return m.mark(changedAll)
+		return m.mark(changedAll), true
 	case rowsReadMsg:
-		return m.onRowsRead(msg)
+		return m.onRowsRead(msg), true
 	case submitStartedMsg:
 		m.submitting++
 		send := msg.send
-		return func() tea.Msg { return submitEndedMsg{answer: send()} }
+		return func() tea.Msg { return submitEndedMsg{answer: send()} }, true
 	case submitEndedMsg:
 		m.submitting--
-		return m.update(msg.answer)
-	case imageWantedMsg:
-		if m.detail == nil || m.detail.localID != msg.localID || m.env.kitty == nil {
-			return nil
-		}
-		m.nextImageID++
-		return m.detail.transmit(*m.env.kitty, m.nextImageID)
+		return m.update(msg.answer), true
+	case settingsSavedMsg:
+		return m.onSettingsSaved(msg), true
+	case studioOpenedMsg:
+		return m.onStudioOpened(msg), true
+	}
+	return nil, false
+}
+
+// onNavigation takes the messages of what opens, closes or moves between
+// screens; ok is false for any other.
+func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
 	case openDetailMsg:
 		switch {
-		case msg.chain && m.detail != nil:
-			m.detailBack = append(m.detailBack, m.detail.localID)
+		case msg.chain && m.detail() != nil:
+			m.detailBack = append(m.detailBack, m.detail().localID)
 		case !msg.chain:
 			m.detailBack = nil
 		}
-		return m.showDetail(msg.localID)
+		return m.showDetail(msg.localID), true
 	case openDialogMsg:
 		// What the dialog answers is an action for whoever opened it.
-		m.dialog, m.dialogFrom = msg.d, from
-		return nil
+		m.openDialog(msg.d, from)
+		return nil, true
 	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetDiscardedMsg:
-		return m.onSheetMsg(msg)
+		return m.onSheetMsg(msg), true
 	case variationsSentMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.openSheet(msg.setID),
-			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots)))
+			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots))), true
 	case switchPageMsg:
-		return m.switchTo(msg.page)
+		return m.switchTo(msg.page), true
 	case createdMsg:
-		// The Tasks page reads its list afresh to show the new task; the
-		// header and the other lists learn of it by marks. The watcher does
-		// not report our own sends back, and a clone or a synthesis is final
-		// at once, so its voice change is marked here.
-		what := changedTasks
-		if changesVoices(msg.op) {
-			what |= changedVoices
-		}
-		cmds := []tea.Cmd{m.mark(what)}
-		m.stale[pageTasks] = rereadNone
-		cmds = append(cmds, m.switchTo(pageTasks), m.toPage(pageTasks, selectTaskMsg{msg.localID}))
-		if msg.openDetail {
-			id := msg.localID
-			cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
-		}
-		return tea.Batch(cmds...)
+		return m.onCreated(msg), true
 	case duplicateMsg:
 		msg.from = m.active
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	case newFormMsg:
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	case onwardMsg:
-		return readOnward(m.env, msg.LocalID)
+		return readOnward(m.env, msg.LocalID), true
 	case onwardReadMsg:
 		d, cmd := openOnward(msg, m.height)
 		if d != nil {
-			m.dialog, m.dialogFrom = d, ownerNone // its choice is the root's (onwardChosenMsg)
+			m.openDialog(d, ownerNone) // its choice is the root's (onwardChosenMsg)
 		}
-		return cmd
+		return cmd, true
 	case onwardChosenMsg:
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew))
-	case settingsSavedMsg:
-		return m.onSettingsSaved(msg)
-	case accountLoadedMsg, accountDueMsg:
-		return m.onAccount(msg)
-	case studioOpenedMsg:
-		return m.onStudioOpened(msg)
-	case tea.KeyPressMsg:
-		return m.onKey(msg)
-	case tea.PasteMsg:
-		if m.dialog != nil {
-			return m.toDialog(msg)
-		}
-		// Pasted text belongs to the screen in front, never to a kept form.
-		return m.toScreen(msg)
+		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	}
-	return m.route(msg, from)
+	return nil, false
+}
+
+// onCreated shows a task just sent on the Tasks page (and its detail when
+// asked).
+func (m *Model) onCreated(msg createdMsg) tea.Cmd {
+	// The Tasks page reads its list afresh to show the new task; the
+	// header and the other lists learn of it by marks. The watcher does
+	// not report our own sends back, and a clone or a synthesis is final
+	// at once, so its voice change is marked here.
+	what := changedTasks
+	if changesVoices(msg.op) {
+		what |= changedVoices
+	}
+	cmds := []tea.Cmd{m.mark(what)}
+	m.stale[pageTasks] = rereadNone
+	cmds = append(cmds, m.switchTo(pageTasks), m.toPage(pageTasks, selectTaskMsg{msg.localID}))
+	if msg.openDetail {
+		id := msg.localID
+		cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		return m.toDialog(msg)
 	}
-	screenTyping := (m.detail != nil && m.detail.Capturing()) || (m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing())
+	screenTyping := m.capturing()
 	if m.showHelp && (msg.String() == "esc" || key.Matches(msg, m.keys.Help)) {
 		m.showHelp = false
 		return nil
@@ -411,22 +455,22 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.New):
 		return m.switchTo(pageNew)
 	case key.Matches(msg, m.keys.Message):
-		m.dialog = &messageDialog{text: m.lastStatus, bad: m.lastStatusBad}
+		m.openDialog(&messageDialog{text: m.lastStatus, bad: m.lastStatusBad}, ownerNone)
 		return nil
 	}
-	if m.detail != nil && msg.String() == "esc" {
+	if m.detail() != nil && msg.String() == "esc" {
 		if n := len(m.detailBack); n > 0 {
 			back := m.detailBack[n-1]
 			m.detailBack = m.detailBack[:n-1]
 			return m.showDetail(back)
 		}
-		if m.sheet != nil {
-			return tea.Batch(m.closeDetail(), m.sheet.reload())
+		if m.sheet() != nil {
+			return tea.Batch(m.closeDetail(), m.sheet().reload())
 		}
 		return tea.Batch(m.closeDetail(), m.refreshShown())
 	}
-	if m.detail == nil && m.sheet != nil && key.Matches(msg, m.sheet.keys.Back) {
-		m.sheet = nil
+	if m.detail() == nil && m.sheet() != nil && key.Matches(msg, m.sheet().keys.Back) {
+		m.dropSheet()
 		return m.refreshShown()
 	}
 	return m.toScreen(msg)
@@ -438,7 +482,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	cmd := m.closeDetail()
 	m.detailBack = nil
-	m.sheet = nil
+	m.dropSheet()
 	m.showHelp = false
 	m.active = i
 	return tea.Batch(cmd, m.refreshShown())
@@ -447,16 +491,16 @@ func (m *Model) switchTo(i int) tea.Cmd {
 // showDetail shows task localID's detail in place of the one shown.
 func (m *Model) showDetail(localID int64) tea.Cmd {
 	free := m.closeDetail()
-	m.detail = newDetailModel(m.env, localID)
+	d := newDetailModel(m.env, localID)
 	m.detailStale = false
-	m.layout()
-	return tea.Batch(free, m.detail.Init())
+	m.push(layer{screen: d})
+	return tea.Batch(free, d.Init())
 }
 
 // closeDetail leaves the detail, freeing its kitty image in the terminal.
 func (m *Model) closeDetail() tea.Cmd {
-	d := m.detail
-	m.detail = nil
+	d := m.detail()
+	m.drop(func(l layer) bool { return l.screen != overlay(d) })
 	if d == nil || d.imageID == 0 || m.env.kitty == nil {
 		return nil
 	}
@@ -464,20 +508,20 @@ func (m *Model) closeDetail() tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
-	if n := m.env.studio.SetsWaiting(); n > 0 && m.dialog == nil {
-		m.dialog = &confirmDialog{
+	if n := m.env.studio.SetsWaiting(); n > 0 && m.dialog() == nil {
+		m.openDialog(&confirmDialog{
 			title: fmt.Sprintf("Quit with %d versions still waiting here?", n),
 			body:  "They wait for room at the service (at most five run at once) and were never sent: quitting leaves them unsent, marked so on their set's contact sheet. What was sent goes on and is followed next time.",
 			onYes: func() tea.Msg { return quitConfirmedMsg{} },
-		}
+		}, ownerNone)
 		return nil
 	}
 	if m.submitting > 0 {
-		m.dialog = &confirmDialog{
+		m.openDialog(&confirmDialog{
 			title: "Quit while a request is being sent?",
 			body:  "Its answer has not come back yet. History keeps it either way: if the answer is lost it shows as of unknown outcome, for you to resolve.",
 			onYes: func() tea.Msg { return quitConfirmedMsg{} },
-		}
+		}, ownerNone)
 		return nil
 	}
 	return m.leave()
@@ -503,7 +547,7 @@ func statusErrText(s string) tea.Cmd {
 // (a slow minute tick to the spinner of a task just sent): the screen
 // moves whenever something is in flight.
 func (m *Model) scheduleTick() tea.Cmd {
-	if m.quitting || m.dialog != nil || m.showHelp {
+	if m.quitting || m.dialog() != nil || m.showHelp {
 		return nil
 	}
 	every := m.tickEvery()
@@ -522,11 +566,8 @@ func (m *Model) scheduleTick() tea.Cmd {
 // tickEvery is how soon what the screen shows changes by itself; zero is
 // never.
 func (m *Model) tickEvery() time.Duration {
-	if m.detail != nil {
-		return m.detail.tickEvery()
-	}
-	if m.sheet != nil {
-		return m.sheet.tickEvery()
+	if front := m.front(); front != nil {
+		return front.tickEvery()
 	}
 	if p, ok := m.pages[m.active].(interface{ tickEvery() time.Duration }); ok {
 		return p.tickEvery()
@@ -546,14 +587,13 @@ func (m *Model) layout() {
 	for _, p := range m.pages {
 		p.SetSize(m.width, h)
 	}
-	if m.detail != nil {
-		m.detail.SetSize(m.width, h)
-	}
-	if m.sheet != nil {
-		m.sheet.SetSize(m.width, h)
+	for _, l := range m.stack {
+		if l.screen != nil {
+			l.screen.SetSize(m.width, h)
+		}
 	}
 	m.help.SetWidth(m.width)
-	if p, ok := m.dialog.(*onwardPicker); ok {
+	if p, ok := m.dialog().(*onwardPicker); ok {
 		p.screenH = m.height
 	}
 }

@@ -20,8 +20,8 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = m.windowTitle()
-	if m.detail != nil {
-		if pb := m.detail.progressBar(); pb != nil {
+	if m.detail() != nil {
+		if pb := m.detail().progressBar(); pb != nil {
 			v.ProgressBar = pb
 		}
 	}
@@ -40,20 +40,18 @@ func (m *Model) render() string {
 	th := m.env.theme
 	body := ""
 	h := max(m.height-headerHeight-footerHeight, 1)
-	switch {
+	switch front := m.front(); {
 	case m.showHelp:
 		body = m.fullHelp()
-	case m.detail != nil:
-		body = m.detail.View()
-	case m.sheet != nil:
-		body = m.sheet.View()
+	case front != nil:
+		body = front.View()
 	default:
 		body = m.pages[m.active].View()
 	}
 	body = clampBlock(body, m.width, h)
 	screen := m.header() + "\n" + body + "\n" + m.footer()
-	if m.dialog != nil {
-		d := m.dialog.View(th, m.width)
+	if m.dialog() != nil {
+		d := m.dialog().View(th, m.width)
 		x := max((m.width-lipgloss.Width(d))/2, 0)
 		y := max((m.height-lipgloss.Height(d))/2, 0)
 		screen = lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(d).X(x).Y(y).Z(1)).Render()
@@ -96,7 +94,7 @@ func (m *Model) header() string {
 	var tabs []string
 	for i, p := range m.pages {
 		label := string(rune('1'+i)) + " " + p.Title()
-		if i == m.active && m.detail == nil && m.sheet == nil {
+		if i == m.active && m.front() == nil {
 			tabs = append(tabs, th.TabActive.Render(label))
 		} else {
 			tabs = append(tabs, th.Tab.Render(label))
@@ -123,7 +121,7 @@ func (m *Model) footer() string {
 		status = textutil.Cut(status, m.width-len(more)) + th.Key.Render(more)
 	}
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
-	if m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing() {
+	if m.capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
 	}
 	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
@@ -132,11 +130,8 @@ func (m *Model) footer() string {
 }
 
 func (m *Model) screenKeys() help.KeyMap {
-	switch {
-	case m.detail != nil:
-		return m.detail.Help()
-	case m.sheet != nil:
-		return m.sheet.Help()
+	if front := m.front(); front != nil {
+		return front.Help()
 	}
 	return m.pages[m.active].Help()
 }
@@ -146,7 +141,7 @@ func (m *Model) fullHelp() string {
 	// Two columns: in one, the global keys would push the closing hint off
 	// an 80x24 screen under a list's six navigation rows.
 	global := [][]key.Binding{{m.keys.Next, m.keys.Prev, m.keys.Jump, m.keys.New}, {m.keys.Message, m.keys.Help, m.keys.Quit}}
-	if m.detail == nil && m.sheet == nil && m.pages[m.active].Capturing() {
+	if m.capturing() {
 		// Page keys are text in an input: list only what works here.
 		global = [][]key.Binding{{typingHelpKey, typingQuitKey}}
 	}
@@ -155,10 +150,10 @@ func (m *Model) fullHelp() string {
 	hm.SetWidth(m.width)
 	keys := m.screenKeys()
 	title := m.pages[m.active].Title()
-	switch {
-	case m.detail != nil:
+	switch m.front().(type) {
+	case *detailModel:
 		title = "task detail"
-	case m.sheet != nil:
+	case *contactSheet:
 		title = "contact sheet"
 	}
 	if named, ok := keys.(interface{ Name() string }); ok {

@@ -14,7 +14,7 @@ func TestCancelIsOfferedOnlyWhereAllowed(t *testing.T) {
 		send(m, press("g"))
 		for i := 0; i < 10; i++ {
 			send(m, press("enter"))
-			if m.detail != nil && strings.Contains(screen(m), prompt) {
+			if m.detail() != nil && strings.Contains(screen(m), prompt) {
 				return
 			}
 			send(m, press("esc"))
@@ -27,13 +27,13 @@ func TestCancelIsOfferedOnlyWhereAllowed(t *testing.T) {
 		t.Errorf("the help offers cancel for a task being generated:\n%s", screen(m))
 	}
 	send(m, press("x"))
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Errorf("x asked to cancel a task being generated:\n%s", screen(m))
 	}
 	send(m, press("esc"))
 	open("neon city in the rain") // queueing
 	send(m, press("x"))
-	if m.dialog == nil || !strings.Contains(screen(m), "Cancel task 811000000000000005?") {
+	if m.dialog() == nil || !strings.Contains(screen(m), "Cancel task 811000000000000005?") {
 		t.Errorf("x did not offer to cancel a queued task:\n%s", screen(m))
 	}
 }

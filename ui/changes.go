@@ -111,10 +111,10 @@ func (m *Model) mark(what changes) tea.Cmd {
 	if what&changedTasks != 0 {
 		m.headerStale = true
 	}
-	if m.detail != nil && what&(changedTasks|changedJobs) != 0 {
+	if m.detail() != nil && what&(changedTasks|changedJobs) != 0 {
 		m.detailStale = true
 	}
-	if m.sheet != nil && what&changedTasks != 0 {
+	if m.sheet() != nil && what&changedTasks != 0 {
 		m.sheetStale = true
 	}
 	return m.scheduleFlush()
@@ -143,14 +143,14 @@ func (m *Model) flush() tea.Cmd {
 	}
 	if m.sheetStale {
 		m.sheetStale = false
-		if m.sheet != nil {
-			cmds = append(cmds, m.sheet.reload())
+		if m.sheet() != nil {
+			cmds = append(cmds, m.sheet().reload())
 		}
 	}
-	if m.detail != nil {
+	if m.detail() != nil {
 		if m.detailStale {
 			m.detailStale = false
-			cmds = append(cmds, m.detail.refresh())
+			cmds = append(cmds, m.detail().refresh())
 		}
 		return tea.Batch(cmds...)
 	}
@@ -178,8 +178,8 @@ func (m *Model) refreshShown() tea.Cmd {
 func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	ev := msg.ev
 	cmds := []tea.Cmd{m.onTaskEvent(ev)}
-	if m.sheet != nil {
-		cmds = append(cmds, m.sheet.taskEvent(ev))
+	if m.sheet() != nil {
+		cmds = append(cmds, m.sheet().taskEvent(ev))
 	}
 	switch ev.Kind {
 	case studio.EventState:
@@ -250,7 +250,7 @@ func (m *Model) onTaskEvent(ev studio.Event) tea.Cmd {
 			m.env.usual = nil // a new success moves the medians
 		}
 	}
-	if d := m.detail; d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
+	if d := m.detail(); d != nil && d.task != nil && d.task.TaskID == ev.TaskID {
 		m.detailStale = true
 	}
 	if m.headerStale || m.detailStale {

@@ -218,7 +218,7 @@ func TestDownloadEventsReadOnlyTheDetailShowingThem(t *testing.T) {
 		}
 	}
 	send(m, press("enter"))
-	if m.detail == nil {
+	if m.detail() == nil {
 		t.Fatal("no detail")
 	}
 	before = statements.Load()
@@ -237,7 +237,7 @@ func TestKittyImagesAreNumberedByTheRootAndEncodedInACommand(t *testing.T) {
 	for want := 1; want <= 2; want++ {
 		send(m, press("esc"))
 		send(m, press("enter"))
-		d := m.detail
+		d := m.detail()
 		_, cmd := m.Update(previewLoadedMsg{localID: d.localID, cells: cells})
 		if d.imageID != 0 {
 			t.Fatal("the detail numbered its own image")
@@ -292,7 +292,7 @@ func TestDiscardingADraftRemovesItsFileInACommand(t *testing.T) {
 	p.selectOp(op)
 	p.step = stepOperation
 	send(m, tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl})
-	if m.dialog == nil {
+	if m.dialog() == nil {
 		t.Fatalf("ctrl+d did not ask:\n%s", screen(m))
 	}
 	_, cmd := m.Update(press("y"))

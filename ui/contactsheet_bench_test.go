@@ -17,14 +17,14 @@ func BenchmarkContactSheetView16(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	run(m, m.sheet.reload())
-	if len(m.sheet.cells) != 16 || len(m.sheet.thumbs) != 16 {
-		b.Fatalf("%d cells, %d thumbnails", len(m.sheet.cells), len(m.sheet.thumbs))
+	run(m, m.sheet().reload())
+	if len(m.sheet().cells) != 16 || len(m.sheet().thumbs) != 16 {
+		b.Fatalf("%d cells, %d thumbnails", len(m.sheet().cells), len(m.sheet().thumbs))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		m.sheet.cursor = i % 16
+		m.sheet().cursor = i % 16
 		if v := m.View(); v.Content == "" {
 			b.Fatal("empty frame")
 		}

@@ -110,8 +110,8 @@ func sheetModel(t testing.TB, w, h, n int) (*Model, *studio.Studio, int64, []int
 	send(m, tea.BackgroundColorMsg{Color: color.Black})
 	run(m, m.Init())
 	send(m, openSheetMsg{setID: id})
-	if m.sheet == nil || len(m.sheet.cells) != n || len(m.sheet.thumbs) != n-2 {
-		t.Fatalf("the sheet of %d: %+v\n%s", n, m.sheet, screen(m))
+	if m.sheet() == nil || len(m.sheet().cells) != n || len(m.sheet().thumbs) != n-2 {
+		t.Fatalf("the sheet of %d: %+v\n%s", n, m.sheet(), screen(m))
 	}
 	return m, s, id, locals
 }
@@ -139,7 +139,7 @@ func TestContactSheetScreens(t *testing.T) {
 func TestContactSheetKeys(t *testing.T) {
 	m, s, id, locals := sheetModel(t, 140, 40, 6)
 	send(m, press("esc"))
-	if m.sheet != nil {
+	if m.sheet() != nil {
 		t.Fatal("esc did not leave the sheet")
 	}
 	send(m, press("1"))
@@ -151,7 +151,7 @@ func TestContactSheetKeys(t *testing.T) {
 		t.Fatalf("a version's row does not name its set:\n%s", screen(m))
 	}
 	send(m, press("c"))
-	if m.sheet == nil || m.sheet.setID != id {
+	if m.sheet() == nil || m.sheet().setID != id {
 		t.Fatalf("c on a version's row did not open its set:\n%s", screen(m))
 	}
 	send(m, press("right"))
@@ -172,12 +172,12 @@ func TestContactSheetKeys(t *testing.T) {
 		t.Fatalf("x on the keeper does not say the keeper goes:\n%s", screen(m))
 	}
 	send(m, press("n"))
-	if len(m.sheet.cells) != 6 {
-		t.Fatalf("n discarded anyway: %d cells", len(m.sheet.cells))
+	if len(m.sheet().cells) != 6 {
+		t.Fatalf("n discarded anyway: %d cells", len(m.sheet().cells))
 	}
 	send(m, press("x"))
 	send(m, press("y"))
-	if len(m.sheet.cells) != 5 || strings.Contains(screen(m), "seed 1002") {
+	if len(m.sheet().cells) != 5 || strings.Contains(screen(m), "seed 1002") {
 		t.Fatalf("y did not hide version 3:\n%s", screen(m))
 	}
 	members, _ := s.Record().SetMembers(ctx, id)
@@ -189,16 +189,16 @@ func TestContactSheetKeys(t *testing.T) {
 	}
 	send(m, press("h"))
 	send(m, press("s"))
-	if m.dialog == nil || !strings.Contains(screen(m), "img2video") {
+	if m.dialog() == nil || !strings.Contains(screen(m), "img2video") {
 		t.Fatalf("s did not offer to send version 2 onward:\n%s", screen(m))
 	}
 	send(m, press("esc"))
 	send(m, press("enter"))
-	if m.detail == nil || m.detail.localID != locals[1] {
+	if m.detail() == nil || m.detail().localID != locals[1] {
 		t.Fatalf("enter did not open version 2's detail:\n%s", screen(m))
 	}
 	send(m, press("esc"))
-	if m.detail != nil || m.sheet == nil || !strings.Contains(screen(m), "Set 1 · variations") {
+	if m.detail() != nil || m.sheet() == nil || !strings.Contains(screen(m), "Set 1 · variations") {
 		t.Fatalf("esc from the detail did not come back to the sheet:\n%s", screen(m))
 	}
 	// G goes to the last version (never sent: h, the one before it), g to
@@ -211,7 +211,7 @@ func TestContactSheetKeys(t *testing.T) {
 			send(m, press(k))
 		}
 		send(m, press("enter"))
-		if m.detail == nil || m.detail.localID != c.want {
+		if m.detail() == nil || m.detail().localID != c.want {
 			t.Fatalf("%v, enter did not open task #%d:\n%s", c.keys, c.want, screen(m))
 		}
 		send(m, press("esc"))
@@ -227,7 +227,7 @@ func TestSetsListOpensASheet(t *testing.T) {
 		t.Fatalf("C did not list the set:\n%s", screen(m))
 	}
 	send(m, press("enter"))
-	if m.sheet == nil || m.sheet.setID != id {
+	if m.sheet() == nil || m.sheet().setID != id {
 		t.Fatalf("enter did not open the set's sheet:\n%s", screen(m))
 	}
 }
@@ -273,10 +273,10 @@ func TestReviewVariationsSendsASet(t *testing.T) {
 	}
 	cmd = tea.Batch(cmd, relay)
 	sent := func() bool {
-		if m.sheet == nil || len(m.sheet.cells) != 4 {
+		if m.sheet() == nil || len(m.sheet().cells) != 4 {
 			return false
 		}
-		for _, c := range m.sheet.cells {
+		for _, c := range m.sheet().cells {
 			if c.task == nil || c.task.TaskID == "" {
 				return false
 			}
@@ -284,11 +284,11 @@ func TestReviewVariationsSendsASet(t *testing.T) {
 		return true
 	}
 	if !runUntil(m, cmd, sent, hangGuard) {
-		members, _ := s.Record().SetMembers(ctx, m.sheet.setID)
-		t.Fatalf("four versions were not sent as a set: %+v %+v\n%s", members, s.SetActivity(m.sheet.setID), screen(m))
+		members, _ := s.Record().SetMembers(ctx, m.sheet().setID)
+		t.Fatalf("four versions were not sent as a set: %+v %+v\n%s", members, s.SetActivity(m.sheet().setID), screen(m))
 	}
 	ids, seeds := map[string]bool{}, map[string]bool{}
-	for _, c := range m.sheet.cells {
+	for _, c := range m.sheet().cells {
 		// The sandbox answers for each: it took four POSTs.
 		if _, err := s.Service().Get(ctx, c.task.TaskID); err != nil {
 			t.Fatalf("the sandbox does not know task %s: %v", c.task.TaskID, err)
@@ -349,8 +349,8 @@ func TestBatchShowsAsASet(t *testing.T) {
 	if strings.Contains(scr, "seed —") || strings.Contains(scr, "line 2 · audio-tts") {
 		t.Fatalf("the batch's cells show a seed line or the operation twice:\n%s", scr)
 	}
-	if len(m.sheet.thumbNote) != 0 {
-		t.Fatalf("a picture was sought for speech: %v", m.sheet.thumbNote)
+	if len(m.sheet().thumbNote) != 0 {
+		t.Fatalf("a picture was sought for speech: %v", m.sheet().thumbNote)
 	}
 	// d queues the speech's download through the one downloader.
 	send(m, press("d"))
@@ -370,7 +370,7 @@ func TestBatchShowsAsASet(t *testing.T) {
 	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: evil, Bytes: 2, Total: 2}); err != nil {
 		t.Fatal(err)
 	}
-	run(m, m.sheet.reload())
+	run(m, m.sheet().reload())
 	send(m, press("o"))
 	if !strings.Contains(screen(m), "not opened (not a video, picture or sound)") {
 		t.Fatalf("o did not go through the opener:\n%s", screen(m))
@@ -405,7 +405,7 @@ func TestQuitAsksWhileVersionsWait(t *testing.T) {
 		t.Fatalf("q did not ask first:\n%s", screen(m))
 	}
 	send(m, press("n"))
-	if m.quitting || m.dialog != nil {
+	if m.quitting || m.dialog() != nil {
 		t.Fatal("n quit anyway")
 	}
 }
@@ -416,7 +416,7 @@ func TestBackendSwitchClosesTheSheet(t *testing.T) {
 	m, _, _, _ := sheetModel(t, 80, 24, 3)
 	next := newTestStudioIn(t, &clock{t: testNow}, filepath.Join(testRoot, "switched-sheet"))
 	send(m, studioOpenedMsg{s: next})
-	if m.sheet != nil || strings.Contains(screen(m), "Set 1 · variations") {
+	if m.sheet() != nil || strings.Contains(screen(m), "Set 1 · variations") {
 		t.Fatalf("the old backend's sheet is still shown:\n%s", screen(m))
 	}
 }
@@ -426,7 +426,7 @@ func TestBackendSwitchClosesTheSheet(t *testing.T) {
 // the shorter last row goes to that row's last cell.
 func TestContactSheetShortScreenTwoRowsAndDown(t *testing.T) {
 	m, _, _, _ := sheetModel(t, 80, 24, 6)
-	if per, rows := m.sheet.perRow(), m.sheet.rowsShown(); per != 4 || rows != 2 {
+	if per, rows := m.sheet().perRow(), m.sheet().rowsShown(); per != 4 || rows != 2 {
 		t.Fatalf("80x24 lays out %d cells a row, %d rows; want 4 and 2\n%s", per, rows, screen(m))
 	}
 	scr := screen(m)
@@ -441,16 +441,16 @@ func TestContactSheetShortScreenTwoRowsAndDown(t *testing.T) {
 	send(m, press("right"))
 	send(m, press("right"))
 	send(m, press("down")) // from version 3: nothing under it in the row of 5 and 6
-	if m.sheet.cursor != 5 {
-		t.Fatalf("↓ from version 3 went to cell %d; want the last, version 6", m.sheet.cursor+1)
+	if m.sheet().cursor != 5 {
+		t.Fatalf("↓ from version 3 went to cell %d; want the last, version 6", m.sheet().cursor+1)
 	}
 	send(m, press("down"))
-	if m.sheet.cursor != 5 {
-		t.Fatalf("↓ on the last row moved to cell %d", m.sheet.cursor+1)
+	if m.sheet().cursor != 5 {
+		t.Fatalf("↓ on the last row moved to cell %d", m.sheet().cursor+1)
 	}
 	send(m, press("up"))
-	if m.sheet.cursor != 1 {
-		t.Fatalf("↑ from version 6 went to cell %d; want version 2", m.sheet.cursor+1)
+	if m.sheet().cursor != 1 {
+		t.Fatalf("↑ from version 6 went to cell %d; want version 2", m.sheet().cursor+1)
 	}
 }
 

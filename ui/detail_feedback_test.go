@@ -151,7 +151,7 @@ func TestDetailCopyAndDownloadTellTheTruth(t *testing.T) {
 		t.Errorf("! does not show the whole message %q:\n%s", want, screen(m))
 	}
 	send(m, press("esc"))
-	if m.dialog != nil || !strings.Contains(screen(m), "reference2image · svcq2") {
+	if m.dialog() != nil || !strings.Contains(screen(m), "reference2image · svcq2") {
 		t.Errorf("esc did not close the message:\n%s", screen(m))
 	}
 }

@@ -83,7 +83,7 @@ func TestSentFormStartsFreshWithLastSentOneKeyAway(t *testing.T) {
 	send(m, pasteMsg(" and a hare"))
 	send(m, ctrl('p'))
 	send(m, press("enter"))
-	if m.dialog == nil || !strings.Contains(screen(m), "Replace this form") {
+	if m.dialog() == nil || !strings.Contains(screen(m), "Replace this form") {
 		t.Fatalf("ctrl+p over typed values must ask:\n%s", screen(m))
 	}
 	send(m, press("n"))
@@ -132,7 +132,7 @@ func TestDuplicateAsksBeforeReplacingADraft(t *testing.T) {
 
 	send(m, press("1"))
 	send(m, duplicateMsg{task: task})
-	if m.dialog == nil || !strings.Contains(screen(m), "unsent draft") {
+	if m.dialog() == nil || !strings.Contains(screen(m), "unsent draft") {
 		t.Fatalf("the duplicate must ask first:\n%s", screen(m))
 	}
 	send(m, press("esc"))

@@ -172,7 +172,7 @@ func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
 	}
 	send(m, ctrl('s'))
 	_, cmd := m.Update(press("enter"))
-	if !runUntil(m, cmd, func() bool { return m.active == pageTasks && m.detail != nil }, 10*time.Second) {
+	if !runUntil(m, cmd, func() bool { return m.active == pageTasks && m.detail() != nil }, 10*time.Second) {
 		t.Fatalf("the answer's detail did not open:\n%s", screen(m))
 	}
 	if p.form.Check() == nil || p.form.Values()["text"] != "Hello there." {
@@ -180,7 +180,7 @@ func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
 	}
 	// With auto-download on (the default), the speech is queued for saving
 	// like any result.
-	speech, err := s.Record().Task(context.Background(), m.detail.localID)
+	speech, err := s.Record().Task(context.Background(), m.detail().localID)
 	if err != nil || speech.Operation != api.OpAudioTTS {
 		t.Fatalf("the detail shows %+v (%v), not the speech", speech, err)
 	}

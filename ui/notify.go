@@ -86,8 +86,8 @@ func finishedNote(t record.Task) string {
 // looksAt reports whether the user has the task in front of them: its
 // detail open, or its row selected on the Tasks page.
 func (m *Model) looksAt(taskID string) bool {
-	if m.detail != nil {
-		return m.detail.task != nil && m.detail.task.TaskID == taskID
+	if m.detail() != nil {
+		return m.detail().task != nil && m.detail().task.TaskID == taskID
 	}
 	if m.active != pageTasks || m.showHelp {
 		return false

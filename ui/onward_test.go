@@ -96,7 +96,7 @@ func TestOnwardListsThePlacesOfEachKind(t *testing.T) {
 			m, _ := newClockedModel(t, onwardTasks())
 			pressOnward(t, m, c.taskID)
 			got := screen(m)
-			if _, open := m.dialog.(*onwardPicker); !open {
+			if _, open := m.dialog().(*onwardPicker); !open {
 				t.Fatalf("no picker:\n%s", got)
 			}
 			for _, w := range c.want {
@@ -110,7 +110,7 @@ func TestOnwardListsThePlacesOfEachKind(t *testing.T) {
 				}
 			}
 			send(m, press("esc"))
-			if m.dialog != nil || m.detail == nil {
+			if m.dialog() != nil || m.detail() == nil {
 				t.Fatalf("esc must close the picker back to the detail:\n%s", screen(m))
 			}
 		})
@@ -148,7 +148,7 @@ func TestOnwardFillsTheFormAndRecordsTheChain(t *testing.T) {
 		t.Fatalf("the child's detail does not show where it came from:\n%s", got)
 	}
 	send(m, press("p"))
-	if got := screen(m); m.detail == nil || m.detail.localID != parent || !strings.Contains(got, "sent onward to: img2video") || !strings.Contains(got, "(the first frame)") {
+	if got := screen(m); m.detail() == nil || m.detail().localID != parent || !strings.Contains(got, "sent onward to: img2video") || !strings.Contains(got, "(the first frame)") {
 		t.Fatalf("the parent's detail does not show where it went:\n%s", got)
 	}
 }
@@ -178,7 +178,7 @@ func TestOnwardLinkDropsWhenTheFieldIsEdited(t *testing.T) {
 func TestOnwardFallsBackToTheSavedFile(t *testing.T) {
 	m, _ := newClockedModel(t, onwardTasks())
 	pressOnward(t, m, "811000000000000001")
-	if got := m.lastStatus; m.dialog != nil || got != "task #1 cannot be sent onward: the URL expired and its result was never saved here (r re-reads the task for a fresh URL)" {
+	if got := m.lastStatus; m.dialog() != nil || got != "task #1 cannot be sent onward: the URL expired and its result was never saved here (r re-reads the task for a fresh URL)" {
 		t.Fatalf("no media, no clear word:\n%s", got)
 	}
 	s := m.env.studio
@@ -323,21 +323,21 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	}
 	send(m, press("esc"))
 	send(m, press(">"))
-	if m.detail == nil || m.detail.localID != first.LocalID || !strings.Contains(screen(m), "from: reference2image ✓ #2") {
+	if m.detail() == nil || m.detail().localID != first.LocalID || !strings.Contains(screen(m), "from: reference2image ✓ #2") {
 		t.Fatalf("> did not open the task it was sent onward to:\n%s", screen(m))
 	}
 	// esc walks back along the chain, then leaves the detail.
 	send(m, press("p"))
 	send(m, press("esc"))
-	if m.detail == nil || m.detail.localID != first.LocalID {
+	if m.detail() == nil || m.detail().localID != first.LocalID {
 		t.Fatalf("esc after p did not come back to the task p left:\n%s", screen(m))
 	}
 	send(m, press("esc"))
-	if m.detail == nil || m.detail.localID != parent {
+	if m.detail() == nil || m.detail().localID != parent {
 		t.Fatalf("esc after > did not come back to the task > left:\n%s", screen(m))
 	}
 	send(m, press("esc"))
-	if m.detail != nil {
+	if m.detail() != nil {
 		t.Fatalf("esc at the start of the walk did not leave the detail:\n%s", screen(m))
 	}
 
@@ -360,12 +360,12 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	send(m, openDetailMsg{localID: parent})
 	send(m, press(">"))
 	got := screen(m)
-	if m.dialog == nil || !strings.Contains(got, "Open which task it was sent onward to?") ||
+	if m.dialog() == nil || !strings.Contains(got, "Open which task it was sent onward to?") ||
 		!strings.Contains(got, fmt.Sprintf("#%d img2video", first.LocalID)) || !strings.Contains(got, fmt.Sprintf("#%d img2video", second.LocalID)) {
 		t.Fatalf("> on a result sent onward twice does not ask which:\n%s", got)
 	}
 	send(m, press("2"))
-	if m.dialog != nil || m.detail == nil || m.detail.localID != second.LocalID {
+	if m.dialog() != nil || m.detail() == nil || m.detail().localID != second.LocalID {
 		t.Fatalf("2 did not open the second task sent onward:\n%s", screen(m))
 	}
 }

@@ -114,7 +114,7 @@ func TestPromptSearchAsksOverTypedText(t *testing.T) {
 	} {
 		openPromptSearch(t, m, p, "a whale breaching at sunrise")
 		send(m, press("enter"))
-		if m.dialog == nil || !strings.Contains(screen(m), "holds typed text") {
+		if m.dialog() == nil || !strings.Contains(screen(m), "holds typed text") {
 			t.Fatalf("a prompt over typed text must ask:\n%s", screen(m))
 		}
 		send(m, press(c.key))

@@ -69,38 +69,40 @@ func (m *Model) toPage(i int, msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) toDetail(msg tea.Msg) tea.Cmd {
-	if m.detail == nil {
+	if m.detail() == nil {
 		return nil
 	}
-	return own(ownerDetail, m.detail.Update(msg))
+	return own(ownerDetail, m.detail().Update(msg))
 }
 
 func (m *Model) toSheet(msg tea.Msg) tea.Cmd {
-	if m.sheet == nil {
+	if m.sheet() == nil {
 		return nil
 	}
-	return own(ownerSheet, m.sheet.Update(msg))
+	return own(ownerSheet, m.sheet().Update(msg))
 }
 
 // toDialog hands the open dialog a message; its answers go back to whoever
 // opened it.
 func (m *Model) toDialog(msg tea.Msg) tea.Cmd {
-	if m.dialog == nil {
+	d := m.dialog()
+	if d == nil {
 		return nil
 	}
-	cmd, done := m.dialog.Update(msg)
-	if done {
-		m.dialog = nil
+	from := m.stack[len(m.stack)-1].from
+	cmd, done := d.Update(msg)
+	if done && m.dialog() == d {
+		m.closeDialog()
 	}
-	return own(m.dialogFrom, cmd)
+	return own(from, cmd)
 }
 
 // toScreen hands a message to the screen in front.
 func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
-	switch {
-	case m.detail != nil:
+	switch m.front().(type) {
+	case *detailModel:
 		return m.toDetail(msg)
-	case m.sheet != nil:
+	case *contactSheet:
 		return m.toSheet(msg)
 	}
 	return m.toPage(m.active, msg)
@@ -112,7 +114,7 @@ func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
 func (m *Model) toOwner(to owner, msg tea.Msg) tea.Cmd {
 	switch to {
 	case ownerNone:
-		if m.dialog != nil {
+		if m.dialog() != nil {
 			return m.toDialog(msg)
 		}
 		return m.toScreen(msg)

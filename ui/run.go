@@ -141,8 +141,7 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 	if m.relay != nil {
 		m.relay(msg.s)
 	}
-	m.detail = nil
-	m.sheet = nil // a set of the old backend's history
+	m.stack = nil // the old backend's detail, sheet and dialogs
 	m.statsLoaded, m.account = false, nil
 	clear(m.stale)
 	m.headerStale, m.detailStale = false, false

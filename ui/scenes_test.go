@@ -185,7 +185,7 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 		t.Fatal("the edit was sent before its price was shown")
 	}
 	price := r.s.ScenePrice(true, r.load(t).Scenes[2].Jobs[0].Duration)
-	if got := screen(m); m.dialog == nil || !strings.Contains(got, "It makes scene 3 v2 from v1.") || !strings.Contains(got, "cost: "+price.Text) || price.Credits <= 0 {
+	if got := screen(m); m.dialog() == nil || !strings.Contains(got, "It makes scene 3 v2 from v1.") || !strings.Contains(got, "cost: "+price.Text) || price.Credits <= 0 {
 		t.Fatalf("no confirmation with the edit's price (%s):\n%s", price.Text, got)
 	}
 	before, err := r.s.Record().Task(t.Context(), r.load(t).LocalID)
@@ -211,7 +211,7 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
 	send(m, historyChangedMsg{})
 	send(m, press("c"))
-	if got := screen(m); m.dialog == nil || !strings.Contains(got, "scene 2: v2 (your choice)") || !strings.Contains(got, "scene 3: v2") ||
+	if got := screen(m); m.dialog() == nil || !strings.Contains(got, "scene 2: v2 (your choice)") || !strings.Contains(got, "scene 3: v2") ||
 		!strings.Contains(got, "cost: 0 credits (sandbox price table)") || strings.Contains(got, j.Scenes[1].Jobs[1].ID) {
 		t.Fatalf("no confirmation listing the chosen versions by name, with the price:\n%s", got)
 	}

@@ -91,10 +91,11 @@ func (d *setsDialog) View(th *Theme, width int) string {
 // from it comes back to it).
 func (m *Model) openSheet(setID int64) tea.Cmd {
 	free := m.closeDetail()
-	m.sheet = newContactSheet(m.env, setID)
+	m.dropSheet()
+	c := newContactSheet(m.env, setID)
 	m.showHelp = false
-	m.layout()
-	return tea.Batch(free, m.sheet.Init())
+	m.push(layer{screen: c})
+	return tea.Batch(free, c.Init())
 }
 
 // onSheetMsg hands the sheet its own messages.
@@ -104,8 +105,8 @@ func (m *Model) onSheetMsg(msg tea.Msg) tea.Cmd {
 		return m.openSheet(msg.setID)
 	case sheetDiscardedMsg:
 		cmd := status(msg.text)
-		if m.sheet != nil && m.sheet.setID == msg.setID {
-			cmd = tea.Batch(cmd, m.sheet.reload())
+		if m.sheet() != nil && m.sheet().setID == msg.setID {
+			cmd = tea.Batch(cmd, m.sheet().reload())
 		}
 		return cmd
 	}

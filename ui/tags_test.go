@@ -18,11 +18,11 @@ import (
 func openTagEditor(t *testing.T, m *Model, id int64) {
 	t.Helper()
 	run(m, func() tea.Msg { return openDetailMsg{localID: id} })
-	if !runUntil(m, nil, func() bool { return m.detail != nil && m.detail.task != nil }, 5*time.Second) {
+	if !runUntil(m, nil, func() bool { return m.detail() != nil && m.detail().task != nil }, 5*time.Second) {
 		t.Fatalf("the detail of #%d did not open:\n%s", id, screen(m))
 	}
 	send(m, press("t"))
-	if _, ok := m.dialog.(*tagEditor); !ok {
+	if _, ok := m.dialog().(*tagEditor); !ok {
 		t.Fatalf("t did not open the tag editor:\n%s", screen(m))
 	}
 }
@@ -39,7 +39,7 @@ func TestTagsAndNoteFromTheDetail(t *testing.T) {
 	openTagEditor(t, m, fox.LocalID)
 	typeText(m, "Keeper a/b")
 	send(m, ctrl('s'))
-	if m.dialog == nil || !strings.Contains(screen(m), `tag "a/b": a tag is letters, digits`) {
+	if m.dialog() == nil || !strings.Contains(screen(m), `tag "a/b": a tag is letters, digits`) {
 		t.Fatalf("a bad tag must be named and the editor stay:\n%s", screen(m))
 	}
 	for range 3 {
@@ -51,7 +51,7 @@ func TestTagsAndNoteFromTheDetail(t *testing.T) {
 	send(m, press("enter"))
 	typeText(m, "second line")
 	send(m, ctrl('s'))
-	if m.dialog != nil {
+	if m.dialog() != nil {
 		t.Fatalf("ctrl+s did not save:\n%s", screen(m))
 	}
 	got := func() record.Task {
@@ -79,7 +79,7 @@ func TestTagsAndNoteFromTheDetail(t *testing.T) {
 		t.Fatalf("the editor does not hold the tags:\n%s", sc)
 	}
 	send(m, press("esc"))
-	if m.dialog != nil || len(got().Tags) != 2 {
+	if m.dialog() != nil || len(got().Tags) != 2 {
 		t.Fatal("esc must close the editor and change nothing")
 	}
 }

@@ -70,7 +70,7 @@ func TestQueuedTaskMovesOnceASecond(t *testing.T) {
 	for _, page := range []string{"tasks", "detail"} {
 		if page == "detail" {
 			send(m, press("enter"))
-			if m.detail == nil {
+			if m.detail() == nil {
 				t.Fatalf("enter opened no detail:\n%s", screen(m))
 			}
 		}
@@ -122,7 +122,7 @@ func TestLongQueuedTaskDetailRedrawsByTheMinute(t *testing.T) {
 		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"waiting for the night"}`, "811000000000000003", api.StateQueueing, 40, "", testNow.Add(-2 * time.Hour), 0},
 	})
 	send(m, press("enter"))
-	if m.detail == nil {
+	if m.detail() == nil {
 		t.Fatalf("enter opened no detail:\n%s", screen(m))
 	}
 	advance(m, clk, time.Minute) // the timers set before fire
@@ -167,7 +167,7 @@ func TestPinnedListFollowsAgeingRequests(t *testing.T) {
 				t.Fatal("a is not offered on the pinned request")
 			}
 			send(m, press("a"))
-			if m.dialog == nil || !strings.Contains(screen(m), "Attach a task id") {
+			if m.dialog() == nil || !strings.Contains(screen(m), "Attach a task id") {
 				t.Fatalf("a did nothing on the pinned request:\n%s", screen(m))
 			}
 		})

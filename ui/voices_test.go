@@ -354,7 +354,7 @@ func TestVoiceClonedHereShowsOnVoicesPage(t *testing.T) {
 	}
 	send(m, ctrl('s'))
 	_, cmd := m.Update(press("enter"))
-	if !runUntil(m, cmd, func() bool { return m.detail != nil }, 10*time.Second) {
+	if !runUntil(m, cmd, func() bool { return m.detail() != nil }, 10*time.Second) {
 		t.Fatalf("the clone's answer did not open:\n%s", screen(m))
 	}
 	send(m, press("esc"))
