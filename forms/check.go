@@ -95,14 +95,14 @@ func (f *Form) checkCmd() tea.Cmd {
 	raw := f.Values()
 	id, rev, op, spec := f.id, f.rev, f.op, f.spec
 	dir, quote, cache, voices := f.ctx.Dir, f.ctx.Quote, f.ctx.cache(), slices.Clone(f.ctx.Voices)
-	uploads, spending := f.ctx.UploadImages, f.ctx.Spending
+	sizeRule, spending := f.ctx.SizeRule, f.ctx.Spending
 	return func() tea.Msg {
 		c := runCheck(op, spec, raw, dir, quote, cache)
 		if spending != nil && c.Body != nil {
 			c.Spent, c.OverCap = spending(op, c.Body)
 		}
-		if uploads {
-			c.allowUploads(op)
+		if c.Body != nil {
+			c.holdSize(op, sizeRule)
 		}
 		c.libraryRules(op, raw, dir, voices)
 		return checkedMsg{form: id, rev: rev, check: c}
@@ -183,11 +183,6 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		c.Size = n
 	} else {
 		c.add("request", "request: cannot be written as JSON: "+err.Error())
-	}
-	if c.Size > catalog.MaxBodyBytes {
-		msg := fmt.Sprintf(bodyTooLarge+"%s; the service takes at most 20 MB", api.ByteSize(int64(c.Size)))
-		c.Errors["request"] = append(c.Errors["request"], msg)
-		c.Broken = append(c.Broken, msg)
 	}
 	for _, fd := range spec.Fields {
 		if _, set := raw[fd.Name]; !set && fd.Default != nil {

@@ -43,12 +43,12 @@ type Context struct {
 	// Subjects is the library of stored subjects the reference2video
 	// subjects editor picks from by name.
 	Subjects []StoredSubject
-	// UploadImages says images past the body limit will be uploaded
-	// rather than inlined, so such a body is not refused.
-	UploadImages bool
-	Dir          string
-	Op           api.Operation
-	Model        string
+	// SizeRule holds a request to the service's size limit (nil: 20 MB,
+	// nothing uploaded).
+	SizeRule SizeRule
+	Dir      string
+	Op       api.Operation
+	Model    string
 	// Quote prices a request as it would be sent, saying where the figure
 	// comes from; it runs in the background and may read history.
 	Quote func(op api.Operation, body map[string]any) string

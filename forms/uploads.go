@@ -2,33 +2,32 @@ package forms
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"clapper/api"
 	"clapper/api/catalog"
 )
 
-// bodyTooLarge starts the refusal of a body past the service's limit.
-const bodyTooLarge = "request: the body is "
+// SizeRule says why a request of size bytes (its files inlined) cannot be
+// sent, "" when it can: the front end hands over the studio's one rule
+// (past 20 MB only when its images will be uploaded instead).
+type SizeRule func(op api.Operation, body map[string]any, size int) string
 
-// allowUploads lets a body past the service's limit through when its image
-// data URIs will be uploaded instead of inlined (Context.UploadImages): the
-// refusal becomes a note. The studio checks the size again after uploading.
-func (c *Check) allowUploads(op api.Operation) {
+// holdSize holds the body to the service's limit by rule (nil: 20 MB,
+// nothing uploaded); a body past it whose images will be uploaded gets a
+// note instead of a refusal.
+func (c *Check) holdSize(op api.Operation, rule SizeRule) {
 	if c.Size <= catalog.MaxBodyBytes {
 		return
 	}
-	_, images := catalog.MapImages(op, c.Body, func(_ catalog.Field, v string) (string, bool) { return v, catalog.IsDataURI(v) })
-	if len(images) == 0 {
+	why := fmt.Sprintf("request: the body is %s; the service takes at most 20 MB", api.ByteSize(int64(c.Size)))
+	if rule != nil {
+		why = rule(op, c.Body, c.Size)
+	}
+	if why != "" {
+		c.add("request", why)
 		return
 	}
-	tooLarge := func(m string) bool { return strings.HasPrefix(m, bodyTooLarge) }
-	c.Errors["request"] = slices.DeleteFunc(c.Errors["request"], tooLarge)
-	if len(c.Errors["request"]) == 0 {
-		delete(c.Errors, "request")
-	}
-	c.Broken = slices.DeleteFunc(c.Broken, tooLarge)
+	_, images := catalog.MapImages(op, c.Body, func(_ catalog.Field, v string) (string, bool) { return v, catalog.IsDataURI(v) })
 	c.Warnings = append(c.Warnings, fmt.Sprintf("request: %s inlined; %s will be uploaded first (the uploads setting)",
 		api.ByteSize(int64(c.Size)), imagesText(len(images))))
 }

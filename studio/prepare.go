@@ -46,10 +46,18 @@ func PrepareRequest(cfg Config, op api.Operation, body map[string]any, dir strin
 		return Prepared{}, err
 	}
 	p.Size = len(raw)
-	if p.Size > catalog.MaxBodyBytes && !cfg.NeedsNoInlining(op, p.Body) {
-		p.TooLarge = fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(p.Size)/(1<<20))
-	}
+	p.TooLarge = cfg.SizeRule(op, p.Body, p.Size)
 	return p, nil
+}
+
+// SizeRule is the one size rule: why a request of size bytes (its files
+// inlined) cannot be sent, "" when it can: at most 20 MB, or more when its
+// images will be uploaded instead (uploads not "never").
+func (c Config) SizeRule(op api.Operation, body map[string]any, size int) string {
+	if size <= catalog.MaxBodyBytes || c.NeedsNoInlining(op, body) {
+		return ""
+	}
+	return fmt.Sprintf("request body is %.1f MB; the service takes at most 20 MB (use URLs for large media)", float64(size)/(1<<20))
 }
 
 // Prepare is PrepareRequest on this studio's configuration, priced.

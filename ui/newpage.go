@@ -171,7 +171,7 @@ func (p *newPage) resetBackend() {
 	p.ctx.Spending = func(op api.Operation, body map[string]any) (string, string) {
 		return s.SpendingFor(ctx, s.Price(op, body), "")
 	}
-	p.ctx.UploadImages = s.Config.Uploads != studio.UploadNever
+	p.ctx.SizeRule = s.Config.SizeRule
 }
 
 func (p *newPage) Title() string { return "New" }
