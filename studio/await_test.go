@@ -71,7 +71,8 @@ func TestAwaitEndsWithTheFinalState(t *testing.T) {
 		}
 		got = append(got, ev.To)
 	}
-	if ctx.Err() != nil || len(got) != 2 || got[1] != api.StateFailed {
-		t.Fatalf("stream %v (ctx %v), want processing then failed and the end", got, ctx.Err())
+	// The watcher may report the task too; the stream ends at its end.
+	if ctx.Err() != nil || len(got) < 2 || got[len(got)-1] != api.StateFailed {
+		t.Fatalf("stream %v (ctx %v), want processing, then failed and the end", got, ctx.Err())
 	}
 }
