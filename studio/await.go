@@ -18,9 +18,10 @@ import (
 // one download policy, SaveResults), hands each event to the running sets
 // and to every Await stream, and, in a Started studio, to Events.
 
-// run starts the watcher's reads, the downloader and the relay once, under
-// a context Close cancels, and returns that context. tui makes Events carry
-// every event and lets StartSet run sets in the background.
+// run starts the relay once, under a context Close cancels, and returns
+// that context; with it the downloader for the TUI (Start then loads and
+// runs the watcher) or the watcher's reads for a command. tui makes Events
+// carry every event and lets StartSet run sets in the background.
 func (s *Studio) run(ctx context.Context, tui bool) context.Context {
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
@@ -58,8 +59,8 @@ func (s *Studio) run(ctx context.Context, tui bool) context.Context {
 // tasks it is given (Await, a set), the results of a task that succeeds
 // are queued to be saved (unless Options.NoDownload or auto-download is
 // off) and fetched by Settle, and nothing of what history holds in flight
-// is loaded. A studio runs Follow or Start; Follow
-// after Start, or twice, changes nothing.
+// is loaded. A studio runs Follow or Start; Follow after Start, or twice,
+// changes nothing.
 func (s *Studio) Follow(ctx context.Context) { s.run(ctx, false) }
 
 // publish hands the relay an event of the downloader or the set runner. It
