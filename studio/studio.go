@@ -241,6 +241,12 @@ func (s *Studio) Sandbox() bool { return !s.Config.Live() }
 // for them; the screens read their rows from history anyway. A failed load
 // is reported on Events and retried on the next change to the history.
 func (s *Studio) Start(ctx context.Context) error {
+	s.subsMu.Lock()
+	following := s.running != nil
+	s.subsMu.Unlock()
+	if following {
+		return errors.New("studio: Start after Follow; a studio runs one of them")
+	}
 	ctx = s.run(ctx, true)
 	every := s.opts.ChangeInterval
 	if every == 0 {
