@@ -1,9 +1,16 @@
-// Package studio is one running backend of clapper: the configuration, the
-// service client (live, or the embedded sandbox), the history store of that
-// backend, the tracker, the watcher, the downloader and the callback
-// receiver, started and stopped in one place. Both front ends, the CLI and
-// the TUI, go through it; no screen or command builds a client or opens a
-// database itself.
+// Package studio is one running backend of clapper, as a set of verbs for
+// every front end (the TUI, the CLI and the MCP server). Its parts (the
+// service client, live or the embedded sandbox; the history of that
+// backend; the tracker, the watcher, the downloader and the callback
+// receiver) are unexported, started and stopped in one place: no screen,
+// command or tool builds a client, opens a database or imports track.
+//
+// The verbs: Prepare (the one preparation path and size rule), Send and
+// SendFrom, Await and AwaitAll (the one event loop: one relay feeds the
+// TUI's Events, the running sets and every stream), SaveResults and Settle
+// (the one download policy: files named by the task's creation day), sets
+// and batches (NewSetRun, StartSet), and Record, the record's role
+// interfaces (clapper/record) that a second backend implements too.
 //
 // Each backend keeps its own history: the sandbox's is history.db in the
 // data directory (where clapper has always kept it), and each live service
