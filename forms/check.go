@@ -152,17 +152,20 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		body[name] = v
 	}
 	cache.keepOnly(c.Sources)
-	// An image is sent with the type its bytes have, as the service reads it.
-	body, _ = catalog.Relabel(op, body)
 	lost := map[string]bool{}
 	for name := range c.Errors {
 		lost[name] = true // only placeholders and unreadable files so far
+	}
+	ready, err := catalog.Prepare(op, body)
+	if err != nil {
+		c.add("request", "request: cannot be written as JSON: "+err.Error())
+		return c
 	}
 	known := map[string]bool{}
 	for _, n := range catalog.FieldNames(op) {
 		known[n] = true
 	}
-	for _, e := range spec.Validate(body) {
+	for _, e := range ready.Errors {
 		if lost[e.Field] && strings.Contains(e.Message, "data URI") {
 			continue // the lost file is already said; its placeholder is no data URI
 		}
@@ -177,13 +180,8 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		}
 		c.Broken = append(c.Broken, e.Message)
 	}
-	c.Body = catalog.Normalize(op, body)
+	c.Body, c.Size = ready.Body, ready.Size
 	c.Inert = catalog.Inert(op, spec.Model, c.Body)
-	if n, err := catalog.BodySize(c.Body); err == nil {
-		c.Size = n
-	} else {
-		c.add("request", "request: cannot be written as JSON: "+err.Error())
-	}
 	for _, fd := range spec.Fields {
 		if _, set := raw[fd.Name]; !set && fd.Default != nil {
 			c.Defaults = append(c.Defaults, fd.Name+" "+defaultText(fd))

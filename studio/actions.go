@@ -100,11 +100,7 @@ func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[stri
 		}
 	}
 	if id != "" && !api.IsTerminal(sub.Task.State) {
-		t, err := s.store.Task(ctx, sub.LocalID)
-		if err != nil {
-			return sub, err
-		}
-		s.watcher.Watch(id, op, t.Model, sub.Task.State, t.CreatedAt)
+		s.watcher.Watch(id, op, sub.Model, sub.Task.State, sub.Sent)
 	}
 	return sub, nil
 }

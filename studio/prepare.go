@@ -1,7 +1,6 @@
 package studio
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"clapper/api"
@@ -38,14 +37,11 @@ func PrepareRequest(cfg Config, op api.Operation, body map[string]any, dir strin
 	if err := catalog.InlineFiles(op, body, dir); err != nil {
 		return Prepared{}, err
 	}
-	body, _ = catalog.Relabel(op, body)
-	p := Prepared{Errors: catalog.Validate(op, body)}
-	p.Body = catalog.Normalize(op, body)
-	raw, err := json.Marshal(p.Body)
+	r, err := catalog.Prepare(op, body)
 	if err != nil {
 		return Prepared{}, err
 	}
-	p.Size = len(raw)
+	p := Prepared{Body: r.Body, Errors: r.Errors, Size: r.Size}
 	p.TooLarge = cfg.SizeRule(op, p.Body, p.Size)
 	return p, nil
 }

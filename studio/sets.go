@@ -306,14 +306,10 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 		r.mu.Unlock()
 		return true, nil
 	}
-	t, err := r.s.store.Task(ctx, sub.LocalID)
-	if err != nil {
-		return false, err
-	}
 	r.mu.Lock()
 	r.inflight[id] = &req
 	r.mu.Unlock()
-	r.s.watcher.Watch(id, req.Op, t.Model, sub.Task.State, t.CreatedAt)
+	r.s.watcher.Watch(id, req.Op, sub.Model, sub.Task.State, sub.Sent)
 	return true, nil
 }
 

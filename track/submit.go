@@ -36,6 +36,10 @@ type Tracker struct {
 type Submission struct {
 	LocalID int64
 	Task    *api.Task
+	// Model is the model the request named ("" for none) and Sent when it
+	// was sent: what a watcher needs of the task, without reading it back.
+	Model string
+	Sent  time.Time
 	// Warning is something that went wrong after the task was created and
 	// recorded (a cloned voice that could not be noted): worth telling, not
 	// a failure of the submission.
@@ -101,6 +105,7 @@ func (t *Tracker) Resubmit(ctx context.Context, localID int64, op api.Operation)
 }
 
 func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw []byte) (*Submission, error) {
+	sent := t.now()
 	if t.AfterIntent != nil {
 		if err := t.AfterIntent(localID); err != nil {
 			return nil, err
@@ -149,7 +154,7 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 	if err := t.recordSyncResult(wctx, op, task); err != nil && warning == nil {
 		warning = err
 	}
-	return &Submission{LocalID: localID, Task: task, Warning: warning}, nil
+	return &Submission{LocalID: localID, Task: task, Warning: warning, Model: modelOf(raw), Sent: sent}, nil
 }
 
 // recordSyncResult keeps the audio a synchronous operation answered with
@@ -270,4 +275,13 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return ts
+}
+
+// modelOf is the model a request body names ("" for none).
+func modelOf(raw []byte) string {
+	var b struct {
+		Model string `json:"model"`
+	}
+	_ = json.Unmarshal(raw, &b) // a body without a model has none
+	return b.Model
 }

@@ -131,6 +131,11 @@ func TestSubmitRecordsIntentThenID(t *testing.T) {
 	if task.State != api.StateCreated || task.Credits != 10 || task.LocalID != sub.LocalID {
 		t.Errorf("recorded %+v", task)
 	}
+	// The watcher is handed the model and the time from the submission,
+	// not from a read of the row just written.
+	if sub.Model != task.Model || !sub.Sent.Equal(clk.Now()) || !sub.Sent.Equal(task.CreatedAt) {
+		t.Errorf("submission says model %q sent %v; recorded %q at %v (clock %v)", sub.Model, sub.Sent, task.Model, task.CreatedAt, clk.Now())
+	}
 }
 
 // A crash at each step of a submission loses no task the service created:
