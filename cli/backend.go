@@ -32,6 +32,6 @@ func (app *App) open(ctx context.Context, o studio.Options) (*studio.Studio, err
 
 // openStore opens only the history of the configured backend, through the
 // studio, for commands that read or change history without the service.
-func (app *App) openStore() (record.Store, error) {
-	return studio.OpenHistory(app.Config)
+func (app *App) openStore(ctx context.Context) (record.Store, error) {
+	return studio.OpenHistory(ctx, app.Config)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"clapper/api/sandbox"
+	"clapper/internal/pgtest"
 	"clapper/internal/testenv"
 )
 
@@ -42,6 +43,7 @@ func TestMain(m *testing.M) {
 	// of the caller's is removed at the end.
 	cleanup := testenv.Isolate()
 	code := m.Run()
+	pgtest.Stop()
 	cleanup()
 	os.Exit(code)
 }

@@ -22,7 +22,7 @@ func (app *App) fromTask(ctx context.Context, op api.Operation, body map[string]
 		return nil, &ExitError{Code: 2, Err: fmt.Errorf("--from %s: %w", api.CleanText(ref), err)}
 	}
 	id, label, _ := strings.Cut(ref, ":")
-	store, err := app.openStore()
+	store, err := app.openStore(ctx)
 	if err != nil {
 		return nil, err
 	}

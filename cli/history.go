@@ -65,7 +65,7 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
-	store, err := app.openStore()
+	store, err := app.openStore(cmd.Context())
 	if err != nil {
 		return err
 	}
@@ -331,7 +331,7 @@ func (app *App) onLocalTask(fn func(ctx context.Context, store record.Store, loc
 		if err != nil {
 			return err
 		}
-		store, err := app.openStore()
+		store, err := app.openStore(cmd.Context())
 		if err != nil {
 			return err
 		}

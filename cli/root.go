@@ -88,6 +88,7 @@ func NewRoot(app *App) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			app.Config.HistoryURLGiven = cmd.Flags().Changed("history-url")
 			err := app.Config.Resolve()
 			app.Config.LoadCatalog()
 			for _, w := range app.Config.Warnings {
@@ -124,6 +125,7 @@ func NewRoot(app *App) *cobra.Command {
 	pf.StringVar(&app.Config.APIKey, "api-key", "", "The API token; without one, the embedded\nsandbox is used (env "+studio.EnvAPIKey+")")
 	pf.StringVar(&app.Config.DataDir, "data-dir", "", "Where history and sandbox state live\n(env "+studio.EnvDataDir+"; default\n"+strings.Replace(studio.DefaultDataDirHint, " or ", " or\n", 1)+")")
 	pf.StringVar(&app.Config.Catalog, "catalog", "", "Your catalog file of models, fields and ranges\n(default catalog.json in the config directory;\nsee clapper models --json for its form)")
+	pf.StringVar(&app.Config.HistoryURL, "history-url", "", "A team's shared history: postgres://USER:PASS@\nHOST/DB (env "+studio.EnvHistoryURL+"; \"\" keeps\nthe history file in the data directory)")
 	pf.DurationVar(&app.Config.Timeout, "timeout", studio.DefaultTimeout, "Bound on each request to the service")
 	pf.Float64Var(&app.Config.SandboxSpeed, "sandbox-speed", 0, "Embedded sandbox only: 1 is real time, 60 runs\na minute of generation in a second\n(env "+studio.EnvSandboxSpeed+", default 1)")
 	pf.StringVar(&app.Config.CallbackListen, "callback-listen", "", "Loopback address for the service's status\ncallbacks, e.g. 127.0.0.1:8787\n(env "+studio.EnvCallbackListen+")")

@@ -36,7 +36,7 @@ func newSubjectsCmd(app *App) *cobra.Command {
 				defer s.Close()
 				list, err = s.SyncSubjects(cmd.Context())
 			} else {
-				store, oerr := app.openStore()
+				store, oerr := app.openStore(cmd.Context())
 				if oerr != nil {
 					return oerr
 				}

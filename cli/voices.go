@@ -46,7 +46,7 @@ func newVoicesCmd(app *App) *cobra.Command {
 				}
 				return writeSystemVoices(app.Out, asJSON)
 			}
-			store, err := app.openStore()
+			store, err := app.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

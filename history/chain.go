@@ -3,13 +3,12 @@ package history
 import (
 	"clapper/record"
 	"context"
-	"database/sql"
 	"fmt"
 )
 
 // linkParent ties a request being recorded to the task it was sent onward
 // from; a parent unknown to history is refused, so no chain points nowhere.
-func linkParent(ctx context.Context, tx *sql.Tx, p record.Parent, localID int64) error {
+func linkParent(ctx context.Context, tx *dbTx, p record.Parent, localID int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tasks WHERE id = ?`, p.LocalID).Scan(&n); err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -26,7 +25,7 @@ func linkParent(ctx context.Context, tx *sql.Tx, p record.Parent, localID int64)
 
 // chain reads the task a task came from (nil when none) and the tasks sent
 // onward from it, oldest first.
-func chain(ctx context.Context, tx *sql.Tx, localID int64) (*record.Link, []record.Link, error) {
+func chain(ctx context.Context, tx *dbTx, localID int64) (*record.Link, []record.Link, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT 0, p.parent, coalesce(t.task_id, ''), t.operation, t.state, p.field
 		FROM task_parents p JOIN tasks t ON t.id = p.parent WHERE p.task = ?
 		UNION ALL

@@ -79,6 +79,7 @@ func TestTasksCarryURLExpiry(t *testing.T) {
 // Another process's commit is noticed; silence is silent, and so are the
 // process's own writes: they reach the screens as the events that made them.
 func TestWatchChangesSeesOtherProcesses(t *testing.T) {
+	sqliteOnly(t) // PostgreSQL's changes come by notification
 	path := filepath.Join(t.TempDir(), "history.db")
 	s, err := Open(path)
 	if err != nil {

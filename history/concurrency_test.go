@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -103,17 +102,8 @@ func TestConcurrentReadersOneWriter(t *testing.T) {
 // clapper), write at once: the single writer queues them, the busy timeout
 // and IMMEDIATE transactions sort out the other process.
 func TestConcurrentWritersTwoStores(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "h.db")
-	a, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	open := sharedDatabase(t)
+	a, b := open(), open()
 	ctx := context.Background()
 	const per = 40
 	var wg sync.WaitGroup

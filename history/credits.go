@@ -13,7 +13,7 @@ import (
 // is known to clapper, not told by the service (studio.recordJobCredits).
 func (s *Store) AddCredits(ctx context.Context, localID, credits int64) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tasks SET credits = credits + ?, updated_at = ? WHERE id = ?`,
 			credits, ms(now), localID)
 		if err != nil {
@@ -31,7 +31,7 @@ func (s *Store) AddCredits(ctx context.Context, localID, credits int64) error {
 // version fail, the next read of the job gives it back (refundFailed).
 func (s *Store) ChargeVersion(ctx context.Context, localID int64, subJobID string, credits int64) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sub_jobs SET credits = credits + ? WHERE id = ?`, credits, subJobID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -53,7 +53,7 @@ func (s *Store) ChargeVersion(ctx context.Context, localID int64, subJobID strin
 
 // refundFailed gives a failed version's charge back to its job's task,
 // once: the charge is cleared as it is given back.
-func refundFailed(ctx context.Context, tx *sql.Tx, jobID, subJobID string, now time.Time) error {
+func refundFailed(ctx context.Context, tx *dbTx, jobID, subJobID string, now time.Time) error {
 	var credits int64
 	err := tx.QueryRowContext(ctx, `SELECT credits FROM sub_jobs WHERE id = ?`, subJobID).Scan(&credits)
 	if err != nil || credits == 0 {

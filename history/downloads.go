@@ -21,7 +21,7 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 	}
 	now := ms(s.now())
 	var id int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *dbTx) error {
 		var (
 			localID int64
 			url     string
@@ -38,7 +38,7 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (task, idx, kind) DO UPDATE SET path = excluded.path, status = excluded.status,
 				bytes = 0, total = 0, error = '', updated_at = excluded.updated_at
-			WHERE status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now); err != nil {
+			WHERE downloads.status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ?`,
@@ -57,7 +57,7 @@ var urlColumns = map[record.URLKind]string{
 // but running releases the claim.
 func (s *Store) UpdateDownload(ctx context.Context, id int64, p record.DownloadProgress) error {
 	now := ms(s.now())
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = ?1, path = coalesce(nullif(?2, ''), path),
 			bytes = ?3, total = ?4, error = ?5, updated_at = ?6,
 			owner = CASE WHEN ?1 = 'running' THEN owner ELSE '' END,
@@ -99,7 +99,7 @@ func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Du
 	}
 	now := s.now()
 	var d record.Download
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = 'running', owner = ?, lease_until = ?, error = '', updated_at = ?
 			WHERE id = ? AND status IN ('queued', 'running') AND (`+holder+`)`,
 			append([]any{owner, ms(now.Add(lease)), ms(now), id}, args...)...)
@@ -127,7 +127,7 @@ func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Du
 // downloader took it over, or it was settled).
 func (s *Store) RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET lease_until = ?
 			WHERE id = ? AND owner = ? AND owner != '' AND status = 'running'`, ms(now.Add(lease)), id, owner)
 		if err != nil {
@@ -139,7 +139,7 @@ func (s *Store) RenewDownload(ctx context.Context, id int64, owner string, lease
 
 // claimOutcome turns an UPDATE of download id that matched no row into
 // ErrNotFound or, when the row exists, ErrConflict.
-func claimOutcome(ctx context.Context, tx *sql.Tx, res sql.Result, id int64) error {
+func claimOutcome(ctx context.Context, tx *dbTx, res sql.Result, id int64) error {
 	n, err := res.RowsAffected()
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -176,7 +176,7 @@ func (s *Store) Downloads(ctx context.Context, taskID string) ([]record.Download
 // that expires first first.
 func (s *Store) PendingDownloads(ctx context.Context) ([]record.Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE d.status IN (?, ?) ORDER BY expires_at IS NULL, expires_at, d.id`, record.DownloadQueued, record.DownloadRunning))
+		WHERE d.status IN (?, ?) ORDER BY expires_at NULLS LAST, d.id`, record.DownloadQueued, record.DownloadRunning))
 }
 
 func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {

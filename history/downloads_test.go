@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -261,16 +260,8 @@ func TestTakeOverDownloadFromDeadHolder(t *testing.T) {
 // Two clappers on one history file claim the same downloads at once: each
 // download is won by exactly one.
 func TestDownloadClaimIsExclusiveAcrossStores(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "h.db")
-	var stores [2]*Store
-	for i := range stores {
-		s, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		stores[i] = s
-	}
+	open := sharedDatabase(t)
+	stores := [2]*Store{open(), open()}
 	var ids []int64
 	for i := range 10 {
 		ids = append(ids, queuedDownload(t, stores[0], fmt.Sprint("tk-", i)))

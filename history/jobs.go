@@ -30,7 +30,7 @@ func (s *Store) SaveJob(ctx context.Context, j api.OneClickJob) (changed bool, e
 		return false, fmt.Errorf("history: SaveJob needs a job id")
 	}
 	now := s.now()
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, type, creator_id, state, input,
 				err_code, err_msg, signed_url, created_at, updated_at, fetched_at, raw)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -61,8 +61,8 @@ func (s *Store) SaveJob(ctx context.Context, j api.OneClickJob) (changed bool, e
 
 // saveRecord upserts a record's versions and reports whether one of them
 // is new or changed state.
-func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord, now time.Time) (moved bool, err error) {
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_records (job, type, idx) VALUES (?, ?, ?)`,
+func saveRecord(ctx context.Context, tx *dbTx, jobID string, rec api.JobRecord, now time.Time) (moved bool, err error) {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO job_records (job, type, idx) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
 		jobID, rec.Type, int64(rec.Index)); err != nil {
 		return false, fmt.Errorf("history: job %s: %w", jobID, err)
 	}
@@ -111,7 +111,7 @@ func saveRecord(ctx context.Context, tx *sql.Tx, jobID string, rec api.JobRecord
 }
 
 // followJob carries the job's state over to its task, if the history has it.
-func followJob(ctx context.Context, tx *sql.Tx, j api.OneClickJob, now time.Time) (bool, error) {
+func followJob(ctx context.Context, tx *dbTx, j api.OneClickJob, now time.Time) (bool, error) {
 	var (
 		localID int64
 		state   string
@@ -146,7 +146,7 @@ func followJob(ctx context.Context, tx *sql.Tx, j api.OneClickJob, now time.Time
 // Job is a multi-scene job as last saved.
 func (s *Store) Job(ctx context.Context, id string) (record.Job, error) {
 	var j record.Job
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *dbTx) error {
 		var (
 			localID          sql.NullInt64
 			created, updated sql.NullInt64
@@ -203,7 +203,7 @@ func urlExpiry(url string, fetched time.Time) time.Time {
 	return fetched.Add(SignedURLLifetime)
 }
 
-func jobRecords(ctx context.Context, tx *sql.Tx, jobID string) ([]record.JobRecord, error) {
+func jobRecords(ctx context.Context, tx *dbTx, jobID string) ([]record.JobRecord, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT r.type, r.idx, s.id, s.type, s.state, s.idx,
 			s.prompt, s.lyric_text, s.duration, s.images, s.input, s.output, s.err_code, s.err_msg,
 			s.signed_url, s.created_at, s.updated_at, s.fetched_at

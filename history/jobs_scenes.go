@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -18,7 +17,7 @@ import (
 // next composition uses; "" goes back to the default (the newest successful
 // version). The version must be one of that scene's.
 func (s *Store) ChooseVersion(ctx context.Context, jobID string, sceneIdx int, subJobID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if subJobID == "" {
 			_, err := tx.ExecContext(ctx, `DELETE FROM scene_choices WHERE job = ? AND idx = ?`, jobID, sceneIdx)
 			return err
@@ -38,7 +37,7 @@ func (s *Store) ChooseVersion(ctx context.Context, jobID string, sceneIdx int, s
 	})
 }
 
-func choices(ctx context.Context, tx *sql.Tx, jobID string) (map[int]string, error) {
+func choices(ctx context.Context, tx *dbTx, jobID string) (map[int]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT idx, sub_job FROM scene_choices WHERE job = ?`, jobID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -65,8 +64,8 @@ func choices(ctx context.Context, tx *sql.Tx, jobID string) (map[int]string, err
 // overwrites it with the service's own record. The job must be saved.
 func (s *Store) AddVersion(ctx context.Context, jobID, recordType string, recordIdx int, v record.SubJob) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_records (job, type, idx) VALUES (?, ?, ?)`,
+	return s.write(ctx, func(tx *dbTx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO job_records (job, type, idx) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
 			jobID, recordType, recordIdx); err != nil {
 			return fmt.Errorf("history: job %s: %w", jobID, err)
 		}
@@ -151,12 +150,13 @@ func (s *Store) JobSummaries(ctx context.Context, limit int) ([]record.JobSummar
 func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path string, stale time.Duration) (bool, error) {
 	now := s.now()
 	var claimed bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, updated_at)
 			VALUES (?, ?, ?, 'running', ?)
 			ON CONFLICT (sub_job) DO UPDATE SET path = excluded.path, status = 'running', bytes = 0,
 				error = '', updated_at = excluded.updated_at
-			WHERE status = 'failed' OR (status = 'running' AND updated_at < ?)`,
+			WHERE version_downloads.status = 'failed'
+				OR (version_downloads.status = 'running' AND version_downloads.updated_at < ?)`,
 			subJobID, jobID, path, ms(now), ms(now.Add(-stale)))
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -172,7 +172,7 @@ func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path 
 // is gone: the download turns failed, so that the next Download claims it
 // and saves the version again. A row saved since at another path is kept.
 func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = 'failed', error = ?, updated_at = ?
 			WHERE sub_job = ? AND status = 'done' AND path = ?`,
 			"the saved file "+path+" is gone", ms(s.now()), subJobID, path)
@@ -216,7 +216,7 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	if why != nil {
 		status, msg = record.DownloadFailed, why.Error()
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = ?, path = coalesce(nullif(?, ''), path),
 			bytes = ?, error = ?, updated_at = ? WHERE sub_job = ?`, status, path, bytes, msg, ms(s.now()), subJobID)
 		if err != nil {
@@ -229,7 +229,7 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	})
 }
 
-func versionDownloads(ctx context.Context, tx *sql.Tx, jobID string) (map[string]record.VersionDownload, error) {
+func versionDownloads(ctx context.Context, tx *dbTx, jobID string) (map[string]record.VersionDownload, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT sub_job, path, status, bytes, error, updated_at
 		FROM version_downloads WHERE job = ?`, jobID)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // does not hold is ErrNotFound.
 func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time, reason string, limit int, window time.Duration) (record.NotFound, error) {
 	var n record.NotFound
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *dbTx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&n.LocalID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%w: task %q", record.ErrNotFound, taskID)
@@ -27,7 +27,7 @@ func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time,
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO not_found (task, count, first_at, last_at, reason)
 			VALUES (?, 1, ?, ?, ?)
-			ON CONFLICT (task) DO UPDATE SET count = count + 1, last_at = excluded.last_at, reason = excluded.reason`,
+			ON CONFLICT (task) DO UPDATE SET count = not_found.count + 1, last_at = excluded.last_at, reason = excluded.reason`,
 			n.LocalID, ms(at), ms(at), reason); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -46,7 +46,7 @@ func (s *Store) RecordNotFound(ctx context.Context, taskID string, at time.Time,
 // it, or the user asks to follow it again (a lost task is then in flight
 // once more). Unknown ids and tasks without a run are left alone.
 func (s *Store) ClearNotFound(ctx context.Context, taskID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM not_found
 			WHERE task = (SELECT id FROM tasks WHERE task_id = ?)`, taskID); err != nil {
 			return fmt.Errorf("history: %w", err)
@@ -60,7 +60,7 @@ func (s *Store) ClearNotFound(ctx context.Context, taskID string) error {
 // follow it again, and a read showed the service knows it. InFlight then
 // lists the task again. A task id history does not hold is ErrNotFound.
 func (s *Store) Refollow(ctx context.Context, taskID string) (wasLost bool, err error) {
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tasks WHERE task_id = ?`, taskID).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -29,14 +28,7 @@ func inFlightIDs(t *testing.T, s *Store) []string {
 // one. Each run here is a fresh Open of the same file.
 func TestNotFoundRunLosesTaskAcrossRuns(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "h.db")
-	open := func() *Store {
-		s, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := sharedDatabase(t)
 	s := open()
 	submitted(t, s, "tk-gone", `{}`)
 	submitted(t, s, "tk-here", `{}`)

@@ -11,10 +11,10 @@ import (
 // Count is how many tasks match f (After and Limit ignored). Words and
 // dates alone are answered by the search index, without reading a task.
 func (s *Store) Count(ctx context.Context, f record.Filter) (int, error) {
-	conds, _, match := where(f)
+	conds, _, words := where(f)
 	// Any condition beyond the words and the dates is on the tasks.
 	bare, _, _ := where(record.Filter{Text: f.Text, From: f.From, To: f.To})
-	if match == "" || len(conds) != len(bare) || !indexable(f.Text) {
+	if len(words) == 0 || len(conds) != len(bare) || !indexable(f.Text) {
 		counts, err := s.CountsByState(ctx, f)
 		n := 0
 		for _, c := range counts {
@@ -23,9 +23,13 @@ func (s *Store) Count(ctx context.Context, f record.Filter) (int, error) {
 		return n, err
 	}
 	// The dates' conditions on the tasks are left to the span of ids.
-	conds, args := matching(f, match, nil, nil)
+	conds, args := s.d.matching(f, words, nil, nil)
+	from := " FROM tasks_fts f"
+	if s.d.postgres {
+		from = " FROM tasks t"
+	}
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM tasks_fts f`+whereClause(conds), args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from+whereClause(conds), args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}
 	return n, nil
@@ -45,7 +49,7 @@ func indexable(text string) bool {
 // state and sums what they were charged, in one pass over the matches: a
 // common word over a year is 25,000 of 100,000 tasks, each looked up once.
 func (s *Store) TotalsMatching(ctx context.Context, f record.Filter) (record.Totals, error) {
-	query, args := totalsQuery(f)
+	query, args := s.totalsQuery(f)
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return record.Totals{}, fmt.Errorf("history: %w", err)
@@ -71,12 +75,12 @@ func (s *Store) TotalsMatching(ctx context.Context, f record.Filter) (record.Tot
 }
 
 // totalsQuery is TotalsMatching's statement.
-func totalsQuery(f record.Filter) (string, []any) {
-	conds, args, match := where(f)
+func (s *Store) totalsQuery(f record.Filter) (string, []any) {
+	conds, args, words := where(f)
 	from := ` FROM tasks t`
-	if match != "" {
-		conds, args = matching(f, match, conds, args)
-		from = ` FROM tasks_fts f JOIN tasks t ON t.id = f.rowid`
+	if len(words) > 0 {
+		conds, args = s.d.matching(f, words, conds, args)
+		from, _ = s.d.searchFrom()
 	}
 	return `SELECT t.state, count(*), sum(t.credits)` + from + whereClause(conds) + ` GROUP BY t.state`, args
 }

@@ -50,7 +50,7 @@ VALUES ('sj-1', 'job-1', 'generate_video', 0, 0, 'generate_video', 'success', 's
 `, progressCol, progressVal)
 }
 
-func rawDB(t *testing.T, path string) *sql.DB {
+func rawDB(t *testing.T, path string) *pool {
 	t.Helper()
 	db, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
@@ -58,12 +58,12 @@ func rawDB(t *testing.T, path string) *sql.DB {
 	}
 	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close() })
-	return db
+	return &pool{DB: db, d: sqliteDialect}
 }
 
-func userVersion(t *testing.T, db *sql.DB) int {
+func userVersion(t *testing.T, db *pool) int {
 	t.Helper()
-	v, err := schemaVersion(context.Background(), db)
+	v, err := sqliteDialect.schemaVersion(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 // userVersion2 reads the version without schemaVersion's bound check.
-func userVersion2(t *testing.T, db *sql.DB) int {
+func userVersion2(t *testing.T, db *pool) int {
 	t.Helper()
 	var v int
 	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {

@@ -13,7 +13,7 @@ import (
 // lease lapsed, gone says its holder is dead, or owner held it already (a
 // renewal); else the live holder.
 func (s *Store) ClaimPoller(ctx context.Context, owner string, now time.Time, lease time.Duration, gone func(holder string) bool) (holder string, err error) {
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		var until int64
 		err := tx.QueryRowContext(ctx, `SELECT owner, lease_until FROM poller WHERE id = 1`).Scan(&holder, &until)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -36,7 +36,7 @@ func (s *Store) ClaimPoller(ctx context.Context, owner string, now time.Time, le
 // ReleasePoller gives up owner's lease, so the next claim need not wait
 // for it to lapse.
 func (s *Store) ReleasePoller(ctx context.Context, owner string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM poller WHERE owner = ?`, owner); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}

@@ -3,7 +3,6 @@ package history
 import (
 	"clapper/record"
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -25,17 +24,22 @@ func (s *Store) SearchPrompts(ctx context.Context, q record.PromptQuery) ([]reco
 		limit = DefaultPromptLimit
 	}
 	pattern, chars := fuzzyGlob(q.Pattern), charMask(q.Pattern)
+	glob := "GLOB ?1"
+	if s.d.postgres {
+		// PostgreSQL has no GLOB: the same pattern as LIKE.
+		pattern, glob = fuzzyLike(q.Pattern), `LIKE ?1 ESCAPE '\'`
+	}
 	var out []record.Prompt
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *dbTx) error {
 		starredQuery := `SELECT p.text, p.operation, p.used_at FROM prompt_stars s
 			CROSS JOIN prompts p ON p.text = s.text
-			WHERE p.chars & ?3 = ?3 AND p.folded GLOB ?1 AND (?2 = '' OR p.operation = ?2)
+			WHERE p.chars & ?3 = ?3 AND p.folded ` + glob + ` AND (?2 = '' OR p.operation = ?2)
 			ORDER BY p.used_at DESC`
 		restQuery := `SELECT text, operation, used_at FROM prompts INDEXED BY prompts_by_use
-			WHERE chars & ?3 = ?3 AND folded GLOB ?1 ORDER BY used_at DESC`
+			WHERE chars & ?3 = ?3 AND folded ` + glob + ` AND ?2 = '' ORDER BY used_at DESC`
 		if q.Operation != "" {
 			restQuery = `SELECT text, operation, used_at FROM prompts INDEXED BY prompts_by_operation
-				WHERE operation = ?2 AND chars & ?3 = ?3 AND folded GLOB ?1 ORDER BY used_at DESC`
+				WHERE operation = ?2 AND chars & ?3 = ?3 AND folded ` + glob + ` ORDER BY used_at DESC`
 		}
 		seen := map[string]bool{}
 		collect := func(query string, starred bool) error {
@@ -77,7 +81,7 @@ func (s *Store) SearchPrompts(ctx context.Context, q record.PromptQuery) ([]reco
 
 // StarPrompt stars a prompt's text (on) or takes its star away.
 func (s *Store) StarPrompt(ctx context.Context, text string, on bool, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		var err error
 		if on {
 			_, err = tx.ExecContext(ctx, `INSERT INTO prompt_stars (text, starred_at) VALUES (?, ?)
@@ -111,6 +115,25 @@ func fuzzyGlob(pattern string) string {
 		}
 		b.WriteRune(r)
 		b.WriteByte('*')
+	}
+	return b.String()
+}
+
+// fuzzyLike is fuzzyGlob as a LIKE pattern (escaped with a backslash).
+func fuzzyLike(pattern string) string {
+	var b strings.Builder
+	b.WriteByte('%')
+	for _, r := range pattern {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n':
+			continue
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == '%' || r == '_' || r == '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+		b.WriteByte('%')
 	}
 	return b.String()
 }

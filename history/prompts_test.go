@@ -120,6 +120,7 @@ func TestPromptPatternWithGlobCharacters(t *testing.T) {
 
 // The migration remembers the prompts of tasks recorded before it.
 func TestPromptsBackfilledFromEarlierTasks(t *testing.T) {
+	sqliteOnly(t) // PostgreSQL's history began with the prompts table
 	s, _ := newStore(t)
 	ctx := context.Background()
 	if _, err := s.w.ExecContext(ctx, `DELETE FROM prompts`); err != nil {

@@ -20,23 +20,24 @@ func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error)
 		limit = record.DefaultPageSize
 	}
 	limit = min(limit, maxPageSize)
-	conds, args, match := where(f)
+	conds, args, words := where(f)
 	from, order := " FROM tasks t", " ORDER BY t.created_at DESC, t.id DESC"
 	dir, cmp := "DESC", "<"
 	if f.Reverse {
 		order, dir, cmp = " ORDER BY t.created_at ASC, t.id ASC", "ASC", ">"
 	}
 	switch {
-	case match != "":
+	case len(words) > 0:
 		// Walk the search index newest first and stop after the page: the
 		// rowid order is the list order (see BeginSubmit), so the id alone
 		// is the cursor. Collecting every match and sorting would cost time
 		// in proportion to how common the words are.
-		from = " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid"
-		order = " ORDER BY f.rowid " + dir
-		conds, args = matching(f, match, conds, args)
+		var id string
+		from, id = s.d.searchFrom()
+		order = " ORDER BY " + id + " " + dir
+		conds, args = s.d.matching(f, words, conds, args)
 		if !f.After.IsZero() {
-			conds = append(conds, "f.rowid "+cmp+" ?")
+			conds = append(conds, id+" "+cmp+" ?")
 			args = append(args, f.After.LocalID)
 		}
 	case !f.After.IsZero():
@@ -63,13 +64,13 @@ func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error)
 // CountsByState counts the tasks that match f (After and Limit ignored) by
 // state; states without tasks are absent.
 func (s *Store) CountsByState(ctx context.Context, f record.Filter) (map[string]int, error) {
-	conds, args, match := where(f)
+	conds, args, words := where(f)
 	query := `SELECT t.state, count(*) FROM tasks t` + whereClause(conds) + ` GROUP BY t.state`
 	switch {
-	case match != "":
-		conds, args = matching(f, match, conds, args)
-		query = `SELECT t.state, count(*) FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid` +
-			whereClause(conds) + ` GROUP BY t.state`
+	case len(words) > 0:
+		conds, args = s.d.matching(f, words, conds, args)
+		from, _ := s.d.searchFrom()
+		query = `SELECT t.state, count(*)` + from + whereClause(conds) + ` GROUP BY t.state`
 	case len(f.Tags) > 0:
 		// Tags are no column of the trigger-kept counts: the tasks answer.
 	case f.Text == "" && len(f.Operations) == 0 && len(f.Models) == 0 && !(f.From.IsZero() && f.To.IsZero()):
@@ -123,9 +124,9 @@ const minTrigram = 3
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // where turns f into conditions on the tasks table (aliased t; the state,
-// operation and model conditions also fit task_counts) and an FTS5 query for
-// the words the trigram index can find, "" when none.
-func where(f record.Filter) (conds []string, args []any, match string) {
+// operation and model conditions also fit task_counts) and the words the
+// search index can find (none when the text has none).
+func where(f record.Filter) (conds []string, args []any, words []string) {
 	in := func(col string, vals []string) {
 		if len(vals) == 0 {
 			return
@@ -154,12 +155,9 @@ func where(f record.Filter) (conds []string, args []any, match string) {
 		conds = append(conds, "t.created_at < ?")
 		args = append(args, ms(f.To))
 	}
-
-	var phrases []string
 	for _, w := range strings.Fields(f.Text) {
 		if utf8.RuneCountInString(w) >= minTrigram {
-			// A quoted FTS5 string is a phrase; inside it only " is special.
-			phrases = append(phrases, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+			words = append(words, w)
 			continue
 		}
 		like := "%" + likeEscaper.Replace(w) + "%"
@@ -167,25 +165,55 @@ func where(f record.Filter) (conds []string, args []any, match string) {
 			OR t.model LIKE ? ESCAPE '\' OR t.operation LIKE ? ESCAPE '\')`)
 		args = append(args, like, like, like, like)
 	}
-	return conds, args, strings.Join(phrases, " AND ")
+	return conds, args, words
 }
 
-// matching puts the search index's conditions (aliased f) before conds on
-// the tasks: the words, and f's dates as a span of ids. created_at never
-// decreases as the local id grows (BeginSubmit), so the tasks of a span of
-// dates are a span of ids, found in the index on created_at; the search
-// index then skips the matches outside it rather than each being looked up.
-func matching(f record.Filter, match string, conds []string, args []any) ([]string, []any) {
-	fts, ftsArgs := []string{"tasks_fts MATCH ?"}, []any{match}
+// searchFrom is the FROM clause that reads the search index with the tasks
+// (aliased t), and the column that numbers the matches in list order: the
+// FTS5 table's rowid on SQLite; on PostgreSQL the index is on the tasks'
+// own text, and the matches are tasks.
+func (d *dialect) searchFrom() (from, id string) {
+	if d.postgres {
+		return " FROM tasks t", "t.id"
+	}
+	return " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid", "f.rowid"
+}
+
+// searchText is the text PostgreSQL's trigram index holds of a task (see
+// migrations/postgres/0001_core.sql): the columns SQLite's FTS5 table holds.
+const searchText = `lower(t.prompt || ' ' || coalesce(t.task_id, '') || ' ' || t.model || ' ' || t.operation)`
+
+// matching puts the search index's conditions before conds on the tasks:
+// the words, and f's dates as a span of ids. created_at never decreases as
+// the local id grows (BeginSubmit), so the tasks of a span of dates are a
+// span of ids, found in the index on created_at; the search index then
+// skips the matches outside it rather than each being looked up.
+func (d *dialect) matching(f record.Filter, words []string, conds []string, args []any) ([]string, []any) {
+	var search []string
+	var searchArgs []any
+	_, id := d.searchFrom()
+	if d.postgres {
+		for _, w := range words {
+			search = append(search, searchText+` LIKE ? ESCAPE '\'`)
+			searchArgs = append(searchArgs, "%"+likeEscaper.Replace(strings.ToLower(w))+"%")
+		}
+	} else {
+		phrases := make([]string, len(words))
+		for i, w := range words {
+			// A quoted FTS5 string is a phrase; inside it only " is special.
+			phrases[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+		}
+		search, searchArgs = []string{"tasks_fts MATCH ?"}, []any{strings.Join(phrases, " AND ")}
+	}
 	if !f.From.IsZero() {
-		fts = append(fts, `f.rowid >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
+		search = append(search, id+` >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
 			ORDER BY created_at, id LIMIT 1), 9223372036854775807)`)
-		ftsArgs = append(ftsArgs, ms(f.From))
+		searchArgs = append(searchArgs, ms(f.From))
 	}
 	if !f.To.IsZero() {
-		fts = append(fts, `f.rowid <= coalesce((SELECT id FROM tasks WHERE created_at < ?
+		search = append(search, id+` <= coalesce((SELECT id FROM tasks WHERE created_at < ?
 			ORDER BY created_at DESC, id DESC LIMIT 1), 0)`)
-		ftsArgs = append(ftsArgs, ms(f.To))
+		searchArgs = append(searchArgs, ms(f.To))
 	}
-	return append(fts, conds...), append(ftsArgs, args...)
+	return append(search, conds...), append(searchArgs, args...)
 }

@@ -420,13 +420,14 @@ func TestCreditsByModel(t *testing.T) {
 // scan the narrow tasks_words index (0020), not the table's whole rows,
 // alone or with a state.
 func TestShortWordTotalsScanTheNarrowIndex(t *testing.T) {
+	sqliteOnly(t)
 	s, _ := newStore(t)
 	ctx := context.Background()
 	for _, f := range []record.Filter{
 		{Text: "ox"},
 		{Text: "a", States: []string{api.StateSuccess}},
 	} {
-		query, args := totalsQuery(f)
+		query, args := s.totalsQuery(f)
 		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
 		if err != nil {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 // members when there is none (a key "" always creates one). created tells
 // which; members' LocalIDs are ignored when creating.
 func (s *Store) OpenSet(ctx context.Context, kind record.SetKind, key, name string, members []record.SetMember) (id int64, created bool, err error) {
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		if key != "" {
 			err := tx.QueryRowContext(ctx, `SELECT id FROM task_sets WHERE kind = ? AND key = ?`, string(kind), key).Scan(&id)
 			switch {
@@ -77,7 +77,7 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 // with its task. A line already tied to a request is refused, unless that
 // request was refused because of a stale upload and is sent again anew
 // (the studio's one retry), so no line is ever sent twice.
-func linkSetLine(ctx context.Context, tx *sql.Tx, l record.SetLine, localID int64) error {
+func linkSetLine(ctx context.Context, tx *dbTx, l record.SetLine, localID int64) error {
 	res, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET local_id = ?
 		WHERE set_id = ? AND line = ? AND (local_id IS NULL
 			OR local_id IN (SELECT id FROM tasks WHERE state = ? AND task_id IS NULL))`,

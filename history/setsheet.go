@@ -73,7 +73,7 @@ func (s *Store) SetOfTask(ctx context.Context, localID int64) (int64, error) {
 
 // KeepSetLine marks a set's keeper: line, or none with 0.
 func (s *Store) KeepSetLine(ctx context.Context, setID int64, line int) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		var keeper sql.NullInt64
 		if line != 0 {
 			keeper = sql.NullInt64{Int64: int64(line), Valid: true}
@@ -92,7 +92,7 @@ func (s *Store) KeepSetLine(ctx context.Context, setID int64, line int) error {
 // DiscardSetLine hides a set's line from its contact sheet (and clears it
 // as the keeper). Its task and files stay.
 func (s *Store) DiscardSetLine(ctx context.Context, setID int64, line int) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET discarded = 1 WHERE set_id = ? AND line = ?`, setID, line)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)

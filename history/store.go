@@ -29,11 +29,17 @@ type Store struct {
 	// w has exactly one connection, so writes from this process queue in Go
 	// instead of meeting SQLITE_BUSY, and every write transaction begins
 	// IMMEDIATE (it takes the lock up front, never upgrades mid-way).
-	w *sql.DB
+	w *pool
 	// r is query_only, so a read path can never write by mistake.
-	r      *sql.DB
+	r      *pool
 	now    func() time.Time
 	driver string
+	// d is the SQL of the database behind the store: SQLite's for a
+	// history file, PostgreSQL's for a team's shared history.
+	d *dialect
+	// where names the database for messages: the file's path, or the
+	// URL with its password left out.
+	where string
 }
 
 // Option configures Open.
@@ -74,13 +80,15 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 
-	s := &Store{now: time.Now, driver: "sqlite"}
+	s := &Store{now: time.Now, driver: "sqlite", d: sqliteDialect, where: abs}
 	for _, o := range opts {
 		o(s)
 	}
-	if s.w, err = sql.Open(s.driver, dsn(abs, true)); err != nil {
+	w, err := sql.Open(s.driver, dsn(abs, true))
+	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	s.w = &pool{DB: w, d: s.d}
 	s.w.SetMaxOpenConns(1)
 	s.w.SetMaxIdleConns(1)
 	s.w.SetConnMaxIdleTime(0)
@@ -94,12 +102,12 @@ func Open(path string, opts ...Option) (*Store, error) {
 		s.w.Close()
 		return nil, err
 	}
-	v, err := schemaVersion(context.Background(), s.r)
-	if err == nil && v == len(migrations) {
+	v, err := s.d.schemaVersion(context.Background(), s.r)
+	if err == nil && v == len(s.migrations()) {
 		return s, nil
 	}
 	s.r.Close()
-	if err := retryBusy(func() error { return migrate(context.Background(), s.w, len(migrations)) }); err != nil {
+	if err := retryBusy(func() error { return migrate(context.Background(), s.w, len(s.migrations())) }); err != nil {
 		s.w.Close()
 		return nil, err
 	}
@@ -119,7 +127,7 @@ func (s *Store) openReaders(abs string) error {
 	}
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
-	s.r = r
+	s.r = &pool{DB: r, d: s.d}
 	return nil
 }
 
@@ -171,11 +179,21 @@ func dsn(abs string, write bool) string {
 	return u.String()
 }
 
-// write runs fn in one IMMEDIATE transaction on the single writer.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// write runs fn in one IMMEDIATE transaction on the single writer. On
+// PostgreSQL the transaction first takes the store's write lock, held to its
+// end: writers of every machine take turns as a history file's do, so the
+// rules that read before they write (created_at never going back, a state
+// never moving backwards, a cap checked before a send) hold across them.
+func (s *Store) write(ctx context.Context, fn func(tx *dbTx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
+	}
+	if s.d.postgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writeLock)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("history: %w", err)
+		}
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
@@ -189,8 +207,12 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // read runs fn in one read transaction, so that a task and its children come
 // from the same snapshot.
-func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+func (s *Store) read(ctx context.Context, fn func(tx *dbTx) error) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.d.postgres {
+		opts.Isolation = sql.LevelRepeatableRead // one snapshot, as SQLite's read transaction is
+	}
+	tx, err := s.r.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}

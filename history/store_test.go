@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/internal/pgtest"
 	"clapper/record"
 	"context"
 	"database/sql"
@@ -39,15 +40,77 @@ func (c *fakeClock) Set(t time.Time) {
 	c.t = t
 }
 
+// backend is the database the store tests run on: the history file by
+// default, a team's PostgreSQL when CLAPPER_TEST_STORE=postgres (make test
+// runs the package both ways: one contract, two implementations).
+var backend = os.Getenv("CLAPPER_TEST_STORE")
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.Stop()
+	os.Exit(code)
+}
+
+// newStore is an empty store of the backend under test, on a fake clock.
 func newStore(t testing.TB) (*Store, *fakeClock) {
 	t.Helper()
 	clk := &fakeClock{t: t0}
-	s, err := Open(filepath.Join(t.TempDir(), "history.db"), WithClock(clk.Now))
+	var (
+		s   *Store
+		err error
+	)
+	switch backend {
+	case "", "sqlite":
+		s, err = Open(filepath.Join(t.TempDir(), "history.db"), WithClock(clk.Now))
+	case "postgres":
+		return sharedDatabase(t)(WithClock(clk.Now)), clk
+	default:
+		t.Fatalf("CLAPPER_TEST_STORE=%q: sqlite or postgres", backend)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, clk
+}
+
+// sharedDatabase is a new database of the backend under test and a way to
+// open stores on it: two stores play two processes on one history file, or
+// two machines on one team database.
+func sharedDatabase(t testing.TB) func(opts ...Option) *Store {
+	t.Helper()
+	var open func(opts ...Option) (*Store, error)
+	if backend == "postgres" {
+		url := pgtest.Get(t).Database(t, "clapper_history", func(url string) error {
+			s, err := OpenPostgres(context.Background(), url)
+			if err == nil {
+				s.Close()
+			}
+			return err
+		})
+		open = func(opts ...Option) (*Store, error) { return OpenPostgres(context.Background(), url, opts...) }
+	} else {
+		path := filepath.Join(t.TempDir(), "h.db")
+		open = func(opts ...Option) (*Store, error) { return Open(path, opts...) }
+	}
+	return func(opts ...Option) *Store {
+		t.Helper()
+		s, err := open(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+}
+
+// sqliteOnly skips a test of the history file itself (its pragmas, its
+// locking) when the store tests run on PostgreSQL.
+func sqliteOnly(t testing.TB) {
+	t.Helper()
+	if backend == "postgres" {
+		t.Skip("a test of the SQLite history file")
+	}
 }
 
 func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
@@ -85,10 +148,11 @@ func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
 }
 
 func TestOpenSetsPragmas(t *testing.T) {
+	sqliteOnly(t)
 	s, _ := newStore(t)
 	ctx := context.Background()
 	for _, c := range []struct {
-		db    *sql.DB
+		db    *pool
 		name  string
 		query string
 		want  string

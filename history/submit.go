@@ -30,7 +30,7 @@ func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int6
 	payload, _ := req["payload"].(string)
 	offPeak, _ := req["off_peak"].(bool)
 	now := s.now()
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		// created_at never decreases with the local id, even when the clock
 		// steps back, so that newest-first by (created_at, id) is also
 		// newest-first by id: the order the search index can walk and stop.
@@ -90,7 +90,7 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e record.Submi
 		state = api.StateCreated
 	}
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		// An abandoned request whose answer arrives after all made a task
 		// (billed): it is reattached and followed, never refused.
 		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateAbandoned)
@@ -113,7 +113,7 @@ func (s *Store) MarkSubmitted(ctx context.Context, localID int64, e record.Submi
 			return fmt.Errorf("history: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE tasks SET off_peak_deadline =
-				CASE WHEN off_peak THEN coalesce(service_created_at, created_at) + ? END
+				CASE WHEN off_peak != 0 THEN coalesce(service_created_at, created_at) + ? END
 			WHERE id = ?`, OffPeakWindow.Milliseconds(), localID); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -135,7 +135,7 @@ func (s *Store) MarkRejected(ctx context.Context, localID int64, r record.Reject
 		}
 	}
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := lockState(ctx, tx, localID, record.StateSubmitting); err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func (s *Store) PendingBody(ctx context.Context, localID int64) ([]byte, error) 
 func (s *Store) Resubmit(ctx context.Context, localID int64) ([]byte, error) {
 	var body []byte
 	now := s.now()
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *dbTx) error {
 		if _, err := lockState(ctx, tx, localID, record.StateRejected); err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 		return err
 	}
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		// An abandoned request may be attached too: its task turned up.
 		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateAbandoned)
 		if err != nil {
@@ -233,7 +233,7 @@ func (s *Store) ResolveUnknown(ctx context.Context, localID int64, taskID string
 // history, the full body goes.
 func (s *Store) Abandon(ctx context.Context, localID int64) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		from, err := lockState(ctx, tx, localID, record.StateSubmitting, record.StateRejected)
 		if err != nil {
 			return err
@@ -256,7 +256,7 @@ func (s *Store) InFlight(ctx context.Context) ([]record.Task, error) {
 	// The states that occur come from task_counts (a few rows), so the task
 	// query stays an index lookup on state however large the history.
 	var states []any
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *dbTx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT state FROM task_counts WHERE n > 0`)
 		if err != nil {
 			return err
@@ -288,7 +288,7 @@ func (s *Store) InFlight(ctx context.Context) ([]record.Task, error) {
 // lockState reads the task's state inside the write transaction (which holds
 // the write lock, so nothing changes it before the update) and checks that it
 // is one of allowed.
-func lockState(ctx context.Context, tx *sql.Tx, localID int64, allowed ...string) (string, error) {
+func lockState(ctx context.Context, tx *dbTx, localID int64, allowed ...string) (string, error) {
 	var state string
 	err := tx.QueryRowContext(ctx, `SELECT state FROM tasks WHERE id = ?`, localID).Scan(&state)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -303,7 +303,7 @@ func lockState(ctx context.Context, tx *sql.Tx, localID int64, allowed ...string
 	return state, nil
 }
 
-func checkTaskIDFree(ctx context.Context, tx *sql.Tx, taskID string) error {
+func checkTaskIDFree(ctx context.Context, tx *dbTx, taskID string) error {
 	if taskID == "" {
 		return fmt.Errorf("history: the service answered without a task id")
 	}
@@ -318,7 +318,7 @@ func checkTaskIDFree(ctx context.Context, tx *sql.Tx, taskID string) error {
 	return fmt.Errorf("%w: task id %q already belongs to task %d", record.ErrConflict, taskID, other)
 }
 
-func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
+func dropPending(ctx context.Context, tx *dbTx, localID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM pending_bodies WHERE task = ?`, localID); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
@@ -327,7 +327,7 @@ func dropPending(ctx context.Context, tx *sql.Tx, localID int64) error {
 
 // setSender records who sends a request now; an empty sender (a caller
 // that does not say) leaves the request without one.
-func setSender(ctx context.Context, tx *sql.Tx, localID int64, sender string, at time.Time) error {
+func setSender(ctx context.Context, tx *dbTx, localID int64, sender string, at time.Time) error {
 	if sender == "" {
 		return nil
 	}
@@ -340,7 +340,7 @@ func setSender(ctx context.Context, tx *sql.Tx, localID int64, sender string, at
 }
 
 // dropSender ends the sending of a request: it was answered or given up.
-func dropSender(ctx context.Context, tx *sql.Tx, localID int64) error {
+func dropSender(ctx context.Context, tx *dbTx, localID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM intent_senders WHERE task = ?`, localID); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
@@ -351,7 +351,7 @@ func dropSender(ctx context.Context, tx *sql.Tx, localID int64) error {
 // POST ended without an answer (a cut connection, a 5xx), so it is of
 // unknown outcome from now on, for every process.
 func (s *Store) StopSending(ctx context.Context, localID int64) error {
-	return s.write(ctx, func(tx *sql.Tx) error { return dropSender(ctx, tx, localID) })
+	return s.write(ctx, func(tx *dbTx) error { return dropSender(ctx, tx, localID) })
 }
 
 // BeatIntent says that sender is still sending request localID (its POST
@@ -359,7 +359,7 @@ func (s *Store) StopSending(ctx context.Context, localID int64) error {
 // sent (answered, refused or given up meanwhile).
 func (s *Store) BeatIntent(ctx context.Context, localID int64, sender string) error {
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := lockState(ctx, tx, localID, record.StateSubmitting); err != nil {
 			return err
 		}

@@ -59,9 +59,11 @@ func TestBeginSubmitRecordsIntent(t *testing.T) {
 	}
 	// Stored as text, so SQLite's JSON functions read it (a BLOB would be
 	// taken for JSONB).
-	var typ string
-	if err := s.r.QueryRowContext(ctx, `SELECT typeof(request) FROM tasks WHERE id = ?`, id).Scan(&typ); err != nil || typ != "text" {
-		t.Errorf("request stored as %q (%v)", typ, err)
+	if backend != "postgres" { // a TEXT column there: nothing else can be stored
+		var typ string
+		if err := s.r.QueryRowContext(ctx, `SELECT typeof(request) FROM tasks WHERE id = ?`, id).Scan(&typ); err != nil || typ != "text" {
+			t.Errorf("request stored as %q (%v)", typ, err)
+		}
 	}
 	if len(task.Media) != 1 || task.Media[0].Bytes != 4096 || task.Media[0].SHA256 != sum(img) ||
 		task.Media[0].Path != "$.images[0]" {

@@ -3,7 +3,6 @@ package history
 import (
 	"clapper/record"
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -14,7 +13,7 @@ import (
 // CleanNote first). The task's change sequence moves, so other windows
 // showing it redraw.
 func (s *Store) SetLabels(ctx context.Context, localID int64, tags []string, note string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tasks SET note = ? WHERE id = ?`, note, localID)
 		if err != nil {
 			return fmt.Errorf("history: labels: %w", err)

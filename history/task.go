@@ -149,7 +149,7 @@ func (s *Store) TaskSummaries(ctx context.Context, taskIDs []string) ([]record.T
 
 func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Task, error) {
 	var t record.Task
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err := s.read(ctx, func(tx *dbTx) error {
 		var (
 			req, echo, result sql.NullString
 			payload           string
@@ -183,7 +183,7 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Ta
 	return t, err
 }
 
-func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]record.MediaRef, error) {
+func mediaRefs(ctx context.Context, tx *dbTx, localID int64) ([]record.MediaRef, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT path, content_type, sha256, bytes
 		FROM media_refs WHERE task = ? ORDER BY path`, localID)
 	if err != nil {
@@ -201,7 +201,7 @@ func mediaRefs(ctx context.Context, tx *sql.Tx, localID int64) ([]record.MediaRe
 	return out, rows.Err()
 }
 
-func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]record.Creation, error) {
+func creations(ctx context.Context, tx *dbTx, localID int64) ([]record.Creation, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT idx, creation_id, url, url_expires_at,
 		cover_url, cover_expires_at, watermarked_url, watermarked_expires_at, updated_at
 		FROM creations WHERE task = ? ORDER BY idx`, localID)
@@ -227,7 +227,7 @@ func creations(ctx context.Context, tx *sql.Tx, localID int64) ([]record.Creatio
 	return out, rows.Err()
 }
 
-func events(ctx context.Context, tx *sql.Tx, localID int64) ([]record.Event, error) {
+func events(ctx context.Context, tx *dbTx, localID int64) ([]record.Event, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT from_state, to_state, at, raw
 		FROM task_events WHERE task = ? ORDER BY id`, localID)
 	if err != nil {
@@ -267,7 +267,7 @@ func (s *Store) ApplyResult(ctx context.Context, taskID string, u record.Update)
 	if at.IsZero() {
 		at = s.now()
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *dbTx) error {
 		var (
 			id, oldCredits int64
 			state, code    string
@@ -328,7 +328,7 @@ func stale(current, next string) bool {
 	return !api.Supersedes(current, next)
 }
 
-func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string, at time.Time, raw []byte) error {
+func insertEvent(ctx context.Context, tx *dbTx, localID int64, from, to string, at time.Time, raw []byte) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO task_events (task, from_state, to_state, at, raw)
 		VALUES (?, ?, ?, ?, ?)`, localID, from, to, ms(at), nullText(raw)); err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -338,7 +338,7 @@ func insertEvent(ctx context.Context, tx *sql.Tx, localID int64, from, to string
 
 // upsertCreations keeps the stored expiry of a URL the service handed out
 // again unchanged: the signature, and so the deadline, is the old one.
-func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []record.Creation, at time.Time) error {
+func upsertCreations(ctx context.Context, tx *dbTx, localID int64, cs []record.Creation, at time.Time) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -349,12 +349,14 @@ func upsertCreations(ctx context.Context, tx *sql.Tx, localID int64, cs []record
 		ON CONFLICT (task, idx) DO UPDATE SET
 			creation_id = excluded.creation_id,
 			url = excluded.url,
-			url_expires_at = CASE WHEN url = excluded.url THEN url_expires_at ELSE excluded.url_expires_at END,
+			url_expires_at = CASE WHEN creations.url = excluded.url
+				THEN creations.url_expires_at ELSE excluded.url_expires_at END,
 			cover_url = excluded.cover_url,
-			cover_expires_at = CASE WHEN cover_url = excluded.cover_url THEN cover_expires_at ELSE excluded.cover_expires_at END,
+			cover_expires_at = CASE WHEN creations.cover_url = excluded.cover_url
+				THEN creations.cover_expires_at ELSE excluded.cover_expires_at END,
 			watermarked_url = excluded.watermarked_url,
-			watermarked_expires_at = CASE WHEN watermarked_url = excluded.watermarked_url
-				THEN watermarked_expires_at ELSE excluded.watermarked_expires_at END,
+			watermarked_expires_at = CASE WHEN creations.watermarked_url = excluded.watermarked_url
+				THEN creations.watermarked_expires_at ELSE excluded.watermarked_expires_at END,
 			updated_at = excluded.updated_at`)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)

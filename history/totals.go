@@ -93,7 +93,7 @@ func (s *Store) countsByDay(ctx context.Context, f record.Filter) (map[string]in
 			SELECT state, n FROM state_days WHERE day >= ? AND day < ?` + states + `
 			UNION ALL
 			SELECT state, 1 FROM tasks t WHERE ` + edge + states + `
-		) GROUP BY state`
+		) AS spans GROUP BY state`
 		args = append(append([]any{sp.lo, sp.hi}, stateArgs...), args...)
 	}
 	return stateCounts(s.r.QueryContext(ctx, query, args...))
@@ -173,7 +173,7 @@ func (s *Store) CreditsByModel(ctx context.Context, from, to time.Time) ([]recor
 			UNION ALL ` + query
 		args = append([]any{sp.lo, sp.hi}, args...)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT m, sum(c), sum(n) FROM (`+query+`) GROUP BY m HAVING sum(n) > 0`, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT m, sum(c), sum(n) FROM (`+query+`) AS spans GROUP BY m HAVING sum(n) > 0`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

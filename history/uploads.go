@@ -13,9 +13,11 @@ import (
 // RecordUpload keeps an upload's URI under the SHA-256 of its bytes,
 // replacing an older one of the same bytes.
 func (s *Store) RecordUpload(ctx context.Context, u record.Upload) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO uploads (sha256, uri, content_type, size, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt))
+	return s.write(ctx, func(tx *dbTx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (sha256, uri, content_type, size, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO UPDATE SET uri = excluded.uri,
+			content_type = excluded.content_type, size = excluded.size, created_at = excluded.created_at,
+			expires_at = excluded.expires_at`, u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt))
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -41,7 +43,7 @@ func (s *Store) UploadOf(ctx context.Context, sha string, now time.Time) (u reco
 
 // ForgetUpload drops the upload of these bytes: the service refused its URI.
 func (s *Store) ForgetUpload(ctx context.Context, sha string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM uploads WHERE sha256 = ?`, sha); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -60,7 +62,7 @@ func (s *Store) RecordSubject(ctx context.Context, sb record.Subject) error {
 	}
 	images, _ := json.Marshal(nonNil(sb.Images))
 	videos, _ := json.Marshal(nonNil(sb.Videos))
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO subjects (subject_id, name, images, videos, voice_id, style, description, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (subject_id) DO UPDATE SET name = excluded.name, images = excluded.images, videos = excluded.videos,

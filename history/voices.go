@@ -22,7 +22,7 @@ func (s *Store) RecordVoice(ctx context.Context, v record.Voice) error {
 		v.CreatedAt = s.now()
 	}
 	now := s.now()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		var (
 			expires       int64
 			kept, deleted bool
@@ -36,9 +36,11 @@ func (s *Store) RecordVoice(ctx context.Context, v record.Voice) error {
 		case !deleted && (kept || now.Before(fromMS(expires))):
 			return fmt.Errorf("%w: voice %q is already recorded", record.ErrConflict, v.VoiceID)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO voices
+		if _, err := tx.ExecContext(ctx, `INSERT INTO voices
 			(voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted)
-			VALUES (?, ?, ?, NULL, ?, ?, 0, 0)`, v.VoiceID, v.CloneTaskID, ms(v.CreatedAt), v.DemoAudio,
+			VALUES (?, ?, ?, NULL, ?, ?, 0, 0) ON CONFLICT (voice_id) DO UPDATE SET
+			clone_task_id = excluded.clone_task_id, created_at = excluded.created_at, last_used_at = NULL,
+			demo_audio = excluded.demo_audio, expires_at = excluded.expires_at, kept = 0, deleted = 0`, v.VoiceID, v.CloneTaskID, ms(v.CreatedAt), v.DemoAudio,
 			ms(v.CreatedAt.Add(record.VoiceRetention))); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -54,7 +56,7 @@ func (s *Store) RecordVoice(ctx context.Context, v record.Voice) error {
 // records nothing, unless history holds taskID as a successful audio-tts
 // whose voice was cloned here (a system voice is not tracked).
 func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		var (
 			voiceID sql.NullString
 			at      int64
@@ -76,7 +78,7 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 		// of the same id: it neither keeps nor revives this one.
 		res, err := tx.ExecContext(ctx, `UPDATE voices SET
 				last_used_at = max(coalesce(last_used_at, 0), ?1),
-				kept = kept OR (?1 >= created_at AND ?1 < expires_at),
+				kept = CASE WHEN kept != 0 OR (?1 >= created_at AND ?1 < expires_at) THEN 1 ELSE 0 END,
 				deleted = CASE WHEN ?1 >= created_at AND ?1 < expires_at THEN 0 ELSE deleted END
 			WHERE voice_id = ?2`, at, voiceID.String)
 		if err != nil {
@@ -92,7 +94,7 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 // DeleteVoice marks the voice deleted (the service no longer has it, or the
 // user removed it); the row stays as history.
 func (s *Store) DeleteVoice(ctx context.Context, voiceID string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE voices SET deleted = 1 WHERE voice_id = ?`, voiceID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)

@@ -26,6 +26,8 @@
 package studio
 
 import (
+	"clapper/history"
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -85,6 +87,13 @@ type Config struct {
 	// Catalog is the user's catalog file (--catalog); "" is catalog.json
 	// in the config directory when it exists.
 	Catalog string
+	// HistoryURL, when set, is a team's shared history: a postgres:// or
+	// postgresql:// URL; "" keeps the history file in DataDir.
+	// HistoryURLGiven says the flag was given (--history-url "" chooses
+	// the history file over the environment and the settings file).
+	HistoryURL       string
+	HistoryURLGiven  bool
+	HistoryURLSource Source
 }
 
 // Source is where a setting's value came from.
@@ -113,6 +122,7 @@ const (
 	EnvAgentCreditCap   = "CLAPPER_AGENT_CREDIT_CAP"
 	EnvDailyCreditCap   = "CLAPPER_DAILY_CREDIT_CAP"
 	EnvMonthlyCreditCap = "CLAPPER_MONTHLY_CREDIT_CAP"
+	EnvHistoryURL       = "CLAPPER_HISTORY_URL"
 )
 
 // Defaults of the settings a user may leave unset.
@@ -161,6 +171,11 @@ func (c *Config) resolveWith(s Settings) error {
 	c.APIKeySource = pick(&c.APIKey, EnvAPIKey, s.APIKey)
 	c.BaseURLSource = pick(&c.BaseURL, EnvBaseURL, s.BaseURL)
 	pick(&c.DataDir, EnvDataDir, "")
+	if c.HistoryURLGiven {
+		c.HistoryURLSource = FromFlag
+	} else {
+		c.HistoryURLSource = pick(&c.HistoryURL, EnvHistoryURL, s.HistoryURL)
+	}
 	pick(&c.CallbackListen, EnvCallbackListen, "")
 	pick(&c.CallbackURL, EnvCallbackURL, "")
 	if c.DownloadDir == "" {
@@ -262,6 +277,9 @@ func (c *Config) Check() error {
 	if c.DailyCreditCap < 0 || c.MonthlyCreditCap < 0 {
 		return &UsageError{fmt.Sprintf("credit caps %d a day, %d a month: give whole numbers of credits, 0 for no cap", c.DailyCreditCap, c.MonthlyCreditCap)}
 	}
+	if c.HistoryURL != "" && !history.IsTeamURL(c.HistoryURL) {
+		return &UsageError{fmt.Sprintf("history URL %s is not a PostgreSQL URL: give postgres://USER:PASSWORD@HOST:PORT/DATABASE, or \"\" for the history file", history.Redact(c.HistoryURL))}
+	}
 	if c.Timeout < time.Second {
 		return &UsageError{fmt.Sprintf("timeout %s is too short: give at least 1s", c.Timeout)}
 	}
@@ -274,6 +292,7 @@ func (c *Config) Check() error {
 func (c Config) Runs(o Config) bool {
 	running := func(c Config) Config {
 		c.Theme, c.Saved, c.Warnings, c.APIKeySource, c.BaseURLSource = "", Settings{}, nil, FromDefault, FromDefault
+		c.HistoryURLGiven, c.HistoryURLSource = false, FromDefault
 		return c
 	}
 	return reflect.DeepEqual(running(c), running(o))
@@ -304,6 +323,37 @@ func (c Config) Backend() string {
 		return u.Host
 	}
 	return c.BaseURL
+}
+
+// Team reports whether the history is a team's shared database.
+func (c Config) Team() bool { return c.HistoryURL != "" }
+
+// HistoryName names the history for the header and messages: "TEAM
+// host/database" for a team's database (no user, no password), else the
+// history file's path.
+func (c Config) HistoryName() string {
+	if !c.Team() {
+		return c.HistoryPath()
+	}
+	u, err := url.Parse(c.HistoryURL)
+	if err != nil {
+		return "TEAM"
+	}
+	return "TEAM " + u.Hostname() + u.Path
+}
+
+// RedactURL is a history URL as it may be shown: without its password.
+func RedactURL(u string) string { return history.Redact(u) }
+
+// CheckHistory opens the history a configuration names and closes it again:
+// a team's database is reached, logged into and migrated, or the reason it
+// cannot be is the error (naming the URL without its password).
+func CheckHistory(ctx context.Context, cfg Config) error {
+	s, err := openHistory(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	return s.Close()
 }
 
 // HistoryPath is the history database of this configuration's backend.

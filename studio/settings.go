@@ -33,6 +33,9 @@ type Settings struct {
 	// Uploads is when local images are uploaded rather than inlined:
 	// auto (default), always or never.
 	Uploads string `json:"uploads,omitempty"`
+	// HistoryURL is a team's shared history (postgres://...); empty is
+	// the history file in the data directory.
+	HistoryURL string `json:"history_url,omitempty"`
 }
 
 // SettingsPath is settings.json in $CLAPPER_CONFIG_DIR, else in the user's

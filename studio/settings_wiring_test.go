@@ -13,6 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
+	"clapper/internal/pgtest"
 	"clapper/record"
 	"clapper/studio"
 	"clapper/track"
@@ -257,4 +258,50 @@ func TestAutoDownloadAndFolderReachTheDownloader(t *testing.T) {
 			t.Errorf("--download-dir %s lost to the settings file: downloads %+v", dir, dls)
 		}
 	})
+}
+
+// The team history's URL comes from the flag (even empty: the history
+// file), else the environment, else the settings file; the studio opened on
+// it writes to the team's database, as a second machine reads.
+func TestHistoryURLReachesTheStore(t *testing.T) {
+	isolated(t)
+	t.Setenv(studio.EnvHistoryURL, "")
+	if _, err := studio.SaveSettings(studio.Settings{HistoryURL: "postgres://file@db/saved"}); err != nil {
+		t.Fatal(err)
+	}
+	if c := resolved(t, studio.Config{}); c.HistoryURL != "postgres://file@db/saved" || c.HistoryURLSource != studio.FromFile || !c.Team() {
+		t.Errorf("from the file: %q %v", c.HistoryURL, c.HistoryURLSource)
+	}
+	t.Setenv(studio.EnvHistoryURL, "postgres://env@db/env")
+	if c := resolved(t, studio.Config{}); c.HistoryURL != "postgres://env@db/env" || c.HistoryURLSource != studio.FromEnvironment {
+		t.Errorf("from the environment: %q %v", c.HistoryURL, c.HistoryURLSource)
+	}
+	if c := resolved(t, studio.Config{HistoryURLGiven: true}); c.HistoryURL != "" || c.Team() || c.HistoryURLSource != studio.FromFlag {
+		t.Errorf(`--history-url "": %q %v`, c.HistoryURL, c.HistoryURLSource)
+	}
+	c := studio.Config{HistoryURL: "https://db/studio", HistoryURLGiven: true, DataDir: t.TempDir()}
+	if err := c.Resolve(); err == nil || !studio.IsUsage(err) || !strings.Contains(err.Error(), "not a PostgreSQL URL") {
+		t.Errorf("an https URL: %v", err)
+	}
+
+	url := pgtest.Get(t).Database(t, "", nil)
+	cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true})
+	if name := cfg.HistoryName(); name != "TEAM 127.0.0.1/"+url[strings.LastIndex(url, "/")+1:strings.Index(url, "?")] {
+		t.Errorf("history name %q", name)
+	}
+	clk := sandbox.NewFakeClock(wiringT0)
+	a := openSandbox(t, cfg, clk)
+	if _, err := a.Submit(context.Background(), api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "shared"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.DataDir = t.TempDir() // another machine
+	b, err := studio.OpenHistory(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	page, err := b.Tasks(context.Background(), record.Filter{})
+	if err != nil || len(page.Tasks) != 1 || page.Tasks[0].Prompt != "shared" {
+		t.Fatalf("the other machine reads %+v (%v)", page.Tasks, err)
+	}
 }

@@ -146,8 +146,17 @@ func sandboxSpeed(cfg Config, sb *sandbox.Config) float64 {
 }
 
 // OpenHistory opens the history of the configured backend.
-func OpenHistory(cfg Config) (record.Store, error) {
-	return history.Open(cfg.HistoryPath())
+func OpenHistory(ctx context.Context, cfg Config) (record.Store, error) {
+	return openHistory(ctx, cfg)
+}
+
+// openHistory opens the team's database when the configuration names one,
+// else the history file of the backend.
+func openHistory(ctx context.Context, cfg Config, opts ...history.Option) (*history.Store, error) {
+	if cfg.Team() {
+		return history.OpenPostgres(ctx, cfg.HistoryURL, opts...)
+	}
+	return history.Open(cfg.HistoryPath(), opts...)
 }
 
 // listenCallbacks starts the callback receiver when one is configured; stop
@@ -198,7 +207,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if o.Clock != nil {
 		storeOpts = append(storeOpts, history.WithClock(o.Clock))
 	}
-	if s.store, err = history.Open(cfg.HistoryPath(), storeOpts...); err != nil {
+	if s.store, err = openHistory(ctx, cfg, storeOpts...); err != nil {
 		s.stopSandbx()
 		return nil, err
 	}

@@ -71,6 +71,11 @@ func (m *Model) header() string {
 	} else {
 		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
 	}
+	if s.Config.Team() {
+		// Which history is shown matters as much as which service: a
+		// team's list holds its colleagues' tasks too.
+		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(s.Config.HistoryName(), "TEAM ")))
+	}
 	right := ""
 	summaries := m.accountSummaries()
 	if summaries == nil && m.statsLoaded {

@@ -36,6 +36,10 @@ type setting struct {
 	keep func(s *studio.Settings, c studio.Config)
 	// choices are what space, enter and →/← cycle through on a choice row.
 	choices []string
+	// show, when set, is how a value is shown (a URL without its password).
+	show func(v string) string
+	// unset is what an empty value is shown as ("default" when "").
+	unset string
 }
 
 type settingKind int
@@ -147,9 +151,17 @@ func newSettingsPage(e *env) *settingsPage {
 			func(c *studio.Config) *int64 { return &c.DailyCreditCap }, func(s *studio.Settings) *int64 { return &s.DailyCreditCap }),
 		creditCapRow("Monthly credit cap", "Credits all tasks may cost a calendar month; as the daily cap. "+studio.EnvMonthlyCreditCap+" and --monthly-cap win over this.",
 			func(c *studio.Config) *int64 { return &c.MonthlyCreditCap }, func(s *studio.Settings) *int64 { return &s.MonthlyCreditCap }),
+		{label: "Team history", help: "A team's shared history: postgres://USER:PASSWORD@HOST:PORT/DATABASE. Saving reaches it first. Empty keeps this machine's history file. " + studio.EnvHistoryURL + " and --history-url win over this.",
+			show: studio.RedactURL, unset: "none — this machine's history file",
+			get:  func(c *studio.Config) string { return c.HistoryURL },
+			set:  func(c *studio.Config, v string) error { c.HistoryURL = strings.TrimSpace(v); return nil },
+			keep: func(s *studio.Settings, c studio.Config) { s.HistoryURL = c.HistoryURL }},
 	}
 	return p
 }
+
+// teamRow is the row of the team history's URL (the last).
+func (p *settingsPage) teamRow() int { return len(p.rows) - 1 }
 
 // creditCapRow is a credit cap's row: a whole number of credits, off for
 // none.
@@ -334,12 +346,22 @@ func (p *settingsPage) save() tea.Cmd {
 	if p.typed[1] {
 		cfg.BaseURLSource = studio.FromFile
 	}
-	// A new key or address is read once before anything switches to it.
+	if p.typed[p.teamRow()] {
+		cfg.HistoryURLSource = studio.FromFile
+	}
+	// A new key or address is read once before anything switches to it,
+	// and a new team history is reached (and migrated) first.
 	check := cfg.Live() && (p.typed[0] || p.typed[1] || !p.env.studio.Config.Live())
+	checkTeam := cfg.Team() && p.typed[p.teamRow()]
 	ctx := p.env.ctx
 	return func() tea.Msg {
 		if check {
 			if _, err := studio.CheckKey(ctx, cfg); err != nil {
+				return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
+			}
+		}
+		if checkTeam {
+			if err := studio.CheckHistory(ctx, cfg); err != nil {
 				return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
 			}
 		}
@@ -359,6 +381,10 @@ func (p *settingsPage) sessionOnly(i int) string {
 		return "--api-key"
 	case i == 1 && p.draft.BaseURLSource == studio.FromFlag:
 		return "--base-url"
+	case i == p.teamRow() && p.draft.HistoryURLSource == studio.FromFlag:
+		return "--history-url"
+	case i == p.teamRow() && p.draft.HistoryURLSource == studio.FromEnvironment:
+		return studio.EnvHistoryURL
 	case i == 1 && p.draft.BaseURLSource == studio.FromEnvironment:
 		return studio.EnvBaseURL
 	}
@@ -378,8 +404,12 @@ func (p *settingsPage) View() string {
 			v = studio.MaskKey(v)
 		case v == "" && r.kind == secretSetting:
 			v = th.Dim.Render("none — sandbox")
+		case v == "" && r.unset != "":
+			v = th.Dim.Render(r.unset)
 		case v == "":
 			v = th.Dim.Render("default")
+		case r.show != nil:
+			v = api.CleanLine(r.show(v))
 		}
 		if r.kind == secretSetting && os.Getenv(studio.EnvAPIKey) != "" {
 			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")
@@ -410,7 +440,10 @@ func (p *settingsPage) View() string {
 	}
 	w := max(p.width-2, 20)
 	settings, err := studio.SettingsPath()
-	history := api.CleanLine(cur.HistoryPath())
+	history, historyLabel := api.CleanLine(cur.HistoryPath()), " History of this backend (each backend keeps its own):"
+	if cur.Team() {
+		history, historyLabel = api.CleanLine(studio.RedactURL(cur.HistoryURL)), " Team history (shared by every machine that names it):"
+	}
 	// Paths stay on one line each, cut at the end if they must be: a
 	// wrapped path reads as two. Where the page is short they go beside
 	// their names, so the history path is never the line that falls off.
@@ -419,7 +452,7 @@ func (p *settingsPage) View() string {
 		if err == nil {
 			tail = append(tail, th.Dim.Render(" Settings file (0600, may hold the key):"), "   "+textutil.Fit(api.CleanLine(settings), w-2))
 		}
-		tail = append(tail, th.Dim.Render(" History of this backend (each backend keeps its own):"), "   "+textutil.Fit(history, w-2))
+		tail = append(tail, th.Dim.Render(historyLabel), "   "+textutil.Fit(history, w-2))
 	} else {
 		if err == nil {
 			tail = append(tail, th.Dim.Render(" Settings file ")+textutil.Fit(api.CleanLine(settings), w-15))

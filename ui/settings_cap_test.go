@@ -18,7 +18,7 @@ func TestSettingsSavesTheAgentCreditCap(t *testing.T) {
 	t.Cleanup(func() { os.Remove(path) })
 	send(m, press("6"))
 	p := m.pages[pageSettings].(*settingsPage)
-	for range len(p.rows) - 3 {
+	for range len(p.rows) - 4 {
 		send(m, press("down"))
 	}
 	if !strings.Contains(screen(m), "Credits AI agents (clapper mcp) may spend a day") {
@@ -57,7 +57,7 @@ func TestSettingsSavesTheDailyAndMonthlyCaps(t *testing.T) {
 	t.Cleanup(func() { os.Remove(path) })
 	send(m, press("6"))
 	p := m.pages[pageSettings].(*settingsPage)
-	for range len(p.rows) - 2 {
+	for range len(p.rows) - 3 {
 		send(m, press("down"))
 	}
 	if !strings.Contains(screen(m), "Credits all tasks may cost a day") {

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"clapper/api/sandbox"
+	"clapper/internal/pgtest"
+)
+
+// Two machines (two data directories) on one service and one team
+// database: a task one of them creates is in the other's history, and
+// --history-url "" takes the machine back to its own file.
+func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
+	url := pgtest.Get(t).Database(t, "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	machineA, machineB := t.TempDir(), t.TempDir()
+	on := func(data string, args ...string) run {
+		return execute("", append(args, "--base-url", base, "--api-key", "k-team", "--data-dir", data)...)
+	}
+	if r := on(machineA, "create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=a fox at dawn", "--history-url", url); r.code != 0 {
+		t.Fatalf("create on A: %+v", r)
+	}
+	r := on(machineB, "history", "--json", "--history-url", url)
+	if r.code != 0 {
+		t.Fatalf("history on B: %+v", r)
+	}
+	type row struct {
+		Prompt string `json:"prompt"`
+		TaskID string `json:"task_id"`
+	}
+	var rows []row
+	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
+		var one row
+		if err := json.Unmarshal([]byte(line), &one); err != nil {
+			t.Fatalf("history --json: %v\n%s", err, r.out)
+		}
+		rows = append(rows, one)
+	}
+	if len(rows) != 1 || rows[0].Prompt != "a fox at dawn" || rows[0].TaskID == "" {
+		t.Fatalf("B's history of the team: %+v", rows)
+	}
+	t.Setenv("CLAPPER_HISTORY_URL", url)
+	if r := on(machineB, "history", "--json", "--history-url", ""); r.code != 0 || strings.Contains(r.out, "a fox") {
+		t.Errorf(`--history-url "" must read B's own file, not the team's: %+v`, r)
+	}
+}
+
+// A team database that cannot be reached is named, without its password,
+// and nothing starts.
+func TestTeamHistoryUnreachableIsNamed(t *testing.T) {
+	r := runCLI(t, nil, "", "history", "--history-url", "postgres://ann:s3cret@127.0.0.1:1/studio")
+	if r.code == 0 || !strings.Contains(r.err, "postgres://ann@127.0.0.1:1/studio") || !strings.Contains(r.err, "cannot reach the server") || strings.Contains(r.err, "s3cret") {
+		t.Errorf("%+v", r)
+	}
+	r = runCLI(t, nil, "", "history", "--history-url", "mysql://ann:s3cret@db/studio")
+	if r.code != 2 || !strings.Contains(r.err, "not a PostgreSQL URL") || strings.Contains(r.err, "s3cret") {
+		t.Errorf("%+v", r)
+	}
+}

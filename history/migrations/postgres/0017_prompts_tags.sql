@@ -1,0 +1,2 @@
+-- 0017_prompts_tags on PostgreSQL: nothing to do; 0001 built the schema of SQLite's
+-- migrations 0001 to 0020 at once (see 0001_core.sql).

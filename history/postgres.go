@@ -1,0 +1,124 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+)
+
+// writeLock is the key of the advisory lock every write transaction of a
+// team's history takes ("clapper" + 1), apart from the migrations' lock.
+const writeLock = migrationLock + 1
+
+// IsTeamURL reports whether a history URL names a PostgreSQL database (a
+// team's shared history) rather than a file.
+func IsTeamURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// Redact is a history URL as it may be shown: without its password (and
+// without the password parameter some URLs carry in their query).
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that cannot be read)"
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// OpenPostgres opens a team's shared history at a postgres:// URL,
+// migrating it to the schema this binary knows under the migrations' lock.
+// Every failure names the URL without its password and says what went
+// wrong in words: a bad URL, a server that cannot be reached, a refused
+// password or role, a missing database, a schema of a newer clapper.
+func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, error) {
+	where := Redact(rawURL)
+	if _, err := pgconn.ParseConfig(rawURL); err != nil {
+		return nil, fmt.Errorf("history %s: not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): %v", where, err)
+	}
+	s := &Store{now: time.Now, driver: "pgx", d: postgresDialect, where: where}
+	for _, o := range opts {
+		o(s)
+	}
+	open := func(max int) (*pool, error) {
+		db, err := sql.Open(s.driver, rawURL)
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(max)
+		db.SetMaxIdleConns(max)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+		return &pool{DB: db, d: s.d}, nil
+	}
+	var err error
+	if s.w, err = open(2); err != nil {
+		return nil, s.explain(err)
+	}
+	if s.r, err = open(readers); err != nil {
+		s.w.Close()
+		return nil, s.explain(err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := s.w.PingContext(pctx); err != nil {
+		s.Close()
+		return nil, s.explain(err)
+	}
+	if err := migrate(pctx, s.w, len(s.migrations())); err != nil {
+		s.Close()
+		return nil, s.explain(err)
+	}
+	return s, nil
+}
+
+// explain words an error of opening the team's history for a person.
+func (s *Store) explain(err error) error {
+	var tooNew *SchemaTooNewError
+	if errors.As(err, &tooNew) {
+		tooNew.Where = s.where
+		return tooNew
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "28P01", "28000":
+			return fmt.Errorf("history %s: the server refused the user or password: %s", s.where, pe.Message)
+		case "3D000":
+			return fmt.Errorf("history %s: no such database on the server (create it first: createdb NAME): %s", s.where, pe.Message)
+		case "42501":
+			return fmt.Errorf("history %s: the user may not do this here (it needs to create tables in the database): %s", s.where, pe.Message)
+		}
+		return fmt.Errorf("history %s: %s (%s)", s.where, pe.Message, pe.Code)
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("history %s: cannot reach the server: %v", s.where, unwrapConnect(err))
+	}
+	return fmt.Errorf("history %s: %w", s.where, err)
+}
+
+// unwrapConnect is the innermost words of a connection failure (pgconn
+// wraps them in the host and port, which the URL already names).
+func unwrapConnect(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}

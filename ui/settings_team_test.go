@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"clapper/studio"
+)
+
+// The team history's row is the last: a URL that is not PostgreSQL's is
+// refused by name, and one whose server cannot be reached is not saved;
+// neither message shows the password.
+func TestSettingsTeamHistoryIsReachedBeforeItIsSaved(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	path, _ := studio.SettingsPath()
+	os.Remove(path)
+	t.Cleanup(func() { os.Remove(path) })
+	send(m, press("6"))
+	send(m, press("G"))
+	if !strings.Contains(screen(m), "A team's shared history: postgres://") {
+		t.Fatalf("the team row is not selected:\n%s", screen(m))
+	}
+	p := m.pages[pageSettings].(*settingsPage)
+	send(m, press("enter"))
+	p.input.SetValue("mysql://ann:s3cret@db-host/studio")
+	send(m, press("enter"))
+	if cmd := p.Update(press("s")); cmd != nil {
+		t.Fatalf("a MySQL URL was taken: %v", cmd())
+	}
+	if got := screen(m); !strings.Contains(got, "is not a PostgreSQL URL") || strings.Contains(got, "s3cret") {
+		t.Errorf("the refusal:\n%s", got)
+	}
+
+	send(m, press("enter"))
+	// Port 1 on the loopback: nothing listens, the connection is refused.
+	p.input.SetValue("postgres://ann:s3cret@127.0.0.1:1/studio")
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "postgres://ann@127.0.0.1:1/studio") || strings.Contains(screen(m), "s3cret") {
+		t.Errorf("the row must show the URL without its password:\n%s", screen(m))
+	}
+	cmd := p.Update(press("s"))
+	if cmd == nil {
+		t.Fatalf("nothing tried: %s", p.problem)
+	}
+	msg, ok := cmd().(statusMsg)
+	if !ok || !msg.bad || !strings.Contains(msg.text, "settings not saved") || !strings.Contains(msg.text, "cannot reach the server") ||
+		!strings.Contains(msg.text, "postgres://ann@127.0.0.1:1/studio") || strings.Contains(msg.text, "s3cret") {
+		t.Errorf("an unreachable server: %#v", msg)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("the settings file was written though the team history could not be reached")
+	}
+}
+
+// On a team's history the header says so, with the server and database,
+// never the user or password.
+func TestHeaderNamesTheTeamHistory(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m.env.studio.Config.HistoryURL = "postgres://ann:s3cret@db-host:5432/studio"
+	got := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.Contains(got, "TEAM  db-host/studio") || strings.Contains(got, "ann") || strings.Contains(got, "s3cret") {
+		t.Errorf("header: %q", got)
+	}
+}
