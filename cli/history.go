@@ -176,6 +176,8 @@ type historyLine struct {
 	Prompt    string   `json:"prompt,omitempty"`
 	Tags      []string `json:"tags,omitempty"`
 	Note      string   `json:"note,omitempty"`
+	SentBy    string   `json:"sent_by,omitempty"`
+	Account   string   `json:"account,omitempty"`
 	Rejection *reject  `json:"rejection,omitempty"`
 }
 
@@ -192,7 +194,8 @@ func writeHistoryJSON(w io.Writer, tasks []record.Task, now time.Time) error {
 	for _, t := range tasks {
 		l := historyLine{LocalID: t.LocalID, TaskID: t.TaskID, Operation: string(t.Operation), Model: t.Model,
 			State: displayState(t, now), ErrCode: t.ErrCode, Credits: t.Credits, Progress: t.Progress, OffPeak: t.OffPeak,
-			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt, Tags: t.Tags, Note: t.Note}
+			CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), Prompt: t.Prompt, Tags: t.Tags, Note: t.Note,
+			SentBy: t.SentBy, Account: t.Account}
 		if r := t.Rejection; r != nil && t.State == record.StateRejected {
 			l.Rejection = &reject{r.Status, r.Reason, r.Message, r.TraceID, r.Fields, r.Retryable}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"clapper/api/sandbox"
 	"clapper/internal/pgtest"
+	"clapper/studio"
 )
 
 // Two machines (two data directories) on one service and one team
@@ -34,8 +35,10 @@ func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
 		t.Fatalf("history on B: %+v", r)
 	}
 	type row struct {
-		Prompt string `json:"prompt"`
-		TaskID string `json:"task_id"`
+		Prompt  string `json:"prompt"`
+		TaskID  string `json:"task_id"`
+		SentBy  string `json:"sent_by"`
+		Account string `json:"account"`
 	}
 	var rows []row
 	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
@@ -45,7 +48,8 @@ func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
 		}
 		rows = append(rows, one)
 	}
-	if len(rows) != 1 || rows[0].Prompt != "a fox at dawn" || rows[0].TaskID == "" {
+	if len(rows) != 1 || rows[0].Prompt != "a fox at dawn" || rows[0].TaskID == "" || rows[0].SentBy != studio.SentBy() ||
+		!strings.HasPrefix(rows[0].Account, "key:") || strings.Contains(rows[0].Account, "k-team") {
 		t.Fatalf("B's history of the team: %+v", rows)
 	}
 	t.Setenv("CLAPPER_HISTORY_URL", url)

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"fmt"
 	"time"
@@ -49,10 +50,16 @@ func (p *ChangeProbe) Changed(ctx context.Context) (bool, error) {
 	return changed, nil
 }
 
-// WatchChanges calls changed whenever another process (a `clapper create`
-// in another terminal) committed to the history since the last look,
-// checking every interval until ctx ends (see ChangeProbe).
-func (s *Store) WatchChanges(ctx context.Context, every time.Duration, changed func()) error {
+// WatchChanges calls w.Changed whenever another process (a `clapper
+// create` in another terminal, another machine on a team's database)
+// committed to the history since the last look, and w.PollerFreed when the
+// account's poller gave up its lease, until ctx ends. A history file is
+// looked at every interval (see ChangeProbe; its poller's release is seen
+// by the next claim); a team's database notifies at once (notify.go).
+func (s *Store) WatchChanges(ctx context.Context, every time.Duration, w record.ChangeWatch) error {
+	if s.d.postgres {
+		return s.listen(ctx, w)
+	}
 	probe, err := s.NewChangeProbe(ctx)
 	if err != nil {
 		return err
@@ -72,8 +79,8 @@ func (s *Store) WatchChanges(ctx context.Context, every time.Duration, changed f
 			}
 			continue // a busy moment; the next tick looks again
 		}
-		if moved {
-			changed()
+		if moved && w.Changed != nil {
+			w.Changed()
 		}
 	}
 }

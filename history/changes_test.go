@@ -117,7 +117,7 @@ func TestWatchChangesSeesOtherProcesses(t *testing.T) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	changed := make(chan struct{}, 10)
-	go s.WatchChanges(wctx, 5*time.Millisecond, func() { changed <- struct{}{} })
+	go s.WatchChanges(wctx, 5*time.Millisecond, record.ChangeWatch{Changed: func() { changed <- struct{}{} }})
 	deadline := time.After(30 * time.Second) // a hang guard
 	for {
 		if _, err := other.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"again"}`)}); err != nil {

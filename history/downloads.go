@@ -34,15 +34,15 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (task, idx, kind) DO UPDATE SET path = excluded.path, status = excluded.status,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at, machine)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT `+s.d.machineKey("task, idx, kind")+` DO UPDATE SET path = excluded.path, status = excluded.status,
 				bytes = 0, total = 0, error = '', updated_at = excluded.updated_at
-			WHERE downloads.status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now); err != nil {
+			WHERE downloads.status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now, s.machine); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ?`,
-			localID, index, kind).Scan(&id)
+		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ? AND machine = ?`,
+			localID, index, kind, s.machine).Scan(&id)
 	})
 	return id, err
 }
@@ -168,7 +168,7 @@ const downloadCols = `d.id, d.task, coalesce(t.task_id, ''), t.operation, d.idx,
 // Downloads are the downloads of one task, by creation index and kind.
 func (s *Store) Downloads(ctx context.Context, taskID string) ([]record.Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE t.task_id = ? ORDER BY d.idx, d.kind`, taskID))
+		WHERE t.task_id = ? AND d.machine = ? ORDER BY d.idx, d.kind`, taskID, s.machine))
 }
 
 // PendingDownloads are the queued and the running downloads (held by a live
@@ -176,7 +176,8 @@ func (s *Store) Downloads(ctx context.Context, taskID string) ([]record.Download
 // that expires first first.
 func (s *Store) PendingDownloads(ctx context.Context) ([]record.Download, error) {
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE d.status IN (?, ?) ORDER BY expires_at NULLS LAST, d.id`, record.DownloadQueued, record.DownloadRunning))
+		WHERE d.status IN (?, ?) AND d.machine = ? ORDER BY expires_at NULLS LAST, d.id`,
+		record.DownloadQueued, record.DownloadRunning, s.machine))
 }
 
 func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {
@@ -211,9 +212,9 @@ func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {
 func (s *Store) SavedFile(ctx context.Context, path string) (bool, error) {
 	var n int
 	err := s.r.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM downloads WHERE status = ? AND path = ?) +
-		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ?)`,
-		record.DownloadDone, path, record.DownloadDone, path).Scan(&n)
+		(SELECT count(*) FROM downloads WHERE status = ? AND path = ? AND machine = ?) +
+		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ? AND machine = ?)`,
+		record.DownloadDone, path, s.machine, record.DownloadDone, path, s.machine).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("history: %w", err)
 	}

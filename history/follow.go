@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"clapper/api"
 	"clapper/record"
@@ -35,7 +36,7 @@ func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []record.
 			t.State = api.StateProcessing
 			tasks = append(tasks, t)
 		}
-		return tasks, next, nil
+		return slices.DeleteFunc(tasks, func(t record.Task) bool { return !s.ours(t) }), next, nil
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT `+taskCols+`,
 		t.operation = ? AND t.state IN (?, ?)
@@ -43,10 +44,10 @@ func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []record.
 			AND v.seq = (SELECT max(w.seq) FROM sub_jobs w WHERE w.job = v.job
 				AND w.record_type = v.record_type AND w.record_idx = v.record_idx))
 		FROM tasks t
-		WHERE t.change_seq > ? AND t.task_id IS NOT NULL
+		WHERE t.change_seq > ? AND t.task_id IS NOT NULL AND (? = '' OR t.account IN ('', ?))
 		AND NOT EXISTS (SELECT 1 FROM not_found n WHERE n.task = t.id AND n.lost_at IS NOT NULL)
 		ORDER BY t.change_seq`,
-		api.OpGeneralOneClick, api.StateSuccess, api.StateFailed, api.StateSuccess, api.StateFailed, seq)
+		api.OpGeneralOneClick, api.StateSuccess, api.StateFailed, api.StateSuccess, api.StateFailed, seq, s.account, s.account)
 	if err != nil {
 		return nil, 0, fmt.Errorf("history: %w", err)
 	}
@@ -69,4 +70,12 @@ func (s *Store) FollowableSince(ctx context.Context, seq int64) (tasks []record.
 		return nil, 0, fmt.Errorf("history: %w", err)
 	}
 	return tasks, next, nil
+}
+
+// ours reports whether a task is this store's account's to follow: a task
+// of another account on a team's database would be unknown to the service
+// under this one's key. Tasks recorded before accounts were kept are
+// everyone's.
+func (s *Store) ours(t record.Task) bool {
+	return s.account == "" || t.Account == "" || t.Account == s.account
 }

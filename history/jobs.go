@@ -175,7 +175,7 @@ func (s *Store) Job(ctx context.Context, id string) (record.Job, error) {
 		if j.Choices, err = choices(ctx, tx, id); err != nil {
 			return err
 		}
-		files, err := versionDownloads(ctx, tx, id)
+		files, err := s.versionDownloads(ctx, tx, id)
 		if err != nil {
 			return err
 		}

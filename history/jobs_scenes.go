@@ -151,13 +151,13 @@ func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path 
 	now := s.now()
 	var claimed bool
 	err := s.write(ctx, func(tx *dbTx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, updated_at)
-			VALUES (?, ?, ?, 'running', ?)
-			ON CONFLICT (sub_job) DO UPDATE SET path = excluded.path, status = 'running', bytes = 0,
+		res, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, updated_at, machine)
+			VALUES (?, ?, ?, 'running', ?, ?)
+			ON CONFLICT `+s.d.machineKey("sub_job")+` DO UPDATE SET path = excluded.path, status = 'running', bytes = 0,
 				error = '', updated_at = excluded.updated_at
 			WHERE version_downloads.status = 'failed'
 				OR (version_downloads.status = 'running' AND version_downloads.updated_at < ?)`,
-			subJobID, jobID, path, ms(now), ms(now.Add(-stale)))
+			subJobID, jobID, path, ms(now), s.machine, ms(now.Add(-stale)))
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -174,8 +174,8 @@ func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path 
 func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) error {
 	return s.write(ctx, func(tx *dbTx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = 'failed', error = ?, updated_at = ?
-			WHERE sub_job = ? AND status = 'done' AND path = ?`,
-			"the saved file "+path+" is gone", ms(s.now()), subJobID, path)
+			WHERE sub_job = ? AND status = 'done' AND path = ? AND machine = ?`,
+			"the saved file "+path+" is gone", ms(s.now()), subJobID, path, s.machine)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -188,8 +188,8 @@ func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) 
 // (their run died), oldest first.
 func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Duration) ([]record.VersionDownload, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT job, sub_job, path, status, bytes, error, updated_at
-		FROM version_downloads WHERE status = 'failed' OR (status = 'running' AND updated_at < ?)
-		ORDER BY updated_at`, ms(s.now().Add(-stale)))
+		FROM version_downloads WHERE machine = ? AND (status = 'failed' OR (status = 'running' AND updated_at < ?))
+		ORDER BY updated_at`, s.machine, ms(s.now().Add(-stale)))
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -218,7 +218,7 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	}
 	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = ?, path = coalesce(nullif(?, ''), path),
-			bytes = ?, error = ?, updated_at = ? WHERE sub_job = ?`, status, path, bytes, msg, ms(s.now()), subJobID)
+			bytes = ?, error = ?, updated_at = ? WHERE sub_job = ? AND machine = ?`, status, path, bytes, msg, ms(s.now()), subJobID, s.machine)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -229,9 +229,9 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	})
 }
 
-func versionDownloads(ctx context.Context, tx *dbTx, jobID string) (map[string]record.VersionDownload, error) {
+func (s *Store) versionDownloads(ctx context.Context, tx *dbTx, jobID string) (map[string]record.VersionDownload, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT sub_job, path, status, bytes, error, updated_at
-		FROM version_downloads WHERE job = ?`, jobID)
+		FROM version_downloads WHERE job = ? AND machine = ?`, jobID, s.machine)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

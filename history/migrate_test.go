@@ -52,7 +52,7 @@ VALUES ('sj-1', 'job-1', 'generate_video', 0, 0, 'generate_video', 'success', 's
 
 func rawDB(t *testing.T, path string) *pool {
 	t.Helper()
-	db, err := sql.Open("sqlite", dsn(path, true))
+	db, err := sql.Open("sqlite", dsn(path, true, busyTimeout))
 	if err != nil {
 		t.Fatal(err)
 	}

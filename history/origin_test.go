@@ -48,11 +48,12 @@ func TestOriginIsRecordedAndAgentCreditsAreSummedByDay(t *testing.T) {
 }
 
 func TestParseSearch(t *testing.T) {
-	f, err := record.ParseSearch("red fox state:FAILED op:text2video model:svcq1 from:2026-11-01 to:2026-11-30")
+	f, err := record.ParseSearch("red fox state:FAILED op:text2video model:svcq1 by:ann@studio-1 from:2026-11-01 to:2026-11-30")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Text != "red fox" || f.States[0] != "failed" || f.Operations[0] != api.OpText2Video || f.Models[0] != "svcq1" ||
+		len(f.SentBy) != 1 || f.SentBy[0] != "ann@studio-1" ||
 		f.From.Format(time.DateOnly) != "2026-11-01" || f.To.Format(time.DateOnly) != "2026-12-01" {
 		t.Errorf("filter: %+v", f)
 	}

@@ -1,11 +1,13 @@
 package history
 
 import (
+	"clapper/record"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -50,9 +52,16 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 	if _, err := pgconn.ParseConfig(rawURL); err != nil {
 		return nil, fmt.Errorf("history %s: not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): %v", where, err)
 	}
-	s := &Store{now: time.Now, driver: "pgx", d: postgresDialect, where: where}
+	s := &Store{now: time.Now, driver: "pgx", d: postgresDialect, where: where,
+		url: rawURL, id: newStoreID(), link: record.Reach{Up: true}}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.machine == "" {
+		s.machine, _ = os.Hostname()
+	}
+	if s.machine == "" {
+		s.machine = "?"
 	}
 	open := func(max int) (*pool, error) {
 		db, err := sql.Open(s.driver, rawURL)

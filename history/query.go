@@ -71,8 +71,9 @@ func (s *Store) CountsByState(ctx context.Context, f record.Filter) (map[string]
 		conds, args = s.d.matching(f, words, conds, args)
 		from, _ := s.d.searchFrom()
 		query = `SELECT t.state, count(*)` + from + whereClause(conds) + ` GROUP BY t.state`
-	case len(f.Tags) > 0:
-		// Tags are no column of the trigger-kept counts: the tasks answer.
+	case len(f.Tags) > 0 || len(f.SentBy) > 0:
+		// Tags and senders are no columns of the trigger-kept counts: the
+		// tasks answer.
 	case f.Text == "" && len(f.Operations) == 0 && len(f.Models) == 0 && !(f.From.IsZero() && f.To.IsZero()):
 		// Dates (and states): the trigger-kept sums per day answer.
 		return s.countsByDay(ctx, f)
@@ -143,6 +144,15 @@ func where(f record.Filter) (conds []string, args []any, words []string) {
 	}
 	in("t.operation", ops)
 	in("t.model", f.Models)
+	if len(f.SentBy) > 0 {
+		// by:ann finds ann@any-machine, by:studio-3 anyone on that machine.
+		var any []string
+		for _, who := range f.SentBy {
+			any = append(any, `t.sent_by = ?`, `t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`)
+			args = append(args, who, likeEscaper.Replace(who)+"@%", "%@"+likeEscaper.Replace(who))
+		}
+		conds = append(conds, "("+strings.Join(any, " OR ")+")")
+	}
 	for _, tag := range f.Tags {
 		conds = append(conds, "EXISTS (SELECT 1 FROM task_tags g WHERE g.task = t.id AND g.tag = ?)")
 		args = append(args, tag)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // the "sqlite" driver, and its *Error for BUSY
@@ -40,6 +41,27 @@ type Store struct {
 	// where names the database for messages: the file's path, or the
 	// URL with its password left out.
 	where string
+	// machine names this machine in a team's database: the rows that are
+	// its own (saved files, their leases, its upload cache) carry it. A
+	// history file is one machine's: "".
+	machine string
+	// account is the account this store's tasks are sent on (a profile
+	// name or a hash of the key, never the key); sentBy who sends them
+	// (user@machine). Both are recorded with every task.
+	account, sentBy string
+	// clockGiven: now is a clock the caller gave (WithClock), which leases
+	// keep to as well.
+	clockGiven bool
+	// busy is a history file's busy timeout (busyTimeout; a test shortens
+	// it).
+	busy time.Duration
+
+	// A team's database: its URL (kept for the listening connection), the
+	// store's id in its change notifications, and the link's state.
+	url    string
+	id     string
+	linkMu sync.Mutex
+	link   record.Reach
 }
 
 // Option configures Open.
@@ -48,7 +70,20 @@ type Option func(*Store)
 // WithClock replaces time.Now for every time the store stamps itself
 // (created_at, updated_at, observed-at defaults, job fetch times).
 func WithClock(now func() time.Time) Option {
-	return func(s *Store) { s.now = now }
+	return func(s *Store) { s.now, s.clockGiven = now, true }
+}
+
+// WithSender names the account tasks are sent on and who sends them
+// (user@machine): recorded with every task, and the account scopes the
+// poller's lease and the tasks it follows.
+func WithSender(account, sentBy string) Option {
+	return func(s *Store) { s.account, s.sentBy = account, sentBy }
+}
+
+// WithMachine names this machine in a team's database (the host name when
+// not given); a history file ignores it.
+func WithMachine(name string) Option {
+	return func(s *Store) { s.machine = name }
 }
 
 // WithDriver opens the database through the database/sql driver registered
@@ -80,11 +115,12 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 
-	s := &Store{now: time.Now, driver: "sqlite", d: sqliteDialect, where: abs}
+	s := &Store{now: time.Now, driver: "sqlite", d: sqliteDialect, where: abs, busy: busyTimeout}
 	for _, o := range opts {
 		o(s)
 	}
-	w, err := sql.Open(s.driver, dsn(abs, true))
+	s.machine = "" // a history file is one machine's
+	w, err := sql.Open(s.driver, dsn(abs, true, s.busy))
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -121,7 +157,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 func (s *Store) openReaders(abs string) error {
-	r, err := sql.Open(s.driver, dsn(abs, false))
+	r, err := sql.Open(s.driver, dsn(abs, false, s.busy))
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
@@ -155,9 +191,9 @@ func retryBusy(fn func() error) error {
 
 // dsn builds a file: URI so that any character of the path (?, #, %) is
 // escaped rather than taken for the start of the query.
-func dsn(abs string, write bool) string {
+func dsn(abs string, write bool, busy time.Duration) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	if write {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
@@ -185,12 +221,15 @@ func dsn(abs string, write bool) string {
 // rules that read before they write (created_at never going back, a state
 // never moving backwards, a cap checked before a send) hold across them.
 func (s *Store) write(ctx context.Context, fn func(tx *dbTx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	if s.d.postgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writeLock)); err != nil {
+		// The writer's id goes with the transaction: the change triggers
+		// put it in their notifications (notify.go).
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?), set_config('clapper.writer', ?, true)`,
+			int64(writeLock), s.id); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("history: %w", err)
 		}
@@ -203,6 +242,28 @@ func (s *Store) write(ctx context.Context, fn func(tx *dbTx) error) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	return nil
+}
+
+// writeWait bounds how long a write waits for another process's writes on
+// a history file: past the busy timeout of one attempt, BEGIN IMMEDIATE is
+// tried again, since a write that fails because another clapper was
+// writing a while is lost work, and a long wait is not.
+const writeWait = time.Minute
+
+// begin starts a write transaction. On a history file, BEGIN IMMEDIATE
+// takes the write lock (nothing has run yet when it is busy), so it is
+// tried again until writeWait rather than fail on a machine whose other
+// clapper holds the lock past the busy timeout.
+func (s *Store) begin(ctx context.Context) (*dbTx, error) {
+	deadline := time.Now().Add(writeWait)
+	for {
+		tx, err := s.w.BeginTx(ctx, nil)
+		var e *sqlite.Error
+		if err == nil || s.d.postgres || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY ||
+			time.Now().After(deadline) || ctx.Err() != nil {
+			return tx, err
+		}
+	}
 }
 
 // read runs fn in one read transaction, so that a task and its children come

@@ -278,3 +278,36 @@ func TestErrorsWrap(t *testing.T) {
 		t.Errorf("TaskByID: %v, want ErrNotFound", err)
 	}
 }
+
+func withBusyTimeout(d time.Duration) Option { return func(s *Store) { s.busy = d } }
+
+// Another clapper holds the write lock past the busy timeout: the write
+// waits (BEGIN IMMEDIATE is tried again) instead of failing, and is done
+// once the lock is free.
+func TestWriteWaitsOutABusyTimeout(t *testing.T) {
+	sqliteOnly(t)
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(path, withBusyTimeout(20*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	holder, err := rawDB(t, path).Begin() // IMMEDIATE: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond) // fifteen busy timeouts
+		holder.Rollback()
+		close(released)
+	}()
+	if _, err := s.BeginSubmit(context.Background(), record.Intent{Operation: "text2video", Body: []byte(`{"prompt":"x"}`)}); err != nil {
+		t.Fatalf("the write gave up while another process held the lock: %v", err)
+	}
+	select {
+	case <-released:
+	default:
+		t.Fatal("the write went through while the lock was held")
+	}
+}

@@ -30,7 +30,7 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 	(SELECT i.sender FROM intent_senders i WHERE i.task = t.id),
 	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id),
 	(SELECT group_concat(g.tag, ' ') FROM task_tags g WHERE g.task = t.id), t.note,
-	(SELECT max(l.set_id) FROM task_set_lines l WHERE l.local_id = t.id)`
+	(SELECT max(l.set_id) FROM task_set_lines l WHERE l.local_id = t.id), t.account, t.sent_by`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -52,7 +52,8 @@ func scanTask(sc scanner, extra ...any) (record.Task, error) {
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
-		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note, &setID}
+		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note, &setID,
+		&t.Account, &t.SentBy}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return record.Task{}, err
 	}

@@ -16,6 +16,9 @@ type Filter struct {
 	Models     []string
 	// Tags: the task has every one of them.
 	Tags []string
+	// SentBy: sent by one of them: user@machine, a user (on any machine)
+	// or a machine (by anyone).
+	SentBy []string
 	// From and To bound created_at: From <= created_at < To.
 	From, To time.Time
 

@@ -57,9 +57,28 @@ type Following interface {
 	LostTasks(ctx context.Context) ([]NotFound, error)
 	ClaimPoller(ctx context.Context, owner string, now time.Time, lease time.Duration, gone func(holder string) bool) (holder string, err error)
 	ReleasePoller(ctx context.Context, owner string) error
-	// WatchChanges calls changed, from its own goroutine, after commits of
-	// other processes, checking every interval until ctx ends.
-	WatchChanges(ctx context.Context, every time.Duration, changed func()) error
+	// WatchChanges calls w.Changed after commits of other processes (or
+	// machines), and w.PollerFreed when the account's poller gave up its
+	// lease, from its own goroutine, until ctx ends. A history file is
+	// looked at every interval; a team's database says so at once.
+	WatchChanges(ctx context.Context, every time.Duration, w ChangeWatch) error
+	// Reach is how the history is reached now: a file always is; a team's
+	// database may be out of reach for a while (changes are caught up
+	// when it is back).
+	Reach() Reach
+}
+
+// ChangeWatch is what a change watcher calls (either may be nil).
+type ChangeWatch struct {
+	Changed, PollerFreed func()
+}
+
+// Reach is the state of the connection to the history.
+type Reach struct {
+	Up bool
+	// Since is when it went down (zero while up); Err why.
+	Since time.Time
+	Err   string
 }
 
 // Downloads are this machine's saved files and their leases.

@@ -8,10 +8,10 @@ import (
 )
 
 // SearchSyntax is the History page's search language, for help texts.
-const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30"
+const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30"
 
 // ParseSearch reads the History page's search ("words state:failed
-// op:text2video model:svcq1 tag:keeper from:2026-11-01 to:2026-11-30") into
+// op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30") into
 // a filter (the Tasks page's filter and list_tasks read it too); tag:a tag:b
 // wants both;
 // a word it cannot read is named with what is allowed. Dates are local days;
@@ -36,6 +36,8 @@ func ParseSearch(s string) (Filter, error) {
 			f.Operations = append(f.Operations, op)
 		case "model":
 			f.Models = append(f.Models, v)
+		case "by":
+			f.SentBy = append(f.SentBy, v)
 		case "tag":
 			tag, err := ParseTag(v)
 			if err != nil {

@@ -39,9 +39,13 @@ type Task struct {
 	Prompt    string // prompt, story, text or timing prompts: for display and search
 	State     string // a service state or one of the local states above
 	Origin    Origin // the front end that sent it; "" before origins were kept
-	ErrCode   string
-	Credits   int64
-	Progress  *int64 // percent, when the service reported it
+	// Account is the account it was sent on (a profile name or a hash of
+	// the key, never the key) and SentBy who sent it (user@machine); both
+	// "" for tasks recorded before a history kept them.
+	Account, SentBy string
+	ErrCode         string
+	Credits         int64
+	Progress        *int64 // percent, when the service reported it
 	// URLsExpireAt is when the first of its result URLs lapses; zero when
 	// it has none.
 	URLsExpireAt time.Time

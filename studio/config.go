@@ -28,10 +28,13 @@ package studio
 import (
 	"clapper/history"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
+	"os/user"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -323,6 +326,30 @@ func (c Config) Backend() string {
 		return u.Host
 	}
 	return c.BaseURL
+}
+
+// Account names the account tasks are sent on, as history records it:
+// "sandbox", or "key:" and the first twelve hex digits of the key's
+// SHA-256 (never the key: colleagues with the same key share an account).
+func (c Config) Account() string {
+	if !c.Live() {
+		return "sandbox"
+	}
+	sum := sha256.Sum256([]byte(c.APIKey))
+	return "key:" + hex.EncodeToString(sum[:6])
+}
+
+// SentBy names who sends from this process: user@machine.
+func SentBy() string {
+	name := "someone"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "?"
+	}
+	return fileSafe(name) + "@" + fileSafe(host)
 }
 
 // Team reports whether the history is a team's shared database.

@@ -53,6 +53,9 @@ type Options struct {
 	// Origin is recorded with every task this studio sends: the front end
 	// using it (tui, cli, mcp).
 	Origin record.Origin
+	// SentBy is recorded with every task as who sent it (user@machine;
+	// SentBy() when "").
+	SentBy string
 }
 
 // Studio is one backend, running: open it, Start its background work, Close
@@ -207,6 +210,11 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if o.Clock != nil {
 		storeOpts = append(storeOpts, history.WithClock(o.Clock))
 	}
+	sentBy := o.SentBy
+	if sentBy == "" {
+		sentBy = SentBy()
+	}
+	storeOpts = append(storeOpts, history.WithSender(cfg.Account(), sentBy))
 	if s.store, err = openHistory(ctx, cfg, storeOpts...); err != nil {
 		s.stopSandbx()
 		return nil, err
@@ -271,14 +279,20 @@ func (s *Studio) Start(ctx context.Context) error {
 	}()
 	go func() {
 		defer s.wg.Done()
-		s.store.WatchChanges(ctx, every, func() {
-			// Another process (a `clapper create` in another terminal) may
-			// have sent a task: follow it too. Load skips what is followed.
-			s.watcher.Load(ctx)
-			select {
-			case s.changes <- struct{}{}:
-			default: // one pending signal says it all
-			}
+		s.store.WatchChanges(ctx, every, record.ChangeWatch{
+			Changed: func() {
+				// Another process (a `clapper create` in another terminal,
+				// a colleague's machine) may have sent a task: follow it
+				// too. Load skips what is followed.
+				s.watcher.Load(ctx)
+				select {
+				case s.changes <- struct{}{}:
+				default: // one pending signal says it all
+				}
+			},
+			// The account's poller resigned: claim the lease now rather
+			// than when it would have lapsed.
+			PollerFreed: s.watcher.ClaimSoon,
 		})
 	}()
 	return nil
@@ -357,3 +371,8 @@ func IsUsage(err error) bool {
 // the history, record.Store), never the storage type behind them: the
 // SQLite history today, a team's PostgreSQL tomorrow.
 func (s *Studio) Record() record.Store { return s.store }
+
+// HistoryReach is how the history is reached now (a team's database may be
+// out of reach for a while; nothing is lost meanwhile, and what changed is
+// caught up when it is back).
+func (s *Studio) HistoryReach() record.Reach { return s.store.Reach() }

@@ -68,6 +68,20 @@ func (w *Watcher) polling(ctx context.Context, now time.Time) bool {
 	return leading
 }
 
+// ClaimSoon makes a watcher that follows through the history try for the
+// lease at its next step: the poller said it resigned.
+func (w *Watcher) ClaimSoon() {
+	w.lease.mu.Lock()
+	defer w.lease.mu.Unlock()
+	if w.lease.shared && !w.lease.leading {
+		w.lease.checkAt = time.Time{}
+	}
+	select {
+	case w.wake <- struct{}{}:
+	default: // a wake-up is pending
+	}
+}
+
 // releasePoller gives the lease up as the watcher stops.
 func (w *Watcher) releasePoller() {
 	w.lease.mu.Lock()

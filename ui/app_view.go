@@ -75,6 +75,9 @@ func (m *Model) header() string {
 		// Which history is shown matters as much as which service: a
 		// team's list holds its colleagues' tasks too.
 		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(s.Config.HistoryName(), "TEAM ")))
+		if r := s.HistoryReach(); !r.Up {
+			left += " " + th.Error.Render("OUT OF REACH since "+r.Since.Local().Format("15:04"))
+		}
 	}
 	right := ""
 	summaries := m.accountSummaries()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -420,6 +421,29 @@ func (d *detailModel) progressBar() *tea.ProgressBar {
 // render rebuilds the text; only when the task, the size or the preview
 // changed, never on a plain redraw.
 // originText says who sent a task, for its detail.
+// senderLine says who sent a task, from what, on which account: "sent by
+// ann@studio-1 from the terminal studio · account key:1a2b3c4d5e6f".
+func senderLine(t record.Task) string {
+	var parts []string
+	if t.SentBy != "" {
+		parts = append(parts, api.CleanLine(t.SentBy))
+	}
+	if by := originText[t.Origin]; by != "" {
+		if len(parts) > 0 {
+			by = "from " + by
+		}
+		parts = append(parts, by)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	line := "sent by " + strings.Join(parts, " ")
+	if t.Account != "" {
+		line += " · account " + api.CleanLine(t.Account)
+	}
+	return line
+}
+
 var originText = map[record.Origin]string{
 	record.OriginTUI: "the terminal studio",
 	record.OriginCLI: "a clapper command",

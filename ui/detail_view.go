@@ -74,8 +74,8 @@ func (d *detailModel) render() {
 	if t.OffPeak {
 		b.WriteString(th.Dim.Render(offPeakLine(*t)) + "\n")
 	}
-	if by := originText[t.Origin]; by != "" {
-		b.WriteString(th.Dim.Render("sent by "+by) + "\n")
+	if line := senderLine(*t); line != "" {
+		b.WriteString(th.Dim.Render(wrap(line, w)) + "\n")
 	}
 	if len(t.Tags) > 0 {
 		b.WriteString(th.Dim.Render("tags  ") + th.Key.Render(strings.Join(t.Tags, " ")) + "\n")

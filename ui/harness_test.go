@@ -90,6 +90,7 @@ func newTestStudioIn(t testing.TB, clk *clock, dir string) *studio.Studio {
 	o := studio.Options{
 		Clock:   clk.now,
 		Sandbox: &sandbox.Config{StatePath: filepath.Join(dir, "sandbox.json"), Seed: 7},
+		SentBy:  "ann@studio-1", // golden screens must not name the machine they ran on
 	}
 	if useCountingDriver {
 		o.History = []history.Option{history.WithDriver(countingDriverName())}

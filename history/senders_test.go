@@ -1,0 +1,76 @@
+package history
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"clapper/record"
+)
+
+// Every task records its account and who sent it; by: finds a user on any
+// machine, a machine by anyone, or one user@machine; the poller of an
+// account follows only that account's tasks (and those recorded before
+// accounts were kept).
+func TestTasksKnowTheirAccountAndSender(t *testing.T) {
+	open := sharedDatabase(t)
+	ann := open(WithSender("acct-1", "ann@studio-1"))
+	bob := open(WithSender("acct-1", "bob@studio-2"))
+	other := open(WithSender("acct-2", "cy@studio-1"))
+	old := open()
+	submitted(t, ann, "tk-ann", `{"prompt":"a"}`)
+	submitted(t, bob, "tk-bob", `{"prompt":"b"}`)
+	submitted(t, other, "tk-cy", `{"prompt":"c"}`)
+	submitted(t, old, "tk-old", `{"prompt":"d"}`)
+	ctx := context.Background()
+	task, err := ann.TaskByID(ctx, "tk-bob")
+	if err != nil || task.Account != "acct-1" || task.SentBy != "bob@studio-2" {
+		t.Fatalf("bob's task: %+v %v", task, err)
+	}
+	for _, c := range []struct {
+		by   []string
+		want []string
+	}{
+		{[]string{"ann"}, []string{"tk-ann"}},
+		{[]string{"studio-1"}, []string{"tk-cy", "tk-ann"}},
+		{[]string{"bob@studio-2"}, []string{"tk-bob"}},
+		{[]string{"ann", "bob"}, []string{"tk-bob", "tk-ann"}},
+		{[]string{"an"}, nil},
+		{[]string{"studio"}, nil},
+	} {
+		page, err := ann.Tasks(ctx, record.Filter{SentBy: c.by})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, t := range page.Tasks {
+			got = append(got, t.TaskID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("by:%v lists %v, want %v", c.by, got, c.want)
+		}
+		counts, err := ann.CountsByState(ctx, record.Filter{SentBy: c.by})
+		if err != nil || counts["created"] != len(c.want) {
+			t.Errorf("by:%v counts %v (%v), want %d", c.by, counts, err, len(c.want))
+		}
+	}
+	tasks, _, err := ann.FollowableSince(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var follows []string
+	for _, t := range tasks {
+		follows = append(follows, t.TaskID)
+	}
+	if !slices.Equal(follows, []string{"tk-ann", "tk-bob", "tk-old"}) {
+		t.Errorf("acct-1's poller follows %v", follows)
+	}
+	tasks, _, err = ann.FollowableSince(ctx, 1)
+	follows = nil
+	for _, t := range tasks {
+		follows = append(follows, t.TaskID)
+	}
+	if err != nil || slices.Contains(follows, "tk-cy") || !slices.Contains(follows, "tk-bob") {
+		t.Errorf("acct-1's poller follows the changes %v (%v)", follows, err)
+	}
+}
