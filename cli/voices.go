@@ -108,6 +108,7 @@ type voiceLine struct {
 	VoiceID    string `json:"voice_id"`
 	CreatedAt  string `json:"created_at"`
 	LastUsedAt string `json:"last_used_at,omitempty"`
+	LastUsedBy string `json:"last_used_by,omitempty"`
 	ExpiresAt  string `json:"expires_at,omitempty"`
 	Kept       bool   `json:"kept"`
 	Expired    bool   `json:"expired"`
@@ -118,7 +119,7 @@ type voiceLine struct {
 func writeVoicesJSON(w io.Writer, voices []record.Voice, now time.Time) error {
 	for _, v := range voices {
 		l := voiceLine{VoiceID: v.VoiceID, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), Kept: v.Kept,
-			Expired: v.Expired(now), DemoAudio: v.DemoAudio, CloneTask: v.CloneTaskID}
+			Expired: v.Expired(now), DemoAudio: v.DemoAudio, CloneTask: v.CloneTaskID, LastUsedBy: v.LastUsedBy}
 		if !v.Kept {
 			l.ExpiresAt = v.ExpiresAt.UTC().Format(time.RFC3339)
 		}
@@ -144,6 +145,9 @@ func writeVoices(w io.Writer, voices []record.Voice, now time.Time, explain bool
 		used := "never"
 		if !v.LastUsedAt.IsZero() {
 			used = v.LastUsedAt.Local().Format("2006-01-02 15:04")
+			if v.LastUsedBy != "" {
+				used += " by " + api.CleanText(v.LastUsedBy)
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", api.CleanText(v.VoiceID), v.CreatedAt.Local().Format("2006-01-02 15:04"), used, expiry(v, now))
 	}

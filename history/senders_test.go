@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
+	"clapper/api"
 	"clapper/record"
 )
 
@@ -72,5 +74,27 @@ func TestTasksKnowTheirAccountAndSender(t *testing.T) {
 	}
 	if err != nil || slices.Contains(follows, "tk-cy") || !slices.Contains(follows, "tk-bob") {
 		t.Errorf("acct-1's poller follows the changes %v (%v)", follows, err)
+	}
+}
+
+// A voice remembers who used it last: the sender of the latest synthesis,
+// not of one recorded later that was made earlier.
+func TestVoiceRemembersWhoUsedItLast(t *testing.T) {
+	open := sharedDatabase(t)
+	ann := open(WithSender("acct-1", "ann@studio-1"))
+	bob := open(WithSender("acct-1", "bob@studio-2"))
+	ctx := context.Background()
+	if err := ann.RecordVoice(ctx, record.Voice{VoiceID: "v1", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	late := speak(t, bob, "v1", t0.Add(2*time.Hour), api.StateSuccess)
+	early := speak(t, ann, "v1", t0.Add(time.Hour), api.StateSuccess)
+	for _, id := range []string{late, early} {
+		if err := ann.RecordVoiceUse(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := voice(t, ann, "v1"); v.LastUsedBy != "bob@studio-2" || !v.LastUsedAt.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("last used by %q at %v", v.LastUsedBy, v.LastUsedAt)
 	}
 }

@@ -178,10 +178,36 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Ta
 		if t.From, t.Onward, err = chain(ctx, tx, t.LocalID); err != nil {
 			return err
 		}
+		if t.SavedOn, err = s.savedElsewhere(ctx, tx, t.LocalID); err != nil {
+			return err
+		}
 		t.Events, err = events(ctx, tx, t.LocalID)
 		return err
 	})
 	return t, err
+}
+
+// savedElsewhere names the other machines that saved a result of the task
+// (a history file is one machine's: none).
+func (s *Store) savedElsewhere(ctx context.Context, tx *dbTx, localID int64) ([]string, error) {
+	if !s.d.postgres {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT machine FROM downloads
+		WHERE task = ? AND status = ? AND machine != ? ORDER BY machine`, localID, record.DownloadDone, s.machine)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }
 
 func mediaRefs(ctx context.Context, tx *dbTx, localID int64) ([]record.MediaRef, error) {

@@ -2,10 +2,15 @@ package history
 
 import (
 	"context"
+	"errors"
+	neturl "net/url"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"clapper/api"
+	"clapper/internal/pgtest"
 	"clapper/record"
 )
 
@@ -185,5 +190,61 @@ func TestTeamDownloadsBelongToTheirMachine(t *testing.T) {
 		if len(pending) != 1 || pending[0].Path != c.path {
 			t.Errorf("%s has pending %+v", c.s.machine, pending)
 		}
+	}
+	// Saved on a: b's detail says so; a's own copy is no "elsewhere".
+	if err := a.UpdateDownload(ctx, ia, record.DownloadProgress{Status: record.DownloadDone, Bytes: 10, Total: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if tb, err := b.TaskByID(ctx, "tk-1"); err != nil || !slices.Equal(tb.SavedOn, []string{"a"}) {
+		t.Errorf("b's detail: saved on %v (%v)", tb.SavedOn, err)
+	}
+	if ta, err := a.TaskByID(ctx, "tk-1"); err != nil || len(ta.SavedOn) != 0 {
+		t.Errorf("a's detail: saved on %v (%v)", ta.SavedOn, err)
+	}
+	if ok, _ := b.SavedFile(ctx, "/a/1.mp4"); ok {
+		t.Error("b trusts a path only a saved")
+	}
+}
+
+// Every way a team database can fail to open is named, with the URL and
+// never its password.
+func TestTeamOpenFailuresNameTheURL(t *testing.T) {
+	teamOnly(t)
+	srv := pgtest.Get(t)
+	ctx := context.Background()
+	url := srv.Database(t, "", nil)
+	s, err := OpenPostgres(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `UPDATE clapper_schema SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err = OpenPostgres(ctx, url)
+	var tooNew *SchemaTooNewError
+	if !errors.As(err, &tooNew) || tooNew.Found != 99 || !strings.Contains(err.Error(), Redact(url)) ||
+		!strings.Contains(err.Error(), "newer than this clapper knows") {
+		t.Errorf("a newer schema: %v", err)
+	}
+	u, _ := neturl.Parse(url)
+	for _, c := range []struct {
+		edit func(u *neturl.URL)
+		want string
+	}{
+		{func(u *neturl.URL) { u.User = neturl.UserPassword("nobody", "s3cret") }, "refused the user or password"},
+		{func(u *neturl.URL) { u.User = neturl.UserPassword("postgres", "s3cret"); u.Path = "/no_such_db" }, "no such database"},
+		{func(u *neturl.URL) { u.User = neturl.UserPassword("postgres", "s3cret"); u.Host = "127.0.0.1:1" }, "cannot reach the server"},
+	} {
+		bad := *u
+		c.edit(&bad)
+		_, err := OpenPostgres(ctx, bad.String())
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "s3cret") ||
+			!strings.Contains(err.Error(), Redact(bad.String())) {
+			t.Errorf("%s: %v", Redact(bad.String()), err)
+		}
+	}
+	if _, err := OpenPostgres(ctx, "postgres://ann:s3cret@db host/x"); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("a URL that cannot be read: %v", err)
 	}
 }

@@ -60,12 +60,13 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 		var (
 			voiceID sql.NullString
 			at      int64
+			by      string
 		)
 		err := tx.QueryRowContext(ctx, `SELECT
 				CASE WHEN json_valid(request) THEN json_extract(request, '$.voice_setting_voice_id') END,
-				coalesce(service_created_at, created_at)
+				coalesce(service_created_at, created_at), sent_by
 			FROM tasks WHERE task_id = ? AND operation = ? AND state = ?`,
-			taskID, api.OpAudioTTS, api.StateSuccess).Scan(&voiceID, &at)
+			taskID, api.OpAudioTTS, api.StateSuccess).Scan(&voiceID, &at, &by)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("%w: successful audio-tts task %q", record.ErrNotFound, taskID)
@@ -77,10 +78,11 @@ func (s *Store) RecordVoiceUse(ctx context.Context, taskID string) error {
 		// A use from before the voice's cloning belongs to an earlier voice
 		// of the same id: it neither keeps nor revives this one.
 		res, err := tx.ExecContext(ctx, `UPDATE voices SET
+				last_used_by = CASE WHEN ?1 >= coalesce(last_used_at, 0) THEN ?3 ELSE last_used_by END,
 				last_used_at = max(coalesce(last_used_at, 0), ?1),
 				kept = CASE WHEN kept != 0 OR (?1 >= created_at AND ?1 < expires_at) THEN 1 ELSE 0 END,
 				deleted = CASE WHEN ?1 >= created_at AND ?1 < expires_at THEN 0 ELSE deleted END
-			WHERE voice_id = ?2`, at, voiceID.String)
+			WHERE voice_id = ?2`, at, voiceID.String, by)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -106,7 +108,7 @@ func (s *Store) DeleteVoice(ctx context.Context, voiceID string) error {
 	})
 }
 
-const voiceCols = `voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted FROM voices`
+const voiceCols = `voice_id, clone_task_id, created_at, last_used_at, demo_audio, expires_at, kept, deleted, last_used_by FROM voices`
 
 // Voices are all recorded voices, deleted ones included: those counting
 // down (or expired) by expiry, soonest first, then the kept ones.
@@ -135,7 +137,7 @@ func collectVoices(rows *sql.Rows, err error) ([]record.Voice, error) {
 			created, expires int64
 			used             sql.NullInt64
 		)
-		if err := rows.Scan(&v.VoiceID, &v.CloneTaskID, &created, &used, &v.DemoAudio, &expires, &v.Kept, &v.Deleted); err != nil {
+		if err := rows.Scan(&v.VoiceID, &v.CloneTaskID, &created, &used, &v.DemoAudio, &expires, &v.Kept, &v.Deleted, &v.LastUsedBy); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		v.CreatedAt, v.LastUsedAt, v.ExpiresAt = fromMS(created), fromNullMS(used), fromMS(expires)

@@ -39,6 +39,9 @@ type Task struct {
 	Prompt    string // prompt, story, text or timing prompts: for display and search
 	State     string // a service state or one of the local states above
 	Origin    Origin // the front end that sent it; "" before origins were kept
+	// SavedOn names the other machines of a team that saved its results
+	// (detail only): they can be fetched here too while their URLs last.
+	SavedOn []string
 	// Account is the account it was sent on (a profile name or a hash of
 	// the key, never the key) and SentBy who sent it (user@machine); both
 	// "" for tasks recorded before a history kept them.

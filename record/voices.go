@@ -14,6 +14,7 @@ type Voice struct {
 	CloneTaskID string // the audio-clone task that made it
 	CreatedAt   time.Time
 	LastUsedAt  time.Time // last successful speech synthesis; zero if never used
+	LastUsedBy  string    // who sent it (user@machine; "" before history kept it)
 	DemoAudio   string    // preview URL, empty when no preview text was sent
 	// ExpiresAt is creation + 168 h: the service deletes the voice then
 	// unless it is Kept. It never moves.

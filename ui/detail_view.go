@@ -114,6 +114,14 @@ func (d *detailModel) render() {
 	if len(t.Creations) == 0 {
 		b.WriteString(th.Dim.Render("  "+noResults(t.State)) + "\n")
 	}
+	if len(t.SavedOn) > 0 && len(t.Creations) > 0 {
+		// A colleague's copy is on their machine: this one fetches its own.
+		line := "  saved on " + api.CleanLine(strings.Join(t.SavedOn, ", "))
+		if len(d.downloads) == 0 {
+			line += " (d saves it here too while its URL lasts)"
+		}
+		b.WriteString(th.Dim.Render(wrap(line, w)) + "\n")
+	}
 	for _, c := range t.Creations {
 		b.WriteString(fmt.Sprintf("  %d  %s\n", c.Index+1, textutil.Fit(api.CleanLine(c.URL), w-6)))
 		line := "     "

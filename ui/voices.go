@@ -405,6 +405,15 @@ func (p *voicesPage) visibleRows() int { return max(p.height-8-2-subjectRows, 1)
 
 // explain says what the selected voice's state means and what to do.
 func (p *voicesPage) explain(v record.Voice, now time.Time) string {
+	text := p.rule(v, now)
+	if v.LastUsedBy != "" && !v.LastUsedAt.IsZero() {
+		text += " Last used by " + api.CleanLine(v.LastUsedBy) + " on " + v.LastUsedAt.Local().Format("Jan 2 15:04") + "."
+	}
+	return text
+}
+
+// rule is what the service does with the voice, and the key that helps.
+func (p *voicesPage) rule(v record.Voice, now time.Time) string {
 	id := api.CleanLine(v.VoiceID)
 	switch {
 	case v.Kept:
