@@ -98,3 +98,23 @@ func TestVoiceRemembersWhoUsedItLast(t *testing.T) {
 		t.Errorf("last used by %q at %v", v.LastUsedBy, v.LastUsedAt)
 	}
 }
+
+// The latest read of an account is kept; one older than it (another
+// machine answering late) is dropped.
+func TestAccountReadKeepsTheLatest(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	if _, ok, err := s.AccountRead(ctx, "acct-1"); ok || err != nil {
+		t.Fatalf("a read before any was kept: %v %v", ok, err)
+	}
+	newer := record.AccountRead{Account: "acct-1", Remaining: 900, HasConcurrency: true, Running: 2, Queued: 1, Limit: 5, ReadAt: t0.Add(time.Minute)}
+	older := record.AccountRead{Account: "acct-1", Remaining: 1000, ReadAt: t0}
+	for _, r := range []record.AccountRead{newer, older, {Account: "acct-2", Remaining: 7, ReadAt: t0}} {
+		if err := s.SaveAccountRead(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, ok, err := s.AccountRead(ctx, "acct-1"); err != nil || !ok || got != newer {
+		t.Errorf("kept %+v (%v), want %+v", got, err, newer)
+	}
+}

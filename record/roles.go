@@ -68,6 +68,24 @@ type Following interface {
 	Reach() Reach
 }
 
+// Accounts keep the account as the service last counted it, so that one
+// machine of a team reads it and every machine shows it.
+type Accounts interface {
+	SaveAccountRead(ctx context.Context, r AccountRead) error
+	// AccountRead is the latest read of account; ok is false when none.
+	AccountRead(ctx context.Context, account string) (r AccountRead, ok bool, err error)
+}
+
+// AccountRead is one read of the account's credits and the service's own
+// count of its tasks.
+type AccountRead struct {
+	Account                string
+	Remaining              int64
+	HasConcurrency         bool
+	Running, Queued, Limit int64
+	ReadAt                 time.Time
+}
+
 // ChangeWatch is what a change watcher calls (either may be nil).
 type ChangeWatch struct {
 	Changed, PollerFreed func()
@@ -145,6 +163,7 @@ type Uploads interface {
 
 // Store is every role: what a record backend implements.
 type Store interface {
+	Accounts
 	Tasks
 	Intents
 	Following

@@ -5,14 +5,61 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"clapper/api"
+	"clapper/record"
+)
+
+// accountEvery is how often a team's poller reads the account for every
+// machine; accountFresh how old a kept read may be before a machine that
+// is not the poller reads the service itself (the poller may have gone).
+const (
+	accountEvery = time.Minute
+	accountFresh = 2 * accountEvery
 )
 
 // Account reads the account's remaining credits and the service's own
-// count of running and queued tasks (GET /ent/v2/credits).
+// count of running and queued tasks (GET /ent/v2/credits). On a team's
+// database one machine reads it, the poller, and keeps the read in the
+// history: the others show that read while it is fresh, as they show the
+// tasks the poller reads.
 func (s *Studio) Account(ctx context.Context) (*api.Credits, error) {
-	return s.client.Credits(ctx)
+	if !s.Config.Team() {
+		return s.client.Credits(ctx)
+	}
+	if s.watcher == nil || !s.watcher.Leading() {
+		r, ok, err := s.store.AccountRead(ctx, s.Config.Account())
+		if err == nil && ok && s.Now().Sub(r.ReadAt) < accountFresh {
+			return &api.Credits{Remaining: int(r.Remaining), HasConcurrency: r.HasConcurrency,
+				Running: int(r.Running), Queued: int(r.Queued), Limit: int(r.Limit)}, nil
+		}
+	}
+	c, err := s.client.Credits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Best effort: a read that cannot be kept is still shown here.
+	_ = s.store.SaveAccountRead(ctx, record.AccountRead{Account: s.Config.Account(), Remaining: int64(c.Remaining),
+		HasConcurrency: c.HasConcurrency, Running: int64(c.Running), Queued: int64(c.Queued), Limit: int64(c.Limit), ReadAt: s.Now()})
+	return c, nil
+}
+
+// readAccountWhilePolling reads the account every accountEvery while this
+// studio holds the poller's lease, for the team's other machines.
+func (s *Studio) readAccountWhilePolling(ctx context.Context) {
+	t := time.NewTicker(accountEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.watcher.Leading() {
+			s.Account(ctx)
+		}
+	}
 }
 
 // CheckKey makes the one cheap read that tells whether a live

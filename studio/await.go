@@ -52,6 +52,10 @@ func (s *Studio) run(ctx context.Context, tui bool) context.Context {
 		// what it saved; what it leaves, the next clapper resumes.
 		go func() { defer s.wg.Done(); s.watcher.Run(ctx) }()
 	}
+	if s.Config.Team() && s.Config.Live() {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.readAccountWhilePolling(ctx) }()
+	}
 	return ctx
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/internal/pgtest"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // Two machines on one team database spend from one pool: what one sent
@@ -44,5 +46,49 @@ func TestTeamCapHoldsAcrossMachines(t *testing.T) {
 	var ce *studio.CapError
 	if err := b.CheckSpendCaps(ctx, price, ""); !errors.As(err, &ce) || ce.Spent != spent {
 		t.Fatalf("b may send past the team's cap: %v", err)
+	}
+}
+
+// On a team's database the account is read once for every machine: a read
+// kept by one is what another shows while it is fresh, and a machine reads
+// the service itself once it is not.
+func TestTeamAccountIsReadOnceForEveryMachine(t *testing.T) {
+	isolated(t)
+	url := pgtest.Get(t).Database(t, "", nil)
+	clk := sandbox.NewFakeClock(wiringT0)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: clk, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	// Two machines on one service and one team database.
+	cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team"})
+	machine := func() *studio.Studio {
+		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, Watcher: track.WatcherOptions{Clock: clk}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := machine(), machine()
+	first, err := a.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a spends: the service's count moves, the kept read does not.
+	if _, err := a.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a fox"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Account(ctx)
+	if err != nil || got.Remaining != first.Remaining {
+		t.Fatalf("b shows %+v (%v), the kept read says %d", got, err, first.Remaining)
+	}
+	clk.Advance(3 * time.Minute)
+	got, err = b.Account(ctx)
+	if err != nil || got.Remaining >= first.Remaining {
+		t.Fatalf("a stale read must be read again from the service: %+v (%v), kept %d", got, err, first.Remaining)
 	}
 }

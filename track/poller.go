@@ -68,6 +68,14 @@ func (w *Watcher) polling(ctx context.Context, now time.Time) bool {
 	return leading
 }
 
+// Leading reports whether this watcher holds the account's poller lease
+// (reads the service for every process on the history).
+func (w *Watcher) Leading() bool {
+	w.lease.mu.Lock()
+	defer w.lease.mu.Unlock()
+	return w.lease.shared && w.lease.leading
+}
+
 // ClaimSoon makes a watcher that follows through the history try for the
 // lease at its next step: the poller said it resigned.
 func (w *Watcher) ClaimSoon() {

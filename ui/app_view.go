@@ -76,7 +76,7 @@ func (m *Model) header() string {
 		// team's list holds its colleagues' tasks too.
 		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(s.Config.HistoryName(), "TEAM ")))
 		if r := s.HistoryReach(); !r.Up {
-			left += " " + th.Error.Render("OUT OF REACH since "+r.Since.Local().Format("15:04"))
+			left += " " + th.Error.Render("OUT OF REACH "+r.Since.Local().Format("15:04"))
 		}
 	}
 	right := ""
