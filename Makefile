@@ -27,7 +27,7 @@ run: build
 # race detector's instrumentation of the pure-Go SQLite (99 s against 5 s),
 # so it runs plainly, and with -race only where several connections or
 # stores meet.
-HISTORY_RACE := Concurrent|Poller|Lease|Busy|TwoStores
+HISTORY_RACE := Concurrent|Poller|Lease|Busy|TwoStores|Caps
 
 # The store's tests run twice: on a history file and on a team's PostgreSQL
 # (a throwaway server from Debian's postgresql package, or the one at

@@ -113,6 +113,8 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		if err := s.CheckSpendCaps(ctx, s.SetPrice(unsent), "this batch"); err != nil {
 			return capRefused(err)
 		}
+	} else {
+		ctx = studio.OverCap(ctx)
 	}
 	_, sum, err := app.runSet(ctx, s, setID, "batch", b.requests, o.json, false)
 	if err == nil && !o.noDownload {

@@ -143,6 +143,8 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		if err := s.CheckSpendCaps(ctx, s.Price(op, body), ""); err != nil {
 			return capRefused(err)
 		}
+	} else {
+		ctx = studio.OverCap(ctx)
 	}
 	sub, err := s.SendFrom(ctx, op, body, parent)
 	if err != nil {
@@ -172,6 +174,12 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 
 // submitError explains a failed submission and what history kept of it.
 func submitError(err error) error {
+	var capped *studio.CapError
+	if errors.As(err, &capped) {
+		// Spent elsewhere (another terminal, another machine) since the
+		// check: the history refused it as it was recorded.
+		return capRefused(err)
+	}
 	var unknown *studio.UnknownSubjectError
 	if errors.As(err, &unknown) {
 		return &ExitError{Code: 2, Err: fmt.Errorf("request not sent: %w", err)}

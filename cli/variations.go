@@ -71,6 +71,8 @@ func (app *App) createSet(ctx context.Context, op api.Operation, versions []stud
 		if err := s.CheckSpendCaps(ctx, s.SetPrice(versions), "these variations"); err != nil {
 			return capRefused(err)
 		}
+	} else {
+		ctx = studio.OverCap(ctx)
 	}
 	setID, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", fmt.Sprintf("%s, %d versions", op, len(versions)), studio.SetMembers(versions))
 	if err != nil {

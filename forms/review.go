@@ -31,10 +31,13 @@ type reviewState struct {
 // SubmitMsg hands a request to the page to send. Forced means the user
 // confirmed sending it although the catalog refuses it.
 type SubmitMsg struct {
-	Op      api.Operation
-	Model   string
-	Body    map[string]any
-	Forced  bool
+	Op     api.Operation
+	Model  string
+	Body   map[string]any
+	Forced bool
+	// OverCap: the person was told the request passes a credit cap and
+	// said to send it anyway.
+	OverCap bool
 	Broken  []string
 	Sources map[string]string
 }
@@ -92,7 +95,8 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 		switch k.String() {
 		case "y", "Y":
 			f.review.confirming = false
-			return f.submit(!f.check.OK())
+			// Asked about the catalog's rules or a credit cap, and said yes.
+			return f.submit(!f.check.OK(), f.check.OverCap != "")
 		case "n", "N", "esc":
 			f.review.confirming = false
 		}
@@ -106,7 +110,7 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 		if fresh && f.check.OK() && f.check.OverCap != "" {
 			f.review.confirming = true
 		} else if fresh && f.check.OK() {
-			return f.submit(false)
+			return f.submit(false, false)
 		}
 	case "v":
 		if fresh && f.check.OK() {
@@ -130,9 +134,9 @@ func (f *Form) updateReview(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (f *Form) submit(forced bool) tea.Cmd {
+func (f *Form) submit(forced, overCap bool) tea.Cmd {
 	c := f.check
-	msg := SubmitMsg{Op: f.op, Model: f.model, Body: c.Body, Forced: forced, Broken: c.Broken, Sources: c.Sources}
+	msg := SubmitMsg{Op: f.op, Model: f.model, Body: c.Body, Forced: forced, OverCap: overCap, Broken: c.Broken, Sources: c.Sources}
 	return func() tea.Msg { return msg }
 }
 

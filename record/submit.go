@@ -2,6 +2,7 @@ package record
 
 import (
 	"clapper/api"
+	"fmt"
 	"time"
 )
 
@@ -20,6 +21,37 @@ type Intent struct {
 	// Parent, when not nil, is the task this request was sent onward
 	// from: tied to it in the same transaction.
 	Parent *Parent
+	// Reserve is what the request is expected to cost (0 when unknown):
+	// it counts as spent until the service's answer replaces it. Caps are
+	// checked against the spending, reservations included, in the same
+	// transaction that records the request: one that would be passed
+	// refuses it with a *CapExceeded, and nothing is recorded.
+	Reserve int64
+	Caps    []Cap
+}
+
+// Cap bounds what the tasks of one origin ("" for every origin) created
+// since Since may cost: Limit credits.
+type Cap struct {
+	Limit  int64
+	Since  time.Time
+	Origin Origin
+	// Period names the cap's span for messages: "day" or "month".
+	Period string
+	// Known says the reservation is the request's price; a request of
+	// unknown price is refused only once the cap is reached.
+	Known bool
+}
+
+// CapExceeded refuses a request that would take spending past Cap (Spent
+// so far, reservations included).
+type CapExceeded struct {
+	Cap   Cap
+	Spent int64
+}
+
+func (e *CapExceeded) Error() string {
+	return fmt.Sprintf("the credit cap of %d is reached: %d spent or reserved", e.Cap.Limit, e.Spent)
 }
 
 // SubmittedEcho is the service's answer to a creation request.

@@ -97,6 +97,8 @@ type SetRun struct {
 	// Explain turns a refused send into what the user reads (nil: the
 	// error and the service's explanation of its code).
 	Explain func(error) error
+	// OverCap: the person said to send past the credit caps (OverCap).
+	OverCap bool
 
 	mu       sync.Mutex
 	queue    []SetRequest           // never sent, in order
@@ -262,6 +264,9 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	r.mu.Unlock()
 	if r.atService() >= SetSlots {
 		return false, nil
+	}
+	if r.OverCap {
+		ctx = OverCap(ctx)
 	}
 	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &record.SetLine{SetID: r.SetID, Line: req.Line}, req.Parent)
 	switch {

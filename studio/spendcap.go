@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"clapper/api"
 	"clapper/internal/textutil"
 	"clapper/record"
 )
@@ -105,6 +106,58 @@ func (s *Studio) checkCap(ctx context.Context, c CapError, origin record.Origin)
 		return &c
 	}
 	return nil
+}
+
+type overCapKey struct{}
+
+// OverCap marks ctx as the person's say-so to send past the credit caps
+// (the CLI's --over-cap, the TUI's "send it anyway"): sends under it
+// reserve their cost but are not held to the caps.
+func OverCap(ctx context.Context) context.Context { return context.WithValue(ctx, overCapKey{}, true) }
+
+func overCap(ctx context.Context) bool { v, _ := ctx.Value(overCapKey{}).(bool); return v }
+
+// budget is what the tracker reserves for a request and the caps it holds
+// it to, checked in the transaction that records it: the agent cap for an
+// agent's request, the daily and monthly caps for all. So parallel
+// senders, in any front end, process or machine of a team, cannot spend
+// past a cap between one's check and its send.
+func (s *Studio) budget(ctx context.Context, op api.Operation, body map[string]any) (int64, []record.Cap) {
+	p := s.Price(op, body)
+	var reserve int64
+	if p.Known {
+		reserve = p.Credits
+	}
+	if overCap(ctx) || (p.Known && p.Credits == 0) {
+		return reserve, nil
+	}
+	var caps []record.Cap
+	add := func(limit int64, period string, origin record.Origin) {
+		if limit > 0 {
+			caps = append(caps, record.Cap{Limit: limit, Since: s.periodStart(period), Origin: origin, Period: period, Known: p.Known})
+		}
+	}
+	if s.opts.Origin == record.OriginMCP {
+		add(s.Config.AgentCreditCap, "day", record.OriginMCP)
+	}
+	add(s.Config.DailyCreditCap, "day", "")
+	add(s.Config.MonthlyCreditCap, "month", "")
+	return reserve, caps
+}
+
+// capError words a cap the history refused a request by as CheckSpendCaps
+// would have.
+func (s *Studio) capError(ce *record.CapExceeded, op api.Operation, body map[string]any) *CapError {
+	c := CapError{Cap: ce.Cap.Limit, Spent: ce.Spent, Price: s.Price(op, body), Period: ce.Cap.Period}
+	switch {
+	case ce.Cap.Origin == record.OriginMCP:
+		c.Scope, c.Setting = "agent work", "the Settings page's agent credit cap, --daily-cap or "+EnvAgentCreditCap
+	case ce.Cap.Period == "month":
+		c.Setting = "the Settings page's monthly credit cap, --monthly-cap or " + EnvMonthlyCreditCap
+	default:
+		c.Setting = "the Settings page's daily credit cap, --daily-cap or " + EnvDailyCreditCap
+	}
+	return &c
 }
 
 // periodStart is local midnight today, or of the month's first day.

@@ -232,7 +232,7 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	s.schedule = wo.Schedule
 	s.watcher = track.NewWatcher(s.client, s.store, wo)
 	s.downloader = &track.Downloader{Store: s.store, Client: s.client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
-	s.tracker = &track.Tracker{Client: s.client, Store: s.store, Clock: wo.Clock, Origin: o.Origin}
+	s.tracker = &track.Tracker{Client: s.client, Store: s.store, Clock: wo.Clock, Origin: o.Origin, Budget: s.budget}
 	if o.SendOnly {
 		return s, nil
 	}

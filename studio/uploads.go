@@ -61,6 +61,10 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 	if err == nil {
 		return sub, s.recordJobCredits(ctx, op, body, sub)
 	}
+	var capped *record.CapExceeded
+	if errors.As(err, &capped) {
+		return nil, s.capError(capped, op, body)
+	}
 	if len(reused) == 0 || !refusedUpload(err) {
 		return sub, err
 	}

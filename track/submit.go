@@ -24,6 +24,10 @@ type Tracker struct {
 	CallbackURL string
 	// Origin is recorded with every task sent: the front end using it.
 	Origin record.Origin
+	// Budget, when set, says what a request is expected to cost and the
+	// credit caps it is held to: the history reserves the cost and checks
+	// the caps in the transaction that records the request.
+	Budget func(ctx context.Context, op api.Operation, body map[string]any) (reserve int64, caps []record.Cap)
 	// AfterIntent and AfterPost let tests stop the flow between its steps,
 	// as a crash would.
 	AfterIntent func(localID int64) error
@@ -88,7 +92,15 @@ func (t *Tracker) SubmitLinked(ctx context.Context, op api.Operation, body map[s
 	if err != nil {
 		return nil, err
 	}
-	localID, err := t.Store.BeginSubmit(ctx, record.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line, Parent: parent})
+	in := record.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line, Parent: parent}
+	if t.Budget != nil {
+		in.Reserve, in.Caps = t.Budget(ctx, op, body)
+	}
+	localID, err := t.Store.BeginSubmit(ctx, in)
+	var capped *record.CapExceeded
+	if errors.As(err, &capped) {
+		return nil, capped // refused by a cap: nothing recorded, nothing sent
+	}
 	if err != nil {
 		return nil, fmt.Errorf("record the request before sending it: %w", err)
 	}

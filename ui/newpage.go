@@ -509,6 +509,9 @@ func (p *newPage) duplicate(t record.Task) tea.Cmd {
 func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 	p.sending = true
 	ctx, s, d := p.env.ctx, p.env.studio, p.drafts
+	if msg.OverCap {
+		ctx = studio.OverCap(ctx)
+	}
 	body := msg.Body
 	parent := p.parentOf(msg.Op)
 	return submit(func() tea.Msg {

@@ -129,7 +129,9 @@ func (p *newPage) confirmVariations(msg forms.VariationsMsg, versions []studio.S
 				if err != nil {
 					return statusMsg{text: "variations not sent: " + api.CleanLine(err.Error()), bad: true}
 				}
-				if err := s.StartSet(s.NewSetRun(id, "variations", versions)); err != nil {
+				run := s.NewSetRun(id, "variations", versions)
+				run.OverCap = overCap != "" // asked, and said yes
+				if err := s.StartSet(run); err != nil {
 					return statusMsg{text: "variations not sent: " + api.CleanLine(err.Error()), bad: true}
 				}
 				return variationsSentMsg{setID: id, op: msg.Op, count: len(versions)}

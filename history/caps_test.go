@@ -1,0 +1,90 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/record"
+)
+
+// Twenty senders on two stores (two processes, or two machines on a team's
+// database) record requests of 20 credits at once against a daily cap of
+// 100: exactly five are recorded, the others are refused with the spending
+// they met; an answered request counts what the service charged, a refused
+// one releases its reservation.
+func TestCapsHoldAgainstParallelSenders(t *testing.T) {
+	open := sharedDatabase(t)
+	stores := []*Store{open(), open()}
+	ctx := context.Background()
+	daily := []record.Cap{{Limit: 100, Since: t0.Add(-24 * time.Hour), Known: true}}
+	var (
+		wg      sync.WaitGroup
+		sent    atomic.Int32
+		refused atomic.Int32
+		ids     = make(chan int64, 20)
+	)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id, err := stores[i%2].BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video,
+				Body: fmt.Appendf(nil, `{"prompt":"p%d"}`, i), Reserve: 20, Caps: daily})
+			var ce *record.CapExceeded
+			switch {
+			case err == nil:
+				sent.Add(1)
+				ids <- id
+			case errors.As(err, &ce) && ce.Spent >= 81:
+				refused.Add(1)
+			default:
+				t.Errorf("sender %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	if sent.Load() != 5 || refused.Load() != 15 {
+		t.Fatalf("%d recorded, %d refused; want 5 and 15", sent.Load(), refused.Load())
+	}
+	s := stores[0]
+	spent := func() int64 {
+		n, err := s.CreditsSince(ctx, "", t0.Add(-24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := spent(); got != 100 {
+		t.Fatalf("reserved %d, want 100", got)
+	}
+	var list []int64
+	for id := range ids {
+		list = append(list, id)
+	}
+	// The service charged 25 for one (the price was a guess), refused
+	// another: 100 - 20 + 25 - 20.
+	if err := s.MarkSubmitted(ctx, list[0], record.SubmittedEcho{TaskID: "tk-a", Credits: 25}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkRejected(ctx, list[1], record.Rejection{Status: 400, Reason: "invalid"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := spent(); got != 85 {
+		t.Errorf("after an answer and a refusal: %d, want 85", got)
+	}
+	// 85 + 20 passes 100; a request of unknown price passes until the cap
+	// is reached.
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"x"}`), Reserve: 20, Caps: daily}); err == nil {
+		t.Error("a 20-credit request at 85 of 100 was recorded")
+	}
+	unknown := []record.Cap{{Limit: 100, Since: t0.Add(-24 * time.Hour)}}
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"y"}`), Caps: unknown}); err != nil {
+		t.Errorf("a request of unknown price at 85 of 100: %v", err)
+	}
+}
