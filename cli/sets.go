@@ -36,6 +36,10 @@ func (app *App) runSet(ctx context.Context, s *studio.Studio, setID int64, noun 
 	}
 	err := run.Run(ctx)
 	p.endLine()
+	var capped *studio.CapError
+	if errors.As(err, &capped) {
+		err = capRefused(err) // spent elsewhere since the check: the set's unsent lines were not sent
+	}
 	if errors.Is(err, studio.ErrSetStopped) {
 		err = &ExitError{Code: exitInterrupted, Err: fmt.Errorf("stopped; the %s is in clapper history: run the same command again to send the rest and follow what was sent", noun)}
 	}

@@ -88,3 +88,50 @@ func TestCapsHoldAgainstParallelSenders(t *testing.T) {
 		t.Errorf("a request of unknown price at 85 of 100: %v", err)
 	}
 }
+
+// A running set holds its unsent lines as a whole: another request is
+// refused the room it holds, its own lines are not, each line's
+// reservation takes over its share, and the hold ends when the run
+// releases it or stops saying it runs.
+func TestSetHoldsItsUnsentLines(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	day := []record.Cap{{Limit: 85, Since: t0.Add(-time.Hour), Period: "day", Known: true}}
+	members := []record.SetMember{{Line: 1, Operation: api.OpText2Video}, {Line: 2, Operation: api.OpText2Video}}
+	set, _, err := s.OpenSet(ctx, record.SetBatch, "k", "b.jsonl", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReserveSet(ctx, set, 90, day); !errors.As(err, new(*record.CapExceeded)) {
+		t.Fatalf("a set of 90 under a cap of 85: %v", err)
+	}
+	if err := s.ReserveSet(ctx, set, 80, day); err != nil {
+		t.Fatal(err)
+	}
+	other := func() error {
+		_, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"other"}`), Reserve: 10, Caps: day})
+		return err
+	}
+	if err := other(); !errors.As(err, new(*record.CapExceeded)) {
+		t.Fatalf("another request took the set's room: %v", err)
+	}
+	for line := 1; line <= 2; line++ {
+		if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: fmt.Appendf(nil, `{"prompt":"line %d"}`, line),
+			Reserve: 40, Caps: day, Set: &record.SetLine{SetID: set, Line: line}}); err != nil {
+			t.Fatalf("line %d was refused by its own set's hold: %v", line, err)
+		}
+	}
+	if n, _ := s.CreditsSince(ctx, "", t0.Add(-time.Hour)); n != 80 {
+		t.Errorf("two lines of 40 sent from a hold of 80: %d spent or held, want 80", n)
+	}
+	if err := s.ReserveSet(ctx, set, 30, nil); err != nil { // a resumed run holds again
+		t.Fatal(err)
+	}
+	clk.Advance(2 * time.Minute) // the run stopped saying it runs
+	if n, _ := s.CreditsSince(ctx, "", t0.Add(-time.Hour)); n != 80 {
+		t.Errorf("a lapsed hold still counts: %d", n)
+	}
+	if err := s.ReserveSet(ctx, set, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -12,20 +12,28 @@ import (
 // spending, for the caps): what the service charged each task it accepted,
 // and what each request still being sent, or of unknown outcome, reserved
 // (the service may have billed it). Refused and unsent requests cost
-// nothing.
+// nothing. All spending ("") also counts what running sets reserved for
+// their unsent lines.
 func (s *Store) CreditsSince(ctx context.Context, origin record.Origin, from time.Time) (int64, error) {
-	return creditsSince(ctx, s.r, origin, from)
+	return s.creditsSince(ctx, s.r, origin, from, 0)
 }
 
-// spentQuery is CreditsSince's statement: a request still submitting
-// counts its reservation.
-const spentQuery = `SELECT coalesce(sum(CASE WHEN task_id IS NOT NULL THEN credits
-		WHEN state = '` + record.StateSubmitting + `' THEN reserved ELSE 0 END), 0) FROM tasks
-	WHERE (? = '' OR origin = ?) AND created_at >= ?`
+// setHold is how long a set's reservation holds after its run last said
+// it still runs (ReserveSet): a run that died holds nothing after it.
+const setHold = time.Minute
 
-func creditsSince(ctx context.Context, q queryer, origin record.Origin, from time.Time) (int64, error) {
+// creditsSince is CreditsSince leaving out one set's own reservation (0:
+// none), for a line of that set being checked against the caps.
+func (s *Store) creditsSince(ctx context.Context, q queryer, origin record.Origin, from time.Time, exceptSet int64) (int64, error) {
 	var n int64
-	if err := q.QueryRowContext(ctx, spentQuery, string(origin), string(origin), ms(from)).Scan(&n); err != nil {
+	err := q.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN task_id IS NOT NULL THEN credits
+			WHEN state = ? THEN reserved ELSE 0 END), 0)
+		+ CASE WHEN ? = '' THEN (SELECT coalesce(sum(reserved), 0) FROM task_sets
+			WHERE reserved > 0 AND reserved_beat >= ? AND id != ?) ELSE 0 END
+		FROM tasks WHERE (? = '' OR origin = ?) AND created_at >= ?`,
+		record.StateSubmitting, string(origin), ms(s.now().Add(-setHold)), exceptSet,
+		string(origin), string(origin), ms(from)).Scan(&n)
+	if err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}
 	return n, nil
@@ -36,12 +44,12 @@ func creditsSince(ctx context.Context, q queryer, origin record.Origin, from tim
 // Writes take turns (one writer on a file, the write lock on PostgreSQL),
 // so no other request can be recorded between this check and the insert:
 // parallel senders, in any process or on any machine, cannot overspend.
-func checkCaps(ctx context.Context, tx *dbTx, reserve int64, caps []record.Cap) error {
+func (s *Store) checkCaps(ctx context.Context, tx *dbTx, reserve int64, caps []record.Cap, exceptSet int64) error {
 	for _, c := range caps {
 		if c.Limit <= 0 {
 			continue
 		}
-		spent, err := creditsSince(ctx, tx, c.Origin, c.Since)
+		spent, err := s.creditsSince(ctx, tx, c.Origin, c.Since, exceptSet)
 		if err != nil {
 			return err
 		}
@@ -50,4 +58,28 @@ func checkCaps(ctx context.Context, tx *dbTx, reserve int64, caps []record.Cap) 
 		}
 	}
 	return nil
+}
+
+// ReserveSet sets what set setID holds for its unsent lines, after holding
+// credits (0: its run ended, nothing held) to the caps, leaving out what
+// the set held before, in one write transaction: a refusal is a
+// *record.CapExceeded, and nothing changes. A run calls it again with what
+// is left, no caps, to say it still runs (the hold lapses setHold after).
+func (s *Store) ReserveSet(ctx context.Context, setID, credits int64, caps []record.Cap) error {
+	return s.write(ctx, func(tx *dbTx) error {
+		if credits > 0 {
+			if err := s.checkCaps(ctx, tx, credits, caps, setID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE task_sets SET reserved = ?, reserved_beat = ? WHERE id = ?`,
+			credits, ms(s.now()), setID)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: set %d", record.ErrNotFound, setID)
+		}
+		return nil
+	})
 }

@@ -42,7 +42,11 @@ func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int6
 		if last > now.UnixMilli() {
 			created = fromMS(last)
 		}
-		if err := checkCaps(ctx, tx, in.Reserve, in.Caps); err != nil {
+		var set int64
+		if in.Set != nil {
+			set = in.Set.SetID // its own set's hold is room for it
+		}
+		if err := s.checkCaps(ctx, tx, in.Reserve, in.Caps, set); err != nil {
 			return err
 		}
 		var deadline sql.NullInt64
@@ -67,6 +71,11 @@ func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int6
 		if in.Set != nil {
 			if err := linkSetLine(ctx, tx, *in.Set, localID); err != nil {
 				return err
+			}
+			// The line's own reservation takes over its share of the set's.
+			if _, err := tx.ExecContext(ctx, `UPDATE task_sets SET reserved = max(reserved - ?, 0) WHERE id = ?`,
+				in.Reserve, in.Set.SetID); err != nil {
+				return fmt.Errorf("history: %w", err)
 			}
 		}
 		if in.Parent != nil {

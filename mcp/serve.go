@@ -5,15 +5,20 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"clapper/api"
+	"clapper/internal/httpserve"
 	"clapper/record"
 	"clapper/studio"
 )
@@ -70,16 +75,28 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 		return err
 	}
 	fmt.Fprintf(o.Stderr, "clapper mcp: streamable HTTP at http://%s/mcp\nclapper mcp: every request needs the header  Authorization: Bearer %s\n", ln.Addr(), token)
-	srv := &http.Server{Handler: s.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
+	// The server's own errors go to a file: stderr is the person's, and a
+	// flood of bad handshakes must not fill it.
+	logFile, err := os.OpenFile(filepath.Join(cfg.DataDir, "mcp-http.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("--http: %w", err)
 	}
+	defer logFile.Close()
+	return s.serveHTTP(ctx, ln, token, logFile)
+}
+
+// serveHTTP serves streamable HTTP on ln to requests with the token until
+// ctx ends. Anyone on this machine can connect before the token is
+// checked: connections, idle time and header reads are bounded as the
+// callback receiver's are (past 64 connections, the longest idle one
+// makes room); answers are not (an event stream lasts as long as its agent
+// listens). The server's own errors go to errorLog.
+func (s *Server) serveHTTP(ctx context.Context, ln net.Listener, token string, errorLog io.Writer) error {
+	srv := httpserve.Serve(ln, s.HTTPHandler(token), httpserve.Limits{MaxConns: 64, ErrorLog: errorLog, Prefix: "mcp: "})
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(sctx)
 	return ctx.Err()
 }
 
@@ -109,6 +126,10 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 	want := []byte("Bearer " + token)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := foreign(r); why != "" {
+			http.Error(w, "clapper mcp: "+why, http.StatusForbidden)
+			return
+		}
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="clapper"`)
 			http.Error(w, "clapper mcp: missing or wrong bearer token (printed when clapper mcp --http started)", http.StatusUnauthorized)
@@ -117,6 +138,40 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 		h.ServeHTTP(w, r)
 	}))
 	return mux
+}
+
+// foreign says why a request does not come from this machine, "" when it
+// does. The server listens on loopback only, but a web page elsewhere can
+// still make a browser here call it: by a name of its own that resolves to
+// 127.0.0.1 (DNS rebinding: the Host header gives it away), or with its
+// own Origin. The MCP specification asks servers to validate Origin.
+func foreign(r *http.Request) string {
+	if !loopbackHost(r.Host) {
+		return fmt.Sprintf("Host %q is refused: this server answers only to localhost and loopback addresses", api.CleanLine(r.Host))
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return "" // not a browser's cross-origin call: an agent's own client
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !loopbackHost(u.Host) {
+		return fmt.Sprintf("Origin %q is refused: only a page served from this machine (localhost) may call this server", api.CleanLine(origin))
+	}
+	return ""
+}
+
+// loopbackHost reports whether host[:port] names this machine.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func newToken() (string, error) {

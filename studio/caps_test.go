@@ -11,6 +11,7 @@ import (
 	"clapper/api/sandbox"
 	"clapper/record"
 	"clapper/studio"
+	"clapper/track"
 )
 
 // Ten senders at once, in two processes on one history, against a service
@@ -77,4 +78,54 @@ func TestCapsHoldAgainstTenParallelSenders(t *testing.T) {
 	if _, err := procs[1].SendFrom(studio.OverCap(ctx), api.OpText2Video, body(), nil); err != nil {
 		t.Errorf("a send allowed past the cap: %v", err)
 	}
+}
+
+// A running set holds the lines it has not sent: with five at the service
+// and two waiting, another send that fits beside the five but not beside
+// all seven is refused by the daily cap.
+func TestRunningSetHoldsItsWaitingLinesAgainstTheCap(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
+			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
+				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"model": "svcq2", "prompt": "a lighthouse"}
+	reqs, err := studio.SeedVariations(api.OpReference2Image, body, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	each := s.Price(api.OpReference2Image, body)
+	if !each.Known || each.Credits == 0 {
+		t.Fatalf("price %+v", each)
+	}
+	s.Config.DailyCreditCap = 7*each.Credits + each.Credits/2
+	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "seven", studio.SetMembers(reqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartSet(s.NewSetRun(id, "variations", reqs)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(s.SetActivity(id).Waiting) != 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if w := s.SetActivity(id).Waiting; len(w) != 2 {
+		t.Fatalf("waiting %v", w)
+	}
+	var ce *studio.CapError
+	if _, err := s.SendFrom(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "another"}, nil); !errors.As(err, &ce) {
+		t.Fatalf("a send took the room of the set's waiting lines: %v", err)
+	}
+	// That the set's own lines pass its hold is history's rule
+	// (TestSetHoldsItsUnsentLines there).
 }

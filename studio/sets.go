@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -157,6 +158,16 @@ func (r *SetRun) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	// The unsent lines are held for as a whole, against the caps, before
+	// the first is sent: another send cannot take the room the set was
+	// checked for. The hold is renewed while the run runs and released
+	// when it ends.
+	if err := r.hold(ctx, true); err != nil {
+		return err
+	}
+	defer r.s.store.ReserveSet(context.WithoutCancel(ctx), r.SetID, 0, nil)
+	beat := time.NewTicker(setBeat)
+	defer beat.Stop()
 	// The studio's relay reads the backend's events and hands each to the
 	// running sets (take), saving results on the way as for any task.
 	r.s.Follow(ctx)
@@ -182,8 +193,38 @@ func (r *SetRun) Run(ctx context.Context) error {
 			return ErrSetStopped
 		case <-retry.C:
 		case <-r.wake:
+		case <-beat.C:
+			r.hold(ctx, false) // best effort: a missed beat lapses a minute later
 		}
 	}
+}
+
+// setBeat is how often a run renews its hold (the history lets a hold
+// lapse a minute after its last renewal).
+const setBeat = 15 * time.Second
+
+// hold reserves the price of the lines not sent yet; checked, against the
+// caps the set is held to (none when the person allowed it past them).
+func (r *SetRun) hold(ctx context.Context, checked bool) error {
+	r.mu.Lock()
+	unsent := slices.Clone(r.queue)
+	r.mu.Unlock()
+	p := r.s.SetPrice(unsent)
+	var caps []record.Cap
+	if checked && !r.OverCap && !overCap(ctx) {
+		caps = r.s.caps(p.Known, r.s.opts.Origin)
+	}
+	err := r.s.store.ReserveSet(ctx, r.SetID, p.Credits, caps)
+	var capped *record.CapExceeded
+	if errors.As(err, &capped) {
+		ce := r.s.capError(capped, p)
+		ce.Sending = "this " + r.Noun
+		if r.Noun == "variations" {
+			ce.Sending = "these variations"
+		}
+		return ce
+	}
+	return err
 }
 
 // resume sorts the set's lines into never sent (queued), at the service

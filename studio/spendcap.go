@@ -131,24 +131,31 @@ func (s *Studio) budget(ctx context.Context, op api.Operation, body map[string]a
 	if overCap(ctx) || (p.Known && p.Credits == 0) {
 		return reserve, nil
 	}
+	return reserve, s.caps(p.Known, s.opts.Origin)
+}
+
+// caps are the credit caps a send from origin is held to: the agent cap
+// for an agent's, the daily and monthly caps for all. known says the
+// price is known (else only a reached cap refuses).
+func (s *Studio) caps(known bool, origin record.Origin) []record.Cap {
 	var caps []record.Cap
-	add := func(limit int64, period string, origin record.Origin) {
+	add := func(limit int64, period string, of record.Origin) {
 		if limit > 0 {
-			caps = append(caps, record.Cap{Limit: limit, Since: s.periodStart(period), Origin: origin, Period: period, Known: p.Known})
+			caps = append(caps, record.Cap{Limit: limit, Since: s.periodStart(period), Origin: of, Period: period, Known: known})
 		}
 	}
-	if s.opts.Origin == record.OriginMCP {
+	if origin == record.OriginMCP {
 		add(s.Config.AgentCreditCap, "day", record.OriginMCP)
 	}
 	add(s.Config.DailyCreditCap, "day", "")
 	add(s.Config.MonthlyCreditCap, "month", "")
-	return reserve, caps
+	return caps
 }
 
-// capError words a cap the history refused a request by as CheckSpendCaps
-// would have.
-func (s *Studio) capError(ce *record.CapExceeded, op api.Operation, body map[string]any) *CapError {
-	c := CapError{Cap: ce.Cap.Limit, Spent: ce.Spent, Price: s.Price(op, body), Period: ce.Cap.Period}
+// capError words a cap the history refused a send priced p by as
+// CheckSpendCaps would have.
+func (s *Studio) capError(ce *record.CapExceeded, p Price) *CapError {
+	c := CapError{Cap: ce.Cap.Limit, Spent: ce.Spent, Price: p, Period: ce.Cap.Period}
 	switch {
 	case ce.Cap.Origin == record.OriginMCP:
 		c.Scope, c.Setting = "agent work", "the Settings page's agent credit cap, --daily-cap or "+EnvAgentCreditCap

@@ -63,7 +63,7 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 	}
 	var capped *record.CapExceeded
 	if errors.As(err, &capped) {
-		return nil, s.capError(capped, op, body)
+		return nil, s.capError(capped, s.Price(op, body))
 	}
 	if len(reused) == 0 || !refusedUpload(err) {
 		return sub, err

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
 	"clapper/api"
+	"clapper/internal/httpserve"
 )
 
 // Receiver answers the service's status callbacks. A callback is a signal,
@@ -169,20 +169,10 @@ func ListenCallbacks(addr string, rc *Receiver, limits CallbackLimits) (*http.Se
 
 // CallbackLimits bound what unauthenticated clients can hold of the
 // receiver: anyone who reaches the tunnel can connect before a signature
-// is checked. Zero values take the defaults.
-type CallbackLimits struct {
-	// ReadTimeout bounds reading one request, headers and body (default
-	// 10 s); IdleTimeout how long a keep-alive connection may wait for
-	// the next (default 30 s).
-	ReadTimeout, IdleTimeout time.Duration
-	// MaxConns is how many connections are served at once (default 64);
-	// more are closed as they arrive, so they cannot use up this
-	// process's file descriptors, which downloads need.
-	MaxConns int
-	// ErrorLog receives the server's own errors (accept failures, bad
-	// handshakes); nil discards them. Never the terminal: the TUI owns it.
-	ErrorLog io.Writer
-}
+// is checked (httpserve.Limits: 64 connections, 30 s idle by default).
+// ReadTimeout bounds reading a request and writing its answer (10 s when
+// 0): a callback is small and answered at once.
+type CallbackLimits = httpserve.Limits
 
 // ServeCallbacks serves the receiver on ln within limits until the
 // returned server is closed.
@@ -190,60 +180,7 @@ func ServeCallbacks(ln net.Listener, rc *Receiver, limits CallbackLimits) *http.
 	if limits.ReadTimeout <= 0 {
 		limits.ReadTimeout = 10 * time.Second
 	}
-	if limits.IdleTimeout <= 0 {
-		limits.IdleTimeout = 30 * time.Second
-	}
-	if limits.MaxConns <= 0 {
-		limits.MaxConns = 64
-	}
-	if limits.ErrorLog == nil {
-		limits.ErrorLog = io.Discard
-	}
-	srv := &http.Server{
-		Handler:           rc,
-		ReadHeaderTimeout: limits.ReadTimeout,
-		ReadTimeout:       limits.ReadTimeout,
-		WriteTimeout:      limits.ReadTimeout,
-		IdleTimeout:       limits.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          log.New(limits.ErrorLog, "callbacks: ", log.LstdFlags),
-	}
-	go srv.Serve(&cappedListener{Listener: ln, slots: make(chan struct{}, limits.MaxConns)})
-	return srv
-}
-
-// cappedListener sheds connections past its number of slots: closing them
-// at once frees their descriptors, where waiting to accept (as
-// netutil.LimitListener does) would leave them queued in the kernel.
-type cappedListener struct {
-	net.Listener
-	slots chan struct{}
-}
-
-func (l *cappedListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case l.slots <- struct{}{}:
-			return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
-		default:
-			c.Close()
-		}
-	}
-}
-
-// slotConn gives its slot back once, when closed.
-type slotConn struct {
-	net.Conn
-	once sync.Once
-	free func()
-}
-
-func (c *slotConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.free)
-	return err
+	limits.HeaderTimeout, limits.WriteTimeout = limits.ReadTimeout, limits.ReadTimeout
+	limits.Prefix = "callbacks: "
+	return httpserve.Serve(ln, rc, limits)
 }
