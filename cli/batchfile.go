@@ -21,8 +21,15 @@ import (
 
 // maxBatchFile bounds what is read of a batch file: 10,000 lines of
 // requests with inlined images still fit, and a device or an endless
-// stream is refused.
-const maxBatchFile = 512 << 20
+// stream is refused. maxBatchLines and maxBatchLine bound what is checked
+// before anything is said: every line is prepared in full (its files read,
+// its rules checked), so a million lines, or one line of hundreds of
+// megabytes, would cost gigabytes and a minute before the first word.
+const (
+	maxBatchFile  = 512 << 20
+	maxBatchLines = 10_000
+	maxBatchLine  = 32 << 20
+)
 
 // batchFile is a batch file checked whole.
 type batchFile struct {
@@ -52,6 +59,10 @@ func parseBatch(name string, data []byte, cfg studio.Config) *batchFile {
 	if ext != ".csv" && ext != ".jsonl" && ext != ".ndjson" && ext != ".json" {
 		isCSV = !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	}
+	if why := batchTooLarge(data); why != "" {
+		b.problems = append(b.problems, why)
+		return b
+	}
 	if isCSV {
 		b.readCSV(data)
 	} else {
@@ -62,6 +73,26 @@ func parseBatch(name string, data []byte, cfg studio.Config) *batchFile {
 	}
 	sort.SliceStable(b.problems, func(i, j int) bool { return problemLine(b.problems[i]) < problemLine(b.problems[j]) })
 	return b
+}
+
+// batchTooLarge says which bound a batch file passes ("" when none), before
+// a line of it is read as a request.
+func batchTooLarge(data []byte) string {
+	lines := 0
+	for n := 1; len(data) > 0; n++ {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		if len(line) > maxBatchLine {
+			return fmt.Sprintf("line %d: %s long; a line is at most %s (give large media as URLs or paths, which are read when sent)",
+				n, api.ByteSize(int64(len(line))), api.ByteSize(maxBatchLine))
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if lines++; lines > maxBatchLines {
+				return fmt.Sprintf("the file holds more than %d requests; a batch is at most %d lines: split it into several files", maxBatchLines, maxBatchLines)
+			}
+		}
+		data = rest
+	}
+	return ""
 }
 
 func (b *batchFile) broken(line int, format string, args ...any) {

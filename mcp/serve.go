@@ -68,7 +68,8 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 	}
 	s := New(st, Options{Version: o.Version})
 	if ln == nil {
-		return s.Run(ctx, &sdk.IOTransport{Reader: nopCloser{o.Stdin}, Writer: nopWriteCloser{o.Stdout}, MaxLineLength: maxMessageBytes})
+		out := &lockedWriter{w: o.Stdout}
+		return s.Run(ctx, &sdk.IOTransport{Reader: guardStdio(o.Stdin, out, maxMessageBytes), Writer: out, MaxLineLength: maxMessageBytes + 1})
 	}
 	token, err := newToken()
 	if err != nil {
@@ -181,12 +182,3 @@ func newToken() (string, error) {
 	}
 	return hex.EncodeToString(b), nil
 }
-
-// The stdio streams belong to the process: the transport must not close them.
-type nopCloser struct{ io.Reader }
-
-func (nopCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
