@@ -3,9 +3,11 @@ package track
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -379,25 +381,54 @@ func (d *Downloader) download(ctx context.Context, dl record.Download) {
 		// Stopped: the partial file stays and the next run resumes it.
 		d.update(context.WithoutCancel(ctx), dl, record.DownloadProgress{Status: record.DownloadQueued, Bytes: dl.Bytes, Total: dl.Total})
 	case errors.Is(err, ErrExpired):
-		removePart(dl.Path)
+		removePart(dl.Path, d.owner())
 		d.update(ctx, dl, record.DownloadProgress{Status: record.DownloadExpired, Bytes: dl.Bytes, Total: dl.Total, Error: "the result URL expired and the service did not sign a new one"})
 	default:
 		// Failed for good: no partial file is left behind (a stopped one
 		// stays, and the next run resumes it).
-		removePart(dl.Path)
+		removePart(dl.Path, d.owner())
 		d.update(ctx, dl, record.DownloadProgress{Status: record.DownloadFailed, Bytes: dl.Bytes, Total: dl.Total, Error: err.Error()})
 	}
 }
 
-// removePart deletes the partial file of a download that will not be
+// A download has exactly one writer: each downloader writes its own
+// partial file (.NAME.OWNER.part, OWNER a digest of its lease token), so a
+// downloader stopped past its lease that wakes after another took the file
+// over writes to its own file, never into the other's; the one taking over
+// starts from a copy of the longest it finds (adopt).
+
+// partName is owner's partial file of the download queued at path.
+func partName(path, owner string) string {
+	sum := sha256.Sum256([]byte(owner))
+	return "." + filepath.Base(path) + "." + hex.EncodeToString(sum[:6]) + ".part"
+}
+
+// otherParts are the partial files of the download queued at path that
+// are not owner's: other downloaders', and the one name every downloader
+// shared before (.NAME.part).
+func otherParts(root *os.Root, path, owner string) []string {
+	base, mine := filepath.Base(path), partName(path, owner)
+	names := []string{"." + base + ".part"}
+	if entries, err := fs.Glob(root.FS(), "."+globEscape(base)+".*.part"); err == nil {
+		names = append(names, entries...)
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return n == mine })
+}
+
+// globEscape quotes the pattern characters of a file name.
+func globEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(s)
+}
+
+// removePart deletes owner's partial file of a download that will not be
 // resumed, inside its folder only.
-func removePart(queued string) {
+func removePart(queued, owner string) {
 	root, err := os.OpenRoot(filepath.Dir(queued))
 	if err != nil {
 		return
 	}
 	defer root.Close()
-	_ = root.Remove("." + filepath.Base(queued) + ".part")
+	_ = root.Remove(partName(queued, owner))
 }
 
 // unreachable reports a URL whose host refuses connections.
@@ -432,8 +463,9 @@ func (d *Downloader) refresh(ctx context.Context, dl record.Download) (record.Do
 func (d *Downloader) fetch(ctx context.Context, dl record.Download) (int64, error) {
 	pw := &progressWriter{d: d, dl: dl, ctx: ctx}
 	done, n, err := d.transfer(ctx, transfer{
-		url: dl.URL, dir: filepath.Dir(dl.Path), part: "." + filepath.Base(dl.Path) + ".part",
-		base: strings.TrimSuffix(filepath.Base(dl.Path), path.Ext(dl.Path)), media: MediaOf(dl.Operation),
+		url: dl.URL, dir: filepath.Dir(dl.Path), part: partName(dl.Path, d.owner()),
+		others: func(root *os.Root) []string { return otherParts(root, dl.Path, d.owner()) },
+		base:   strings.TrimSuffix(filepath.Base(dl.Path), path.Ext(dl.Path)), media: MediaOf(dl.Operation),
 		started: func(have, total int64) error {
 			pw.bytes, pw.total = have, total
 			err := d.update(ctx, dl, record.DownloadProgress{Status: record.DownloadRunning, Bytes: have, Total: total})

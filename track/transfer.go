@@ -21,10 +21,15 @@ import (
 type transfer struct {
 	url, dir string
 	part     string // the partial file's name in dir, resumed when present
-	base     string // the final name without its extension
-	media    string // "video", "image" or "audio"
-	limit    int64  // zero is the kind's cap
-	replace  bool   // base.ext replaces a file of that name (a cache)
+	// others, when set, are the partial files of the same file that other
+	// downloaders left, or may still be writing (one stopped past its
+	// lease and taken over): the longest is copied to start from, never
+	// written to, and all are removed once the file is whole.
+	others  func(root *os.Root) []string
+	base    string // the final name without its extension
+	media   string // "video", "image" or "audio"
+	limit   int64  // zero is the kind's cap
+	replace bool   // base.ext replaces a file of that name (a cache)
 	// started hears where the attempt starts and the whole length (0 when
 	// unknown) before the first byte is written.
 	started func(have, total int64) error
@@ -55,6 +60,10 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 	var have int64
 	if st, err := root.Stat(t.part); err == nil {
 		have = st.Size()
+	} else if t.others != nil {
+		if have, err = adopt(root, t.part, t.others(root)); err != nil {
+			return "", 0, err
+		}
 	}
 	// The attempt ends when nothing arrives for the idle timeout, from the
 	// request on: waiting for headers and for each read alike.
@@ -96,7 +105,7 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 	case http.StatusPartialContent:
 		// Append only where the server resumes exactly where the part ends.
 		if !strings.HasPrefix(resp.Header.Get("Content-Range"), fmt.Sprintf("bytes %d-", have)) {
-			_ = root.Remove(t.part)
+			t.discard(root) // what it started from too: the next attempt starts over
 			return "", 0, fmt.Errorf("download: the server resumed at the wrong place (%s)", api.CleanLine(resp.Header.Get("Content-Range")))
 		}
 		flags |= os.O_APPEND
@@ -104,7 +113,7 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 		return "", have, ErrExpired
 	case http.StatusRequestedRangeNotSatisfiable:
 		// The part is whole or stale; the next attempt starts over.
-		_ = root.Remove(t.part)
+		t.discard(root)
 		return "", 0, fmt.Errorf("download: %s; starting over", resp.Status)
 	default:
 		return "", have, fmt.Errorf("download: %s", api.CleanLine(resp.Status))
@@ -151,6 +160,16 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 		_ = root.Remove(t.part)
 		return "", 0, tooLarge(t.media, counted.n, limit)
 	}
+	// Whole means as long as the server said, on the disk too: a partial
+	// file someone else also wrote to is no result.
+	if st, err := root.Stat(t.part); err != nil || st.Size() != counted.n || (total > 0 && counted.n != total) {
+		_ = root.Remove(t.part)
+		size := int64(-1)
+		if err == nil {
+			size = st.Size()
+		}
+		return "", 0, fmt.Errorf("download: the file is %d bytes on the disk, %d received, where the server said %d; starting over", size, counted.n, total)
+	}
 	if t.commit != nil {
 		if err := t.commit(); err != nil {
 			return "", counted.n, err
@@ -164,10 +183,61 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 	if err := root.Rename(t.part, final); err != nil {
 		return "", counted.n, err
 	}
+	// Left by downloaders that were taken over: a stopped one that wakes
+	// writes to a name no longer there.
+	t.discard(root)
 	if err := fsutil.SyncRootDir(root); err != nil {
 		return "", counted.n, err
 	}
 	return filepath.Join(t.dir, final), counted.n, nil
+}
+
+// discard removes the partial file and those it may have started from.
+func (t transfer) discard(root *os.Root) {
+	_ = root.Remove(t.part)
+	if t.others != nil {
+		for _, name := range t.others(root) {
+			_ = root.Remove(name)
+		}
+	}
+}
+
+// adopt starts part from the longest of others: its bytes are copied (a
+// downloader that was taken over may still write to its own file, so it is
+// never renamed or appended to). The bytes copied are a true beginning of
+// the file whatever that one does meanwhile: it writes in order, and only
+// at its end. It returns how long part is.
+func adopt(root *os.Root, part string, others []string) (int64, error) {
+	longest, size := "", int64(0)
+	for _, name := range others {
+		if st, err := root.Stat(name); err == nil && st.Mode().IsRegular() && st.Size() > size {
+			longest, size = name, st.Size()
+		}
+	}
+	if longest == "" {
+		return 0, nil
+	}
+	src, err := root.Open(longest)
+	if err != nil {
+		return 0, nil // gone meanwhile: start from nothing
+	}
+	defer src.Close()
+	dst, err := root.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(dst, io.LimitReader(src, size))
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = root.Remove(part)
+		return 0, err
+	}
+	return n, nil
 }
 
 // countingWriter counts what reaches the file.
