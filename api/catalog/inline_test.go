@@ -95,8 +95,8 @@ func TestLoadUserFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
-		big:                             "larger than 4 MB",
-		dir:                             "not a regular file",
+		big:                             "at most 4 MB",
+		dir:                             "a directory, not a file",
 		filepath.Join(dir, "none.json"): "catalog file: ",
 	} {
 		err := LoadUserFile(path)

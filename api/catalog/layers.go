@@ -3,9 +3,7 @@ package catalog
 import (
 	_ "embed"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -45,20 +43,11 @@ const UserFileName = "catalog.json"
 // error the file is not used at all: the built-in layers stay in force and
 // the error names the file, the entry and what is wrong with it.
 func LoadUserFile(path string) error {
-	f, err := os.Open(path)
+	// Its type is checked before it is opened: opening a FIFO would wait
+	// for a writer for ever.
+	b, err := api.ReadRegularFile(path, maxUserFile)
 	if err != nil {
-		return fmt.Errorf("catalog file: %w", err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("catalog file %s: not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxUserFile+1))
-	if err != nil {
-		return fmt.Errorf("catalog file: %w", err)
-	}
-	if len(b) > maxUserFile {
-		return fmt.Errorf("catalog file %s: larger than %s; a catalog is a few kilobytes", path, api.ByteSize(maxUserFile))
+		return fmt.Errorf("catalog file: %w (a catalog is a regular file of a few kilobytes)", err)
 	}
 	return LoadUser(b, path)
 }
@@ -269,7 +258,7 @@ func (s *Spec) clone() *Spec {
 // first spec model when it names none); then every layer's changes to it.
 func lookupIn(ls []*overlay, op api.Operation, model string, models []string) *Spec {
 	var s *Spec
-	if intro, layer := introduction(ls, op, model); intro == nil {
+	if intro, at := introduction(ls, op, model); intro == nil {
 		s = &Spec{Operation: op, Model: model, Source: LayerSpec, base: model}
 		build[op](s)
 		for i := range s.Fields {
@@ -280,7 +269,12 @@ func lookupIn(ls []*overlay, op api.Operation, model string, models []string) *S
 		if like == "" {
 			like = operationModels[op][0]
 		}
-		s = lookupIn(ls, op, like, models)
+		// A model starts from its like as the layers up to its own make
+		// it: a later layer's change to that model (the user's catalog
+		// removing a field of svcq3-pro) is not a change to this one (svcq2,
+		// like svcq3-pro in service.json) unless it says so itself.
+		layer := ls[at].layer
+		s = lookupIn(ls[:at+1], op, like, models)
 		s.Model, s.Source = model, layer
 		for i := range s.Fields {
 			s.Fields[i].Source = layer
@@ -301,18 +295,18 @@ func lookupIn(ls []*overlay, op api.Operation, model string, models []string) *S
 	return s
 }
 
-// introduction is the entry of the layer that added a model, nil for the
-// spec's own models.
-func introduction(ls []*overlay, op api.Operation, model string) (*modelPatch, Layer) {
+// introduction is the entry that added a model and the index of its layer
+// in ls; nil for the spec's own models.
+func introduction(ls []*overlay, op api.Operation, model string) (*modelPatch, int) {
 	if model == "" || slices.Contains(operationModels[op], model) {
-		return nil, LayerSpec
+		return nil, -1
 	}
-	for _, o := range ls {
+	for i, o := range ls {
 		for _, mp := range o.ops[op] {
 			if mp.model == model {
-				return mp, o.layer
+				return mp, i
 			}
 		}
 	}
-	return nil, LayerSpec
+	return nil, -1
 }

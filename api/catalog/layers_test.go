@@ -112,3 +112,35 @@ func TestExportReadsBackAsALayer(t *testing.T) {
 		t.Error("an export read back as a layer changed the catalog")
 	}
 }
+
+// Issue 32, Major 1: a change to one model in the user's catalog never
+// reaches a model declared like it in an earlier layer (svcq2 is like
+// svcq3-pro in service.json); a model the user declares like it takes the
+// change, as it asked for it.
+func TestUserChangeReachesNoModelDeclaredLikeItEarlier(t *testing.T) {
+	t.Cleanup(ResetUser)
+	before, err := Lookup(api.OpText2Video, "svcq2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := before.Field("watermark"); !ok {
+		t.Fatal("svcq2 has no watermark field to begin with")
+	}
+	if err := LoadUser([]byte(`[{"operation":"text2video","models":[
+		{"model":"svcq3-pro","fields":[{"name":"watermark","remove":true}]},
+		{"model":"svcq9","like":"svcq3-pro"}]}]`), "c.json"); err != nil {
+		t.Fatal(err)
+	}
+	pro, _ := Lookup(api.OpText2Video, "svcq3-pro")
+	if _, ok := pro.Field("watermark"); ok {
+		t.Error("svcq3-pro keeps the field its patch removes")
+	}
+	q2, _ := Lookup(api.OpText2Video, "svcq2")
+	if _, ok := q2.Field("watermark"); !ok {
+		t.Error("svcq2 lost a field because svcq3-pro's did: a change to one model reached another")
+	}
+	q9, _ := Lookup(api.OpText2Video, "svcq9")
+	if _, ok := q9.Field("watermark"); ok {
+		t.Error("svcq9, declared like svcq3-pro by the user, does not take the user's change")
+	}
+}
