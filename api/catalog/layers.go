@@ -169,7 +169,7 @@ func shared(op api.Operation, model string) (*Spec, error) {
 	} else if !contains(models, model) {
 		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
 	}
-	s := lookupIn(layersWith(user), op, model, models)
+	s := specCache.resolve(user, op, model, models)
 	specCache.put(user, op, model, s)
 	return s, nil
 }
@@ -187,6 +187,9 @@ type specTable struct {
 	specs map[opModel]*Spec
 	// ops holds each operation's models; nil for one without a model field.
 	ops map[api.Operation][]string
+	// resolvers build each operation's models under the layers in force,
+	// each built once however many are like it.
+	resolvers map[api.Operation]*resolver
 }
 
 type opModel struct {
@@ -231,7 +234,22 @@ func (t *specTable) putModels(user *overlay, op api.Operation, models []string) 
 func (t *specTable) startFor(user *overlay) {
 	if t.user != user || t.specs == nil {
 		t.user, t.specs, t.ops = user, map[opModel]*Spec{}, map[api.Operation][]string{}
+		t.resolvers = map[api.Operation]*resolver{}
 	}
+}
+
+// resolve builds a model under the layers in force with user.
+func (t *specTable) resolve(user *overlay, op api.Operation, model string, models []string) *Spec {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.startFor(user)
+	r := t.resolvers[op]
+	if r == nil {
+		r = newResolver(layersWith(user), op)
+		t.resolvers[op] = r
+	}
+	r.models = models
+	return r.spec(len(r.ls), model)
 }
 
 // clone gives a caller its own Spec, down to each field's options, option
@@ -253,43 +271,99 @@ func (s *Spec) clone() *Spec {
 	return &c
 }
 
-// lookup builds a model known to be of the operation: a spec model from
-// its table, an added one from the model it is "like" (the operation's
-// first spec model when it names none); then every layer's changes to it.
-func lookupIn(ls []*overlay, op api.Operation, model string, models []string) *Spec {
+// A model of an operation is built under a list of layers: a spec model
+// from its table, an added one from the model it is "like" (the
+// operation's first spec model when it names none); then every layer's
+// changes to it.
+
+// resolver builds the models of one operation under a list of layers,
+// remembering each it built (a like chain of thousands is built once, not
+// once per link), for as long as the layers do not change under it.
+type resolver struct {
+	ls []*overlay
+	op api.Operation
+	// models are the operation's models, the model field's options.
+	models []string
+	memo   map[resolved]*Spec
+}
+
+// resolved names a model as built under the first n layers.
+type resolved struct {
+	n     int
+	model string
+}
+
+func newResolver(ls []*overlay, op api.Operation) *resolver {
+	return &resolver{ls: ls, op: op, memo: map[resolved]*Spec{}}
+}
+
+// changed forgets what was built under the first n layers once model got
+// a new patch there: it, and anything like it, is built anew.
+func (r *resolver) changed(n int, model string) {
+	if _, built := r.memo[resolved{n, model}]; !built {
+		return // nothing built from it yet
+	}
+	for k := range r.memo {
+		if k.n >= n {
+			delete(r.memo, k)
+		}
+	}
+}
+
+// spec is model as the first n layers make it: the caller's own copy, but
+// for the model field's options, which are the resolver's models list
+// (thousands long in a large catalog: copied by Lookup, not here).
+func (r *resolver) spec(n int, model string) *Spec {
+	key := resolved{n, model}
+	s, built := r.memo[key]
+	if !built {
+		s = r.build(n, model)
+		setModels(s, nil) // kept without: each copy would copy them
+		r.memo[key] = s
+	}
+	s = s.clone()
+	setModels(s, r.models)
+	return s
+}
+
+// setModels makes models the options of a spec's model field.
+func setModels(s *Spec, models []string) {
+	for i := range s.Fields {
+		if s.Fields[i].Name == "model" {
+			s.Fields[i].Options = models
+		}
+	}
+}
+
+func (r *resolver) build(n int, model string) *Spec {
+	ls := r.ls[:n]
 	var s *Spec
-	if intro, at := introduction(ls, op, model); intro == nil {
-		s = &Spec{Operation: op, Model: model, Source: LayerSpec, base: model}
-		build[op](s)
+	if intro, at := introduction(ls, r.op, model); intro == nil {
+		s = &Spec{Operation: r.op, Model: model, Source: LayerSpec, base: model}
+		build[r.op](s)
 		for i := range s.Fields {
 			s.Fields[i].Source = LayerSpec
 		}
 	} else {
 		like := intro.like
 		if like == "" {
-			like = operationModels[op][0]
+			like = operationModels[r.op][0]
 		}
 		// A model starts from its like as the layers up to its own make
 		// it: a later layer's change to that model (the user's catalog
 		// removing a field of svcq3-pro) is not a change to this one (svcq2,
 		// like svcq3-pro in service.json) unless it says so itself.
 		layer := ls[at].layer
-		s = lookupIn(ls[:at+1], op, like, models)
+		s = r.spec(at+1, like)
 		s.Model, s.Source = model, layer
 		for i := range s.Fields {
 			s.Fields[i].Source = layer
 		}
 	}
-	for i := range s.Fields {
-		if s.Fields[i].Name == "model" {
-			s.Fields[i].Options = models
-		}
-	}
+	setModels(s, r.models)
 	for _, o := range ls {
-		for _, mp := range o.ops[op] {
-			if mp.model == model {
-				mp.apply(s, o.layer)
-			}
+		for _, mp := range o.patches(r.op, model) {
+			mp.apply(s, o.layer)
 		}
 	}
 	return s
@@ -302,10 +376,8 @@ func introduction(ls []*overlay, op api.Operation, model string) (*modelPatch, i
 		return nil, -1
 	}
 	for i, o := range ls {
-		for _, mp := range o.ops[op] {
-			if mp.model == model {
-				return mp, i
-			}
+		if ps := o.patches(op, model); len(ps) > 0 {
+			return ps[0], i
 		}
 	}
 	return nil, -1

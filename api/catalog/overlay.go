@@ -20,6 +20,26 @@ import (
 type overlay struct {
 	layer Layer
 	ops   map[api.Operation][]*modelPatch
+	// byModel indexes ops by model, so a lookup costs the same however
+	// many models the layer holds.
+	byModel map[api.Operation]map[string][]*modelPatch
+}
+
+// add appends a model's patch to the layer.
+func (o *overlay) add(op api.Operation, mp *modelPatch) {
+	o.ops[op] = append(o.ops[op], mp)
+	if o.byModel == nil {
+		o.byModel = map[api.Operation]map[string][]*modelPatch{}
+	}
+	if o.byModel[op] == nil {
+		o.byModel[op] = map[string][]*modelPatch{}
+	}
+	o.byModel[op][mp.model] = append(o.byModel[op][mp.model], mp)
+}
+
+// patches are the layer's patches of one model, in order.
+func (o *overlay) patches(op api.Operation, model string) []*modelPatch {
+	return o.byModel[op][model]
 }
 
 type modelPatch struct {
@@ -176,11 +196,27 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 		return nil, fmt.Errorf("%s: not a catalog in the form of clapper models --json: %v", name, err)
 	}
 	o := &overlay{layer: layer, ops: map[api.Operation][]*modelPatch{}}
+	trial := append(slices.Clone(below), o)
+	// Each operation's models so far and the rules resolved so far: a
+	// file of thousands of models, or a like chain of thousands, costs
+	// time in proportion to its size.
+	known := map[api.Operation][]string{}
+	isKnown := map[api.Operation]map[string]bool{}
+	resolvers := map[api.Operation]*resolver{}
 	for i, e := range lf {
 		op, err := api.ParseOperation(e.Operation)
 		if err != nil {
 			return nil, fmt.Errorf("%s: entry %d: operation: %v", name, i+1, err)
 		}
+		if _, seen := isKnown[op]; !seen {
+			known[op] = modelsIn(trial, op)
+			isKnown[op] = map[string]bool{}
+			for _, m := range known[op] {
+				isKnown[op][m] = true
+			}
+			resolvers[op] = newResolver(trial, op)
+		}
+		r := resolvers[op]
 		for _, m := range e.Models {
 			where := fmt.Sprintf("%s: %s model %q", name, op, m.Model)
 			if operationModels[op] == nil {
@@ -192,18 +228,17 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 				return nil, fmt.Errorf("%s: a model id is 1-64 letters, digits, '.', '-' or '_'", where)
 			}
 			mp := &modelPatch{model: m.Model, like: m.Like}
-			sofar := append(slices.Clone(below), o)
-			known := modelsIn(sofar, op)
-			if mp.like != "" && !slices.Contains(known, mp.like) {
-				return nil, fmt.Errorf("%s: like %q is not a model of %s; choose one of %s", where, mp.like, op, strings.Join(known, ", "))
+			if mp.like != "" && !isKnown[op][mp.like] {
+				return nil, fmt.Errorf("%s: like %q is not a model of %s; choose one of %s", where, mp.like, op, strings.Join(known[op], ", "))
 			}
 			start := m.Model
-			if !slices.Contains(known, m.Model) && known != nil {
+			if !isKnown[op][m.Model] && known[op] != nil {
 				if start = mp.like; start == "" {
 					start = operationModels[op][0]
 				}
 			}
-			prev := lookupIn(sofar, op, start, known)
+			r.models = known[op]
+			prev := r.spec(len(trial), start)
 			for _, raw := range m.Fields {
 				fp, err := parseFieldPatch(raw)
 				if err != nil {
@@ -214,9 +249,14 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 				}
 				mp.fields = append(mp.fields, fp)
 			}
-			o.ops[op] = append(o.ops[op], mp)
-			trial := append(slices.Clone(below), o)
-			s := lookupIn(trial, op, m.Model, modelsIn(trial, op))
+			o.add(op, mp)
+			r.changed(len(trial), m.Model)
+			if known[op] != nil && !isKnown[op][m.Model] {
+				known[op] = append(known[op], m.Model) // earlier specs see only their own length of it
+				isKnown[op][m.Model] = true
+			}
+			r.models = known[op]
+			s := r.spec(len(trial), m.Model)
 			for _, fp := range mp.fields {
 				if f, ok := s.Field(fp.name); ok {
 					if err := checkRule(s, f); err != nil {
