@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // MaxIDLength bounds a task or job id. The spec calls ids strings and the
@@ -10,7 +11,8 @@ import (
 // are allowed too, since the sandbox's and other services' ids use them.
 const MaxIDLength = 128
 
-// CheckID refuses what no task or job id can be: empty, too long, or
+// CheckID refuses what no task or job id can be: empty, too long, made of
+// dots alone (".." in /ent/v2/tasks/.. would read another path), or
 // holding anything but ASCII letters, digits, '-', '_' and '.'. Every id,
 // whether the service answered it or the user typed it, passes here before
 // it is sent, stored or printed, so an id cannot carry a newline that
@@ -21,6 +23,9 @@ func CheckID(id string) error {
 	}
 	if len(id) > MaxIDLength {
 		return fmt.Errorf("task id %s… is %d characters; ids are at most %d", QuoteText(id[:20]), len(id), MaxIDLength)
+	}
+	if strings.Trim(id, ".") == "" {
+		return fmt.Errorf("task id %s is dots alone; an id has a letter, digit, '-' or '_'", QuoteText(id))
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]

@@ -15,7 +15,7 @@ func TestCheckIDAtEachBound(t *testing.T) {
 		ok bool
 	}{
 		{"0", true}, {"9", true}, {"a", true}, {"z", true}, {"A", true}, {"Z", true},
-		{"-", true}, {"_", true}, {".", true}, {"ab-c_d.9", true},
+		{"-", true}, {"_", true}, {".", false}, {"..", false}, {"...", false}, {".a", true}, {"a..b", true}, {"ab-c_d.9", true},
 		{"/", false}, {":", false}, {"`", false}, {"{", false}, {"@", false}, {"[", false},
 		{" ", false}, {"a\x1bb", false}, {"é", false}, {"", false},
 		{strings.Repeat("x", MaxIDLength), true}, {strings.Repeat("x", MaxIDLength+1), false},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"clapper/api"
 	"clapper/api/catalog"
@@ -48,8 +49,23 @@ func (s *Studio) saveSubject(ctx context.Context, id string, body map[string]any
 }
 
 func librarySubject(sb api.StoredSubject) record.Subject {
-	return record.Subject{ID: sb.ID, Name: sb.Name, Images: sb.Images, Videos: sb.Videos,
-		VoiceID: sb.VoiceID, Style: sb.Style, Description: sb.Description}
+	// The service's text is held to the bounds the spec gives it before
+	// it is stored or shown: a 5 MB description is no description.
+	spec := catalog.SubjectSpec(true)
+	cut := func(field, s string) string {
+		if f, ok := spec.Field(field); ok && f.MaxChars > 0 && utf8.RuneCountInString(s) > f.MaxChars {
+			return string([]rune(s)[:f.MaxChars]) + "…"
+		}
+		return s
+	}
+	list := func(field string, vs []string) []string {
+		if f, ok := spec.Field(field); ok && f.MaxItems > 0 && len(vs) > f.MaxItems {
+			return vs[:f.MaxItems]
+		}
+		return vs
+	}
+	return record.Subject{ID: sb.ID, Name: cut("name", sb.Name), Images: list("images", sb.Images), Videos: list("videos", sb.Videos),
+		VoiceID: sb.VoiceID, Style: cut("style", sb.Style), Description: cut("description", sb.Description)}
 }
 
 // Subjects is the subject library: the stored subjects this backend made
@@ -58,11 +74,22 @@ func (s *Studio) Subjects(ctx context.Context) ([]record.Subject, error) {
 	return s.store.Subjects(ctx)
 }
 
+// maxSubjectPages bounds how many pages of subjects one sync reads (of 100
+// each): a service that always answers with a next page token would keep
+// it paging for ever.
+const maxSubjectPages = 100
+
 // SyncSubjects reads every stored subject of the account from the service
-// into the library and answers the library.
+// into the library and answers the library. A service that pages past
+// maxSubjectPages, or hands a page token back a second time, is stopped
+// there, and the error says so (what was read is in the library).
 func (s *Studio) SyncSubjects(ctx context.Context) ([]record.Subject, error) {
 	q := api.SubjectQuery{Count: 100}
-	for {
+	seen := map[string]bool{}
+	for pages := 1; ; pages++ {
+		if pages > maxSubjectPages {
+			return nil, fmt.Errorf("the service listed more than %d pages of stored subjects (%d); stopped there, and the library keeps what was read", maxSubjectPages, maxSubjectPages*q.Count)
+		}
 		page, err := s.client.ListSubjects(ctx, q)
 		if err != nil {
 			return nil, err
@@ -72,9 +99,10 @@ func (s *Studio) SyncSubjects(ctx context.Context) ([]record.Subject, error) {
 				return nil, err
 			}
 		}
-		if page.NextPageToken == "" || page.NextPageToken == q.PageToken || len(page.Subjects) == 0 {
+		if page.NextPageToken == "" || seen[page.NextPageToken] || len(page.Subjects) == 0 {
 			break
 		}
+		seen[page.NextPageToken] = true
 		q.PageToken = page.NextPageToken
 	}
 	return s.store.Subjects(ctx)
