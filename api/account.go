@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -197,9 +198,8 @@ func (c *Client) Upload(ctx context.Context, data []byte, contentType string) (s
 	if err := decodeClean(raw, &opened); err != nil || opened.ID == "" || opened.PutURL == "" {
 		return "", fmt.Errorf("upload: the service answered no upload id and put_url: %s", CleanText(string(truncate(raw, 200))))
 	}
-	u, err := url.Parse(opened.PutURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-		return "", fmt.Errorf("upload: the put_url the service answered is not an http(s) URL")
+	if err := c.checkPutURL(opened.PutURL); err != nil {
+		return "", err
 	}
 	etag, err := c.put(ctx, opened.PutURL, data, contentType)
 	if err != nil {
@@ -216,7 +216,42 @@ func (c *Client) Upload(ctx context.Context, data []byte, contentType string) (s
 	if err := decodeClean(raw, &done); err != nil || done.URI == "" {
 		return "", fmt.Errorf("upload: the service finished without a uri: %s", CleanText(string(truncate(raw, 200))))
 	}
+	if !uploadURI.MatchString(done.URI) {
+		return "", fmt.Errorf("upload: the service finished with %s, not a uri of the form ssupload:?id=ID; it is not used (nor kept for reuse)", QuoteText(string(truncate([]byte(done.URI), 80))))
+	}
 	return done.URI, nil
+}
+
+// uploadURI is the form of a finished upload's uri (the service notes'
+// ssupload:?id=...), an id as CheckID takes it.
+var uploadURI = regexp.MustCompile(`^ssupload:\?id=[A-Za-z0-9._-]{1,128}$`)
+
+// checkPutURL refuses a put_url the bytes must not go to: not http(s),
+// carrying credentials, or plain http when the service itself is reached
+// over https (the image would cross the network in the clear).
+func (c *Client) checkPutURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return fmt.Errorf("upload: the put_url the service answered is not an http(s) URL")
+	case u.User != nil:
+		return fmt.Errorf("upload: the put_url the service answered carries credentials; nothing was sent to it")
+	case u.Scheme == "http" && strings.HasPrefix(c.baseURL, "https://"):
+		return fmt.Errorf("upload: the put_url the service answered is plain http (%s) while the service is https; nothing was sent to it", CleanText(u.Host))
+	}
+	return nil
+}
+
+// storage is the client for a presigned put_url: the service's own
+// transport, but a redirect is refused as what it is (an upload goes only
+// where the service said), not as a guard of the API key, which is never
+// sent there.
+func (c *Client) storage() *http.Client {
+	cp := *c.http
+	cp.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+		return fmt.Errorf("the storage redirected the upload to %s; an upload is sent only to the put_url the service gave", CleanText(req.URL.Host))
+	}
+	return &cp
 }
 
 // put stores the bytes at a presigned URL and answers the storage's etag.
@@ -231,7 +266,7 @@ func (c *Client) put(ctx context.Context, putURL string, data []byte, contentTyp
 		return "", err
 	}
 	req.Header.Set("Content-Type", contentType)
-	res, err := c.http.Do(req)
+	res, err := c.storage().Do(req)
 	if err != nil {
 		return "", &NetworkError{Method: http.MethodPut, Path: "upload put_url", Err: err}
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 // the same server) and records what the storage and the finish received.
 type storage struct {
 	putURL   string
+	uri      string        // the finish's uri ("" for ssupload:?id=u1)
 	hold     chan struct{} // when set, the PUT waits for it
 	mu       sync.Mutex
 	stored   string
@@ -45,7 +47,11 @@ func (s *storage) start(t *testing.T) *httptest.Server {
 			w.Header().Set("ETag", `"abc"`)
 		case r.URL.Path == PathUploads+"/u1/finish":
 			s.finished = string(b)
-			io.WriteString(w, `{"uri":"ssupload:?id=u1"}`)
+			uri := s.uri
+			if uri == "" {
+				uri = "ssupload:?id=u1"
+			}
+			json.NewEncoder(w).Encode(map[string]string{"uri": uri})
 		default:
 			w.WriteHeader(http.StatusNotFound)
 		}
@@ -99,5 +105,41 @@ func TestUploadPutHonoursTheTimeout(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the PUT outlived the client's timeout")
+	}
+}
+
+// Trust round two: a put_url with credentials, or plain http when the
+// service is https, gets no bytes; a finish uri not of the form
+// ssupload:?id=ID is not used; a storage that redirects the upload is
+// refused as what it is.
+func TestUploadAnswersAreChecked(t *testing.T) {
+	cl, _ := NewClient("https://api.example", "key-12345678")
+	for put, want := range map[string]string{
+		"https://user:pw@storage.example/u1": "carries credentials",
+		"http://storage.example/u1":          "plain http",
+		"https:///u1":                        "not an http(s) URL",
+	} {
+		if err := cl.checkPutURL(put); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("put_url %s: %v, want %q", put, err, want)
+		}
+	}
+	if err := cl.checkPutURL("https://storage.example/u1?sig=x"); err != nil {
+		t.Errorf("a presigned https put_url: %v", err)
+	}
+	for _, uri := range []string{"ssupload:?id=u1\nforged", "https://evil.example/x.png", "ssupload:?id=", "ssupload:?id=a/b"} {
+		s := &storage{putURL: "/storage/u1", uri: uri}
+		srv := s.start(t)
+		cl, _ := NewClient(srv.URL, "key-12345678")
+		if got, err := cl.Upload(context.Background(), []byte("png"), "image/png"); err == nil || !strings.Contains(err.Error(), "not a uri of the form") {
+			t.Errorf("finish uri %q: %q %v", uri, got, err)
+		}
+	}
+	redirecting := httptest.NewServer(http.RedirectHandler("https://elsewhere.example/u1", http.StatusTemporaryRedirect))
+	defer redirecting.Close()
+	s := &storage{putURL: redirecting.URL + "/u1"}
+	srv := s.start(t)
+	cl, _ = NewClient(srv.URL, "key-12345678")
+	if _, err := cl.Upload(context.Background(), []byte("png"), "image/png"); err == nil || !strings.Contains(err.Error(), "redirected the upload") || strings.Contains(err.Error(), "API key") {
+		t.Errorf("a storage redirect: %v", err)
 	}
 }

@@ -251,6 +251,10 @@ func (c *Config) resolveWith(s Settings) error {
 		}
 		c.DataDir = d
 	}
+	if st, err := os.Stat(c.DataDir); err == nil && st.IsDir() && st.Mode().Perm()&0o002 != 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("data directory %s can be written by anyone (mode %04o): another user could replace the history or plant files among your results; chmod 700 it",
+			c.DataDir, st.Mode().Perm()))
+	}
 	return c.Check()
 }
 

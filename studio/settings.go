@@ -86,8 +86,19 @@ func LoadSettings() (s Settings, warnings []string, err error) {
 }
 
 // makePrivate sets a key-holding file to 0600 when group or others may
-// read it, and says what it did (or could not do).
+// read it, and says what it did (or could not do). A settings file that is
+// a link is not followed for that: the file it points to may be anyone's
+// (a dotfiles repository, a shared config), so the warning names it and
+// leaves it as it is.
 func makePrivate(p string) string {
+	if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		target, _ := filepath.EvalSymlinks(p)
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+			return fmt.Sprintf("settings file %s is a link to %s, which holds the API key and others may read (mode %04o); it is not changed through the link: make it 0600 yourself, or replace the link by a file",
+				p, target, st.Mode().Perm())
+		}
+		return ""
+	}
 	st, err := os.Stat(p)
 	if err != nil || st.Mode().Perm()&0o077 == 0 {
 		return ""

@@ -3,6 +3,7 @@
 package studio
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -30,5 +31,39 @@ func TestSettingsFIFOIsRefusedAtOnce(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second): // a hang guard
 		t.Fatal("reading a FIFO settings file blocks")
+	}
+}
+
+// Trust round two: a settings file that is a link to a key-holding file
+// others may read is not changed through the link: the warning names the
+// file it points to. A data directory anyone can write to is warned about.
+func TestSettingsLinkAndOpenDataDirAreNamed(t *testing.T) {
+	dir := isolate(t)
+	target := filepath.Join(t.TempDir(), "shared-settings.json")
+	if err := os.WriteFile(target, []byte(`{"api_key":"secret-key-000000","base_url":"https://svc.example"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(target, 0o644)
+	if err := os.Symlink(target, filepath.Join(dir, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(data, 0o777)
+	c := Config{DataDir: data}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o644 {
+		t.Errorf("the linked file was changed to %v", st.Mode().Perm())
+	}
+	all := strings.Join(c.Warnings, "\n")
+	if !strings.Contains(all, "is a link to "+target) || !strings.Contains(all, "not changed through the link") {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	if !strings.Contains(all, "data directory "+data+" can be written by anyone (mode 0777)") {
+		t.Errorf("warnings %q", c.Warnings)
 	}
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -34,5 +35,25 @@ func TestPrepareRelabelsChecksNormalizesAndMeasures(t *testing.T) {
 	}
 	if len(bad.Errors) != 1 || bad.Errors[0].Field != "duration" {
 		t.Errorf("a duration of 99 must be the one broken rule: %v", bad.Errors)
+	}
+}
+
+// A text past any possible length of its bound is refused before it is
+// copied (trust round two: a 30 MB prompt cost 350 MB before its refusal):
+// the field named with its bound, and next to nothing allocated.
+func TestPrepareRefusesHugeTextFirst(t *testing.T) {
+	huge := strings.Repeat("a", 30<<20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := Prepare(api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": huge})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spent := after.TotalAlloc - before.TotalAlloc; spent > 1<<20 {
+		t.Errorf("refusing a 30 MB prompt allocated %d bytes", spent)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Field != "prompt" || !strings.Contains(r.Errors[0].Message, "at most") {
+		t.Errorf("errors %v", r.Errors)
 	}
 }
