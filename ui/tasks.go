@@ -202,11 +202,30 @@ func (p *tasksPage) pinnedRow() (record.Task, bool) {
 	return u[p.pinned], true
 }
 
+// unknownRow is the request of unknown outcome under the cursor: a pinned
+// row, or its copy in the list below (where the cursor starts).
+func (p *tasksPage) unknownRow() (record.Task, bool) {
+	if t, ok := p.pinnedRow(); ok {
+		return t, true
+	}
+	row, ok := p.win.selected()
+	if !ok {
+		return record.Task{}, false
+	}
+	for _, u := range p.unknown() {
+		if u.LocalID == row.LocalID {
+			return u, true
+		}
+	}
+	return record.Task{}, false
+}
+
 func (p *tasksPage) KeyMap() tasksKeys {
 	k := p.keys
 	_, onPinned := p.pinnedRow()
-	k.Attach.SetEnabled(onPinned)
-	k.Abandon.SetEnabled(onPinned)
+	_, onUnknown := p.unknownRow()
+	k.Attach.SetEnabled(onUnknown)
+	k.Abandon.SetEnabled(onUnknown)
 	k.ClearFilter.SetEnabled(p.filtered())
 	row, hasRow := p.win.selected()
 	k.Open.SetEnabled(onPinned || hasRow)
@@ -435,9 +454,10 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		t, _ := p.win.selected()
 		return rereadTask(p.env, t)
 	case key.Matches(msg, k.Attach):
-		return p.attachDialog(unknown[p.pinned])
+		t, _ := p.unknownRow()
+		return p.attachDialog(t)
 	case key.Matches(msg, k.Abandon):
-		t := unknown[p.pinned]
+		t, _ := p.unknownRow()
 		d := &confirmDialog{
 			title: fmt.Sprintf("Abandon request #%d?", t.LocalID),
 			body: "Its answer never came, so the service may or may not have created the task. Abandon it only if you know " +

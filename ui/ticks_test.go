@@ -173,3 +173,30 @@ func TestPinnedListFollowsAgeingRequests(t *testing.T) {
 		})
 	}
 }
+
+// Trust round two: a and x work on a request of unknown outcome from its
+// row in the list as well as from its pinned copy (the cursor starts in
+// the list, on that row when it is the newest).
+func TestUnknownRequestIsAttachedFromItsListRow(t *testing.T) {
+	m, _, _ := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-3 * time.Hour), 1},
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-time.Hour), 0},
+	})
+	tp := m.pages[pageTasks].(*tasksPage)
+	if len(tp.unknown()) != 1 {
+		t.Fatalf("not pinned:\n%s", screen(m))
+	}
+	row, ok := tp.win.selected()
+	if tp.pinned >= 0 || !ok || row.Prompt != "lost in the post" {
+		t.Fatalf("the cursor starts on %+v (pinned %d)", row, tp.pinned)
+	}
+	send(m, press("a"))
+	if m.dialog() == nil || !strings.Contains(screen(m), "Attach a task id to request #2") {
+		t.Fatalf("a did nothing on the list's copy of the request:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("down")) // the finished task: nothing to attach
+	if tp.KeyMap().Attach.Enabled() {
+		t.Error("a is offered on a finished task")
+	}
+}
