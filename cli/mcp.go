@@ -8,8 +8,9 @@ import (
 
 func newMCPCmd(app *App) *cobra.Command {
 	var (
-		httpAddr string
-		dailyCap string
+		httpAddr   string
+		dailyCap   string
+		mediaRoots []string
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -24,10 +25,13 @@ func newMCPCmd(app *App) *cobra.Command {
 			"must carry.\n\n" +
 			"--daily-cap bounds what agent tasks may cost per local day (env " + studio.EnvAgentCreditCap +
 			", or the Settings page; default no cap): a send that would pass it is refused, saying the cap " +
-			"and today's total.",
+			"and today's total.\n\n" +
+			"An agent reads local files only from the download folders and the folders given with " +
+			"--media-root; a path elsewhere is refused by its name, without a look at what is there.",
 		Example: "  clapper mcp\n" +
 			"  clapper mcp --daily-cap 500\n" +
 			"  clapper mcp --http 127.0.0.1:8765\n" +
+			"  clapper mcp --media-root ~/Pictures/refs\n" +
 			"  claude mcp add clapper -- clapper mcp --daily-cap 500",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -35,6 +39,7 @@ func newMCPCmd(app *App) *cobra.Command {
 				return usageError("this build has no MCP server")
 			}
 			cfg := app.Config
+			cfg.MediaRoots = mediaRoots
 			if cmd.Flags().Changed("daily-cap") {
 				n, err := studio.ParseCreditCap(dailyCap)
 				if err != nil {
@@ -52,5 +57,6 @@ func newMCPCmd(app *App) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&httpAddr, "http", "", "Serve streamable HTTP on this loopback\naddress (e.g. 127.0.0.1:8765) instead of stdio")
 	f.StringVar(&dailyCap, "daily-cap", "", "Credits agent tasks may cost per day; 0 or\noff for no cap (env "+studio.EnvAgentCreditCap+")")
+	f.StringArrayVar(&mediaRoots, "media-root", nil, "A folder whose files an agent may send (as\noften as needed; the download folders always)")
 	return cmd
 }

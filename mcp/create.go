@@ -92,7 +92,7 @@ func (c created) summary() string {
 // studio's one preparation path (local files read, every rule checked,
 // normalised, sized and priced). Nothing is sent.
 func (s *Server) prepare(op api.Operation, body map[string]any) (map[string]any, studio.Price, error) {
-	p, err := s.studio.Prepare(op, body, ".")
+	p, err := s.studio.PrepareWithin(op, body, ".", s.allowFile)
 	if err != nil {
 		return nil, studio.Price{}, fmt.Errorf("%s request not sent: %w", op, err)
 	}

@@ -113,8 +113,9 @@ func TestABrokenRuleIsRefusedNamingTheFieldAndNothingIsSent(t *testing.T) {
 	if !strings.Contains(msg, "model: img2video has no model") {
 		t.Errorf("unknown model: %s", msg)
 	}
-	msg = r.refused(t, "create_reference2image", map[string]any{"model": "svcq2", "prompt": "x", "images": []string{"/no/such/file.png"}})
-	if !strings.Contains(msg, "images[0]: /no/such/file.png: no such file") {
+	missing := filepath.Join(r.media, "no-such-file.png")
+	msg = r.refused(t, "create_reference2image", map[string]any{"model": "svcq2", "prompt": "x", "images": []string{missing}})
+	if !strings.Contains(msg, "images[0]: "+missing+": no such file") {
 		t.Errorf("missing file: %s", msg)
 	}
 	if n := r.posts.Load(); n != 0 {
@@ -141,7 +142,7 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	clk := sandbox.NewFakeClock(time.Now())
 	r := newRig(t, rigOpts{counted: true, clock: clk})
 	// A local file is sent as a data URI, as the CLI does.
-	img := filepath.Join(t.TempDir(), "ref.png")
+	img := filepath.Join(r.media, "ref.png")
 	writePNG(t, img, 320, 240)
 	var c created
 	r.ok(t, "create_reference2image", map[string]any{"model": "svcq2", "prompt": "a red fox", "images": []string{img}}, &c)

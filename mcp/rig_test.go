@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -45,8 +46,11 @@ type rigOpts struct {
 }
 
 type rig struct {
-	st    *studio.Studio
-	srv   *Server
+	st  *studio.Studio
+	srv *Server
+	// media is the folder given as --media-root: local files of the
+	// tests live there.
+	media string
 	cs    *sdk.ClientSession
 	posts atomic.Int64
 
@@ -97,7 +101,11 @@ func newRig(t testing.TB, o rigOpts) *rig {
 		t.Fatal(err)
 	}
 	r.st = st
-	r.srv = New(st, Options{DownloadWait: 10 * time.Second})
+	r.media = filepath.Join(dir, "media")
+	if err := os.MkdirAll(r.media, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r.srv = New(st, Options{DownloadWait: 10 * time.Second, MediaRoots: []string{r.media}})
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := r.srv.SDK().Connect(ctx, stt, nil); err != nil {
 		t.Fatal(err)

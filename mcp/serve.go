@@ -66,7 +66,7 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 	if cfg.AgentCreditCap > 0 {
 		fmt.Fprintf(o.Stderr, "clapper mcp: agent tasks may cost at most %d credits a day\n", cfg.AgentCreditCap)
 	}
-	s := New(st, Options{Version: o.Version})
+	s := New(st, Options{Version: o.Version, MediaRoots: cfg.MediaRoots})
 	if ln == nil {
 		out := &lockedWriter{w: o.Stdout}
 		return s.Run(ctx, &sdk.IOTransport{Reader: guardStdio(o.Stdin, out, maxMessageBytes), Writer: out, MaxLineLength: maxMessageBytes + 1})

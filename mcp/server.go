@@ -54,6 +54,9 @@ type Options struct {
 	DownloadWait time.Duration
 	// MaxResourceBytes bounds a file served as a resource.
 	MaxResourceBytes int64
+	// MediaRoots are the folders whose files an agent may have sent
+	// (clapper mcp --media-root); the download folders always are.
+	MediaRoots []string
 }
 
 // Server serves one studio's work as MCP tools.
@@ -61,6 +64,9 @@ type Server struct {
 	studio *studio.Studio
 	sdk    *sdk.Server
 	opts   Options
+	// roots are the folders an agent may have files read from, absolute,
+	// links resolved.
+	roots []string
 
 	// sendMu makes the cap check and the send one step: two agent calls
 	// at once cannot both pass a cap that only one of them fits under.
@@ -79,7 +85,7 @@ func New(st *studio.Studio, o Options) *Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := &Server{studio: st, opts: o}
+	s := &Server{studio: st, opts: o, roots: mediaRoots(o.MediaRoots, st.DownloadFolders())}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "clapper", Title: "clapper studio", Version: o.Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	s.addCreateTools()
@@ -92,7 +98,8 @@ func New(st *studio.Studio, o Options) *Server {
 
 const instructions = "clapper creates videos, images and audio with the svc service. Call describe_operation " +
 	"for an operation's rules model by model, validate_request to check a request and see its price without " +
-	"sending it, then create_<operation>. Media fields take URLs, data URIs or local file paths. Follow a task " +
+	"sending it, then create_<operation>. Media fields take URLs, data URIs or local file paths (in the folders " +
+	"the user allowed: the download folders and any --media-root). Follow a task " +
 	"with wait_task (or get_task), then download_results saves its files locally. Everything lands in the " +
 	"user's clapper history, where the terminal studio shows it live."
 

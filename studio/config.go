@@ -97,6 +97,9 @@ type Config struct {
 	HistoryURL       string
 	HistoryURLGiven  bool
 	HistoryURLSource Source
+	// MediaRoots are the folders an AI agent (clapper mcp) may have local
+	// files read from, beside the download folders.
+	MediaRoots []string
 }
 
 // Source is where a setting's value came from.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"clapper/api"
@@ -23,6 +24,18 @@ var previewName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 // Preview returns a picture to show for key (a task's cover, a scene's
 // first frame), fetched once from src into the data directory's preview
 // cache by the one downloader: the picture's URL expires, the cache stays.
+// DownloadFolders are the folders results are saved in, one per kind of
+// media (or the one download folder set).
+func (s *Studio) DownloadFolders() []string {
+	var out []string
+	for _, op := range api.Operations() {
+		if dir := s.downloader.DirFor(op); dir != "" && !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
 func (s *Studio) Preview(ctx context.Context, key, src string) (string, error) {
 	return s.preview(ctx, key, src, func(context.Context) (string, error) { return src, nil })
 }

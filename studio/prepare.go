@@ -34,7 +34,13 @@ func (p Prepared) OK() bool { return p.Errors == nil && p.TooLarge == "" }
 // (or, forced, to send anyway). It needs no running backend (a dry run);
 // Studio.Prepare adds the price.
 func PrepareRequest(cfg Config, op api.Operation, body map[string]any, dir string) (Prepared, error) {
-	if err := catalog.InlineFiles(op, body, dir); err != nil {
+	return prepare(cfg, op, body, dir, nil)
+}
+
+// prepare is PrepareRequest reading only the local files allow accepts
+// (nil: any).
+func prepare(cfg Config, op api.Operation, body map[string]any, dir string, allow func(path string) error) (Prepared, error) {
+	if err := catalog.InlineFilesWithin(op, body, dir, allow); err != nil {
 		return Prepared{}, err
 	}
 	r, err := catalog.Prepare(op, body)
@@ -58,7 +64,14 @@ func (c Config) SizeRule(op api.Operation, body map[string]any, size int) string
 
 // Prepare is PrepareRequest on this studio's configuration, priced.
 func (s *Studio) Prepare(op api.Operation, body map[string]any, dir string) (Prepared, error) {
-	p, err := PrepareRequest(s.Config, op, body, dir)
+	return s.PrepareWithin(op, body, dir, nil)
+}
+
+// PrepareWithin is Prepare reading only the local files allow accepts (an
+// agent's media roots); a path it refuses is the error, before anything
+// looks at the file.
+func (s *Studio) PrepareWithin(op api.Operation, body map[string]any, dir string, allow func(path string) error) (Prepared, error) {
+	p, err := prepare(s.Config, op, body, dir, allow)
 	if err != nil {
 		return Prepared{}, err
 	}

@@ -109,8 +109,14 @@ func indefinite(word string) string {
 // them; relative paths are read from dir. Values that are URLs or data URIs
 // stay as they are; fields no table names are left to Validate.
 func InlineFiles(op api.Operation, body map[string]any, dir string) error {
+	return InlineFilesWithin(op, body, dir, nil)
+}
+
+// InlineFilesWithin is InlineFiles that reads a file only when allow (nil:
+// any) accepts its path, made absolute, before anything looks at it.
+func InlineFilesWithin(op api.Operation, body map[string]any, dir string, allow func(path string) error) error {
 	for name, v := range body {
-		if err := InlineValue(op, name, &v, dir); err != nil {
+		if err := inlineValue(op, name, &v, dir, allow); err != nil {
 			return err
 		}
 		body[name] = v
@@ -120,20 +126,24 @@ func InlineFiles(op api.Operation, body map[string]any, dir string) error {
 
 // InlineValue is InlineFiles for one field's value.
 func InlineValue(op api.Operation, name string, v *any, dir string) error {
+	return inlineValue(op, name, v, dir, nil)
+}
+
+func inlineValue(op api.Operation, name string, v *any, dir string, allow func(string) error) error {
 	f, ok := FieldOf(op, name)
 	if !ok {
 		return nil // validation reports unknown fields
 	}
 	switch f.Kind {
 	case KindMedia:
-		return inlineString(name, f.Media, v, dir)
+		return inlineString(name, f.Media, v, dir, allow)
 	case KindMediaList:
 		if _, single := (*v).(string); single {
-			return inlineString(name, f.Media, v, dir)
+			return inlineString(name, f.Media, v, dir, allow)
 		}
 		list, _ := (*v).([]any)
 		for i := range list {
-			if err := inlineString(fmt.Sprintf("%s[%d]", name, i), f.Media, &list[i], dir); err != nil {
+			if err := inlineString(fmt.Sprintf("%s[%d]", name, i), f.Media, &list[i], dir, allow); err != nil {
 				return err
 			}
 		}
@@ -148,7 +158,7 @@ func InlineValue(op api.Operation, name string, v *any, dir string) error {
 				}
 				items, _ := subj[k].([]any)
 				for j := range items {
-					if err := inlineString(fmt.Sprintf("subjects[%d].%s[%d]", i, k, j), media, &items[j], dir); err != nil {
+					if err := inlineString(fmt.Sprintf("subjects[%d].%s[%d]", i, k, j), media, &items[j], dir, allow); err != nil {
 						return err
 					}
 				}
@@ -158,7 +168,7 @@ func InlineValue(op api.Operation, name string, v *any, dir string) error {
 	return nil
 }
 
-func inlineString(label string, media Media, v *any, dir string) error {
+func inlineString(label string, media Media, v *any, dir string, allow func(string) error) error {
 	s, ok := (*v).(string)
 	if !ok || !IsLocalPath(s) {
 		return nil
@@ -166,6 +176,15 @@ func inlineString(label string, media Media, v *any, dir string) error {
 	path := s
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
+	}
+	if allow != nil {
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			err = allow(abs)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
 	}
 	uri, err := FileToDataURI(path, media)
 	if err != nil {
