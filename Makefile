@@ -43,8 +43,8 @@ test: vet lint
 ifeq ($(HAVE_PG)$(CLAPPER_TEST_PG_REQUIRED),)
 	@echo "SKIPPED: the PostgreSQL tests (the team store): no PostgreSQL here; install Debian's postgresql or set CLAPPER_TEST_PG_URL"
 else
-	CLAPPER_TEST_STORE=postgres $(GO) test -count=1 ./history
-	CLAPPER_TEST_STORE=postgres $(GO) test -race -count=1 -run '$(HISTORY_RACE)' ./history
+	$(GO) test -count=1 ./history -args -store=postgres
+	$(GO) test -race -count=1 -run '$(HISTORY_RACE)' ./history -args -store=postgres
 endif
 
 vet:

@@ -96,10 +96,10 @@ func (d *dialect) args(args []any) []any {
 	for i, a := range args {
 		switch v := a.(type) {
 		case bool:
-			args[i] = flag(v)
+			args[i] = oneOrZero(v)
 		case sql.NullBool:
 			if v.Valid {
-				args[i] = flag(v.Bool)
+				args[i] = oneOrZero(v.Bool)
 			} else {
 				args[i] = nil
 			}
@@ -181,7 +181,7 @@ func (s *dbStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, erro
 	return s.Stmt.ExecContext(ctx, s.d.args(args)...)
 }
 
-func flag(b bool) int64 {
+func oneOrZero(b bool) int64 {
 	if b {
 		return 1
 	}

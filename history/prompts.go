@@ -23,11 +23,11 @@ func (s *Store) SearchPrompts(ctx context.Context, q record.PromptQuery) ([]reco
 	if limit <= 0 {
 		limit = DefaultPromptLimit
 	}
-	pattern, chars := fuzzyGlob(q.Pattern), charMask(q.Pattern)
+	pattern, chars := fuzzyPattern(q.Pattern, false), charMask(q.Pattern)
 	glob := "GLOB ?1"
 	if s.d.postgres {
 		// PostgreSQL has no GLOB: the same pattern as LIKE.
-		pattern, glob = fuzzyLike(q.Pattern), `LIKE ?1 ESCAPE '\'`
+		pattern, glob = fuzzyPattern(q.Pattern, true), `LIKE ?1 ESCAPE '\'`
 	}
 	var out []record.Prompt
 	err := s.read(ctx, func(tx *dbTx) error {
@@ -96,44 +96,31 @@ func (s *Store) StarPrompt(ctx context.Context, text string, on bool, at time.Ti
 	})
 }
 
-// fuzzyGlob turns a typed pattern into a GLOB over the folded text: every
-// character in order, anything between. GLOB's own characters are matched
-// literally inside brackets; only ASCII letters are folded, as SQLite's
-// lower() folds the stored text.
-func fuzzyGlob(pattern string) string {
-	var b strings.Builder
-	b.WriteByte('*')
-	for _, r := range pattern {
-		switch {
-		case r == ' ' || r == '\t' || r == '\n':
-			continue
-		case r >= 'A' && r <= 'Z':
-			r += 'a' - 'A'
-		case r == '*' || r == '?' || r == '[':
-			b.WriteString("[" + string(r) + "]*")
-			continue
-		}
-		b.WriteRune(r)
-		b.WriteByte('*')
+// fuzzyPattern turns a typed pattern into one over the folded text: every
+// character in order, anything between; a GLOB (SQLite), or with like a
+// LIKE escaped with a backslash (PostgreSQL has no GLOB). The pattern
+// language's own characters are matched literally; only ASCII letters are
+// folded, as SQLite's lower() folds the stored text.
+func fuzzyPattern(pattern string, like bool) string {
+	wild, literal := "*", func(r rune) string { return "[" + string(r) + "]" }
+	special := "*?["
+	if like {
+		wild, literal, special = "%", func(r rune) string { return `\` + string(r) }, `%_\`
 	}
-	return b.String()
-}
-
-// fuzzyLike is fuzzyGlob as a LIKE pattern (escaped with a backslash).
-func fuzzyLike(pattern string) string {
 	var b strings.Builder
-	b.WriteByte('%')
+	b.WriteString(wild)
 	for _, r := range pattern {
 		switch {
 		case r == ' ' || r == '\t' || r == '\n':
 			continue
 		case r >= 'A' && r <= 'Z':
-			r += 'a' - 'A'
-		case r == '%' || r == '_' || r == '\\':
-			b.WriteByte('\\')
+			b.WriteRune(r + 'a' - 'A')
+		case strings.ContainsRune(special, r):
+			b.WriteString(literal(r))
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
-		b.WriteByte('%')
+		b.WriteString(wild)
 	}
 	return b.String()
 }

@@ -146,12 +146,12 @@ func where(f record.Filter) (conds []string, args []any, words []string) {
 	in("t.model", f.Models)
 	if len(f.SentBy) > 0 {
 		// by:ann finds ann@any-machine, by:studio-3 anyone on that machine.
-		var any []string
+		var ors []string
 		for _, who := range f.SentBy {
-			any = append(any, `t.sent_by = ?`, `t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`)
+			ors = append(ors, `t.sent_by = ?`, `t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`)
 			args = append(args, who, likeEscaper.Replace(who)+"@%", "%@"+likeEscaper.Replace(who))
 		}
-		conds = append(conds, "("+strings.Join(any, " OR ")+")")
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
 	for _, tag := range f.Tags {
 		conds = append(conds, "EXISTS (SELECT 1 FROM task_tags g WHERE g.task = t.id AND g.tag = ?)")

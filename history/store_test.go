@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,11 +42,14 @@ func (c *fakeClock) Set(t time.Time) {
 }
 
 // backend is the database the store tests run on: the history file by
-// default, a team's PostgreSQL when CLAPPER_TEST_STORE=postgres (make test
-// runs the package both ways: one contract, two implementations).
-var backend = os.Getenv("CLAPPER_TEST_STORE")
+// default, a team's PostgreSQL with -store=postgres (make test runs the
+// package both ways: one contract, two implementations). A flag, not the
+// environment: the tests read nothing of the caller's environment.
+var backend string
 
 func TestMain(m *testing.M) {
+	flag.StringVar(&backend, "store", "sqlite", "the store under test: sqlite or postgres")
+	flag.Parse()
 	code := m.Run()
 	pgtest.Stop()
 	os.Exit(code)
@@ -65,7 +69,7 @@ func newStore(t testing.TB) (*Store, *fakeClock) {
 	case "postgres":
 		return sharedDatabase(t)(WithClock(clk.Now)), clk
 	default:
-		t.Fatalf("CLAPPER_TEST_STORE=%q: sqlite or postgres", backend)
+		t.Fatalf("-store=%q: sqlite or postgres", backend)
 	}
 	if err != nil {
 		t.Fatal(err)

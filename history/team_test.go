@@ -19,7 +19,7 @@ import (
 func teamOnly(t *testing.T) {
 	t.Helper()
 	if backend != "postgres" {
-		t.Skip("a team database's behaviour: runs with CLAPPER_TEST_STORE=postgres")
+		t.Skip("a team database's behaviour: runs with -store=postgres")
 	}
 }
 

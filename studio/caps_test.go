@@ -11,7 +11,6 @@ import (
 	"clapper/api/sandbox"
 	"clapper/record"
 	"clapper/studio"
-	"clapper/track"
 )
 
 // Ten senders at once, in two processes on one history, against a service
@@ -84,20 +83,8 @@ func TestCapsHoldAgainstTenParallelSenders(t *testing.T) {
 // and two waiting, another send that fits beside the five but not beside
 // all seven is refused by the daily cap.
 func TestRunningSetHoldsItsWaitingLinesAgainstTheCap(t *testing.T) {
-	isolated(t)
-	clk := sandbox.NewFakeClock(wiringT0)
-	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
-		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
-			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
-				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, _ := startedSetStudio(t)
 	ctx := context.Background()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	body := map[string]any{"model": "svcq2", "prompt": "a lighthouse"}
 	reqs, err := studio.SeedVariations(api.OpReference2Image, body, 7)
 	if err != nil {

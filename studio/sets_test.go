@@ -18,20 +18,8 @@ import (
 // variations) keeps at most five at the service, shows the rest waiting
 // on our side, and sends every line once as room frees up.
 func TestStartSetQueuesPastFiveAndSendsEachOnce(t *testing.T) {
-	isolated(t)
-	clk := sandbox.NewFakeClock(wiringT0)
-	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
-		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
-			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
-				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, clk := startedSetStudio(t)
 	ctx := context.Background()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	body := map[string]any{"model": "svcq2", "prompt": "a lighthouse"}
 	reqs, err := studio.SeedVariations(api.OpReference2Image, body, 7)
 	if err != nil {
@@ -132,20 +120,8 @@ func TestVariationsRules(t *testing.T) {
 // Two sets sent one after the other share the service's five: the second
 // waits on our side while the first fills them, and goes on as they end.
 func TestSetsShareTheFiveSlots(t *testing.T) {
-	isolated(t)
-	clk := sandbox.NewFakeClock(wiringT0)
-	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
-		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
-			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
-				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, clk := startedSetStudio(t)
 	ctx := context.Background()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	var ids []int64
 	for range 2 {
 		reqs, err := studio.SeedVariations(api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"}, 4)
@@ -191,4 +167,24 @@ func TestSetsShareTheFiveSlots(t *testing.T) {
 	if n := sent(); n != 8 {
 		t.Fatalf("after the first ended: %d of 8 sent", n)
 	}
+}
+
+// startedSetStudio is a started studio on the embedded sandbox and a fake
+// clock, read back every simulated second, for the tests of set runs.
+func startedSetStudio(t *testing.T) (*studio.Studio, *sandbox.FakeClock) {
+	t.Helper()
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100,
+			Schedule: &track.Schedule{FirstPoll: time.Second, MinInterval: time.Second, MaxInterval: time.Second,
+				QueueCheckMin: time.Second, QueueCheckMax: time.Second, Slots: 5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, clk
 }

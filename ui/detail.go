@@ -438,7 +438,7 @@ func senderLine(t record.Task) string {
 		return ""
 	}
 	line := "sent by " + strings.Join(parts, " ")
-	if t.Account != "" {
+	if t.Account != "" && t.Account != "sandbox" { // the sandbox is nobody's account
 		line += " · account " + api.CleanLine(t.Account)
 	}
 	return line

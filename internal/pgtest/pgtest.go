@@ -42,6 +42,14 @@ type Server struct {
 	templates map[string]error
 }
 
+// The two knobs of the tests' PostgreSQL, read as the test binary starts,
+// before a TestMain isolates the environment (testenv clears CLAPPER_*):
+// they choose the test server, and are no settings of the caller's.
+var (
+	givenURL = os.Getenv("CLAPPER_TEST_PG_URL")
+	required = os.Getenv("CLAPPER_TEST_PG_REQUIRED") != ""
+)
+
 var (
 	once    sync.Once
 	shared  *Server
@@ -55,7 +63,7 @@ func Get(t testing.TB) *Server {
 	t.Helper()
 	once.Do(func() { shared, why = start() })
 	if why != nil {
-		if os.Getenv("CLAPPER_TEST_PG_REQUIRED") != "" {
+		if required {
 			t.Fatalf("PostgreSQL is required here (CLAPPER_TEST_PG_REQUIRED) and none could be had: %v", why)
 		}
 		t.Skipf("no PostgreSQL (%v): set CLAPPER_TEST_PG_URL or install Debian's postgresql", why)
@@ -130,7 +138,7 @@ func (s *Server) exec(sql string) error {
 }
 
 func start() (*Server, error) {
-	if u := os.Getenv("CLAPPER_TEST_PG_URL"); u != "" {
+	if u := givenURL; u != "" {
 		s := &Server{URL: u, templates: map[string]error{}}
 		return s, s.exec("SELECT 1")
 	}
