@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,7 +94,14 @@ func (d *dialect) args(args []any) []any {
 	if !d.postgres {
 		return args
 	}
+	copied := false
 	for i, a := range args {
+		switch a.(type) {
+		case bool, sql.NullBool:
+			if !copied { // the caller's slice stays as it was
+				args, copied = slices.Clone(args), true
+			}
+		}
 		switch v := a.(type) {
 		case bool:
 			args[i] = oneOrZero(v)

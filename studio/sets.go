@@ -100,6 +100,8 @@ type SetRun struct {
 	Explain func(error) error
 	// OverCap: the person said to send past the credit caps (OverCap).
 	OverCap bool
+	// prices are the lines' prices, by line, taken on the first hold.
+	prices map[int]Price
 
 	mu       sync.Mutex
 	queue    []SetRequest           // never sent, in order
@@ -209,7 +211,7 @@ func (r *SetRun) hold(ctx context.Context, checked bool) error {
 	r.mu.Lock()
 	unsent := slices.Clone(r.queue)
 	r.mu.Unlock()
-	p := r.s.SetPrice(unsent)
+	p := r.unsentPrice(unsent)
 	var caps []record.Cap
 	if checked && !r.OverCap && !overCap(ctx) {
 		caps = r.s.caps(p.Known, r.s.opts.Origin)
@@ -225,6 +227,30 @@ func (r *SetRun) hold(ctx context.Context, checked bool) error {
 		return ce
 	}
 	return err
+}
+
+// unsentPrice is the price of the lines not sent yet. Each line is priced
+// once, on the run's first hold: on a live service a price is a read of
+// history, and a batch of thousands renews its hold every 15 s.
+func (r *SetRun) unsentPrice(unsent []SetRequest) Price {
+	if r.prices == nil {
+		r.prices = map[int]Price{}
+		for _, req := range unsent {
+			r.prices[req.Line] = r.s.Price(req.Op, req.Body)
+		}
+	}
+	var p Price
+	unknown := 0
+	for _, req := range unsent {
+		q := r.prices[req.Line]
+		if !q.Known {
+			unknown++
+		}
+		p.Credits += q.Credits
+	}
+	p.Known = p.Credits > 0 || unknown == 0
+	p.Text = textutil.Plural(int(p.Credits), "credit")
+	return p
 }
 
 // resume sorts the set's lines into never sent (queued), at the service
