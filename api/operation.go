@@ -42,11 +42,13 @@ func Operations() []Operation {
 	}
 }
 
-// ParseOperation accepts an operation name and reports the known ones when
-// the name is not one of them.
+// ParseOperation accepts an operation name, with '-' and '_' alike
+// (premium-mv, start_end2video: agents and scripts write both), and
+// reports the known ones when the name is none of them.
 func ParseOperation(s string) (Operation, error) {
+	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
 	for _, op := range Operations() {
-		if string(op) == s {
+		if fold(string(op)) == fold(s) {
 			return op, nil
 		}
 	}

@@ -22,16 +22,14 @@ func ToolName(op api.Operation) string {
 	return "create_" + strings.ReplaceAll(string(op), "-", "_")
 }
 
-// parseOperation accepts an operation as the service spells it or as the
-// tool names spell it (start_end2video).
+// parseOperation accepts an operation as the service spells it, with '_'
+// for '-' or as its tool is named (create_start_end2video).
 func parseOperation(name string) (api.Operation, error) {
-	for _, op := range api.Operations() {
-		if name == string(op) || "create_"+name == ToolName(op) {
-			return op, nil
-		}
+	op, err := api.ParseOperation(strings.TrimPrefix(name, "create_"))
+	if err != nil {
+		return "", fmt.Errorf("operation: %w", err)
 	}
-	_, err := api.ParseOperation(name)
-	return "", fmt.Errorf("operation: %w", err)
+	return op, nil
 }
 
 func (s *Server) addCreateTools() {

@@ -1,14 +1,21 @@
 package record
 
 import (
-	"clapper/api"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"clapper/api"
 )
 
 // SearchSyntax is the History page's search language, for help texts.
 const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30"
+
+// SearchStates are the states a task can be in, as state: takes them:
+// the service's, then those of a request that was never taken.
+var SearchStates = []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed,
+	StateSubmitting, StateRejected, StateAbandoned}
 
 // ParseSearch reads the History page's search ("words state:failed
 // op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30") into
@@ -27,7 +34,11 @@ func ParseSearch(s string) (Filter, error) {
 		}
 		switch strings.ToLower(k) {
 		case "state":
-			f.States = append(f.States, strings.ToLower(v))
+			st := strings.ToLower(v)
+			if !slices.Contains(SearchStates, st) {
+				return f, fmt.Errorf("state:%s: a state is one of %s", api.CleanLine(v), strings.Join(SearchStates, ", "))
+			}
+			f.States = append(f.States, st)
 		case "op", "operation":
 			op, err := api.ParseOperation(v)
 			if err != nil {

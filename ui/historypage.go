@@ -41,8 +41,8 @@ type historyPage struct {
 	// problem names the search word that could not be read; note a state
 	// word no state clapper knows (searched all the same: the service may
 	// name states the spec does not show).
-	problem, note string
-	showCharts    bool
+	problem    string
+	showCharts bool
 	// typed counts the search's edits, searched the edit the list shows:
 	// the search applies as typed, once typing pauses, like the Tasks filter.
 	typed, searched int
@@ -237,28 +237,12 @@ func (p *historyPage) apply() tea.Cmd {
 		p.problem = err.Error()
 		return nil
 	}
-	p.problem, p.note = "", unknownStates(f.States)
+	p.problem = ""
 	if p.searched == p.typed {
 		return nil
 	}
 	p.searched, p.query, p.scroll = p.typed, f, 0
 	return tea.Batch(p.win.setSegments([]record.Filter{f}), p.loadStats())
-}
-
-// unknownStates names the state: words that are no state clapper knows.
-func unknownStates(states []string) string {
-	known := []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed,
-		record.StateSubmitting, record.StateRejected, record.StateAbandoned}
-	var odd []string
-	for _, s := range states {
-		if !slices.Contains(known, s) {
-			odd = append(odd, "state:"+s)
-		}
-	}
-	if len(odd) == 0 {
-		return ""
-	}
-	return strings.Join(odd, " ") + " is no state clapper knows (" + strings.Join(known, ", ") + "); searched as typed"
 }
 
 func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
@@ -271,7 +255,7 @@ func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	case "esc":
-		p.typing, p.problem, p.note = false, "", ""
+		p.typing, p.problem = false, ""
 		p.search.Blur()
 		p.search.SetValue("")
 		p.typed++
@@ -341,8 +325,6 @@ func (p *historyPage) View() string {
 	switch {
 	case p.problem != "":
 		b.WriteString(th.Error.Render(textutil.Fit(p.problem, p.width)))
-	case p.note != "":
-		b.WriteString(th.Warning.Render(textutil.Fit(p.note, p.width)))
 	default:
 		b.WriteString(p.totals())
 	}

@@ -94,12 +94,12 @@ type tasksPage struct {
 	// query is the filter's words as last searched (record.ParseSearch:
 	// words, state:, op:, model:, tag:, from:, to:); problem names a word
 	// that could not be read, note a state: no task can have.
-	query         record.Filter
-	problem, note string
-	state, op     int // quick filters: index into stateChoices, 0 or 1+operation
-	byState       bool
-	empty         bool // the history holds no task at all
-	loadedOnce    bool
+	query      record.Filter
+	problem    string
+	state, op  int // quick filters: index into stateChoices, 0 or 1+operation
+	byState    bool
+	empty      bool // the history holds no task at all
+	loadedOnce bool
 
 	width, height int
 	scroll        int // first visible list row
@@ -246,7 +246,7 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 		p.filtering = false
 		p.filter.Blur()
 		p.filter.SetValue("")
-		p.query, p.problem, p.note = record.Filter{}, "", ""
+		p.query, p.problem = record.Filter{}, ""
 		p.searched = p.typed // a search still pending is this one
 		p.state, p.op, p.pinned = 0, 0, -1
 		p.win.segments = p.segments()
@@ -290,7 +290,7 @@ func (p *tasksPage) search() tea.Cmd {
 		p.problem = err.Error()
 		return nil
 	}
-	p.problem, p.note = "", unknownStates(f.States)
+	p.problem = ""
 	p.searched, p.query = p.typed, f
 	return p.win.setSegments(p.segments())
 }
@@ -536,8 +536,6 @@ func (p *tasksPage) filterLine() string {
 	switch half := max(p.width/2, 20); {
 	case p.problem != "":
 		right = th.Error.Render(textutil.Truncate(api.CleanLine(p.problem), half))
-	case p.note != "":
-		right = th.Warning.Render(textutil.Truncate(p.note, half)) + th.Dim.Render(" · ") + right
 	}
 	var in string
 	if p.filtering {

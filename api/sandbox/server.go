@@ -487,13 +487,13 @@ func (s *Server) match(rp *reply, r *http.Request, path, token string) (route, b
 		return route{http.MethodPut, func() { s.updateSubject(rp, r, seg[1]) }}, true
 	case len(seg) == 1:
 		op, err := api.ParseOperation(seg[0])
-		if err != nil || op.IsOneClick() {
+		if err != nil || op.IsOneClick() || string(op) != seg[0] {
 			return route{}, false
 		}
 		return create(op), true
 	case len(seg) == 2 && seg[0] == "one-click":
 		op, err := api.ParseOperation(seg[1])
-		if err != nil || !op.IsOneClick() {
+		if err != nil || !op.IsOneClick() || string(op) != seg[1] {
 			return route{}, false
 		}
 		return create(op), true

@@ -1,0 +1,39 @@
+package record
+
+import (
+	"strings"
+	"testing"
+
+	"clapper/api"
+)
+
+// A state: word is a state a task can be in; anything else is named with
+// the states there are, never searched as an empty list.
+func TestSearchTakesOnlyStatesThereAre(t *testing.T) {
+	for _, st := range []string{"created", "queueing", "processing", "success", "failed", "submitting", "rejected", "abandoned", "FAILED"} {
+		f, err := ParseSearch("fox state:" + st)
+		if err != nil || len(f.States) != 1 || f.States[0] != strings.ToLower(st) || f.Text != "fox" {
+			t.Errorf("state:%s: %+v, %v", st, f, err)
+		}
+	}
+	for _, bad := range []string{"state:bogus", "state:done", "state:running"} {
+		_, err := ParseSearch(bad)
+		if err == nil || !strings.Contains(err.Error(), bad+": a state is one of created, queueing, processing, success, failed") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// op: takes an operation as the service spells it or with '_' for '-'.
+func TestSearchTakesBothSpellingsOfAnOperation(t *testing.T) {
+	for in, want := range map[string]api.Operation{"op:premium-mv": api.OpPremiumMV, "op:premium_mv": api.OpPremiumMV,
+		"op:start_end2video": api.OpStartEnd2Video, "op:Lip-Sync": api.OpLipSync, "operation:audio_tts": api.OpAudioTTS} {
+		f, err := ParseSearch(in)
+		if err != nil || len(f.Operations) != 1 || f.Operations[0] != want {
+			t.Errorf("%s: %+v, %v", in, f.Operations, err)
+		}
+	}
+	if _, err := ParseSearch("op:premium"); err == nil || !strings.Contains(err.Error(), "choose one of") {
+		t.Errorf("op:premium: %v", err)
+	}
+}
