@@ -24,8 +24,9 @@ var version = ""
 
 func main() {
 	app := &cli.App{Out: os.Stdout, Err: os.Stderr, In: os.Stdin, RunTUI: ui.Run,
-		RunMCP: func(ctx context.Context, cfg studio.Config, httpAddr string) error {
-			return mcp.Serve(ctx, cfg, mcp.ServeOptions{HTTP: httpAddr, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version})
+		RunMCP: func(ctx context.Context, cfg studio.Config, o cli.MCPOptions) error {
+			return mcp.Serve(ctx, cfg, mcp.ServeOptions{HTTP: o.HTTP, Toolsets: o.Toolsets, Tools: o.Tools, ReadOnly: o.ReadOnly,
+				Compact: o.Compact, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version})
 		}}
 	signals := []os.Signal{os.Interrupt, syscall.SIGTERM}
 	if !signal.Ignored(syscall.SIGHUP) {

@@ -102,17 +102,12 @@ func (o historyOpts) filter() (record.Filter, error) {
 		return f, fmt.Errorf("--search: %w", err)
 	}
 	f.Models = append(f.Models, o.models...)
-	states := append(f.States, o.states...)
-	f.States = nil
-	for _, s := range states {
-		switch s {
-		case unknownState:
-			s = record.StateSubmitting
-		case api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed, record.StateRejected, record.StateAbandoned:
-		default:
-			return f, fmt.Errorf("%q is not a state (--state, state:); choose from created, queueing, processing, success, failed, unknown, rejected, abandoned", s)
+	for _, s := range o.states {
+		st, err := record.ParseState(s)
+		if err != nil {
+			return f, fmt.Errorf("--state %s: %w", api.CleanLine(s), err)
 		}
-		f.States = append(f.States, s)
+		f.States = append(f.States, st)
 	}
 	for _, s := range o.operations {
 		op, err := api.ParseOperation(s)

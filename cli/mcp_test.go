@@ -23,8 +23,8 @@ func TestMCPCommandPassesTheCapAndAddress(t *testing.T) {
 			errb bytes.Buffer
 		)
 		app := &App{Out: &bytes.Buffer{}, Err: &errb, In: strings.NewReader(""),
-			RunMCP: func(_ context.Context, cfg studio.Config, httpAddr string) error {
-				got, addr = cfg, httpAddr
+			RunMCP: func(_ context.Context, cfg studio.Config, o MCPOptions) error {
+				got, addr = cfg, o.HTTP
 				return serveErr
 			}}
 		root := NewRoot(app)

@@ -58,9 +58,8 @@ type App struct {
 	In     io.Reader
 	// RunTUI starts the terminal UI; nil until the UI is wired in.
 	RunTUI func(ctx context.Context, cfg studio.Config) error
-	// RunMCP serves MCP (over stdio, or streamable HTTP on httpAddr); nil
-	// until the server is wired in.
-	RunMCP func(ctx context.Context, cfg studio.Config, httpAddr string) error
+	// RunMCP serves MCP as o says; nil until the server is wired in.
+	RunMCP func(ctx context.Context, cfg studio.Config, o MCPOptions) error
 
 	// Clock tells the time of what the commands print and decide (nil: the
 	// wall clock; tests fix it).

@@ -26,7 +26,9 @@ func BenchmarkListTools(b *testing.B) {
 func BenchmarkNewServer(b *testing.B) {
 	r := newRig(b, rigOpts{})
 	for b.Loop() {
-		New(r.st, Options{})
+		if _, err := New(r.st, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
@@ -33,36 +35,54 @@ func parseOperation(name string) (api.Operation, error) {
 }
 
 func (s *Server) addCreateTools() {
+	if s.opts.Compact {
+		s.addCompactCreate()
+		return
+	}
 	for _, op := range api.Operations() {
 		info := catalog.Info(op)
-		desc := fmt.Sprintf("%s (POST %s). Every field any model takes is listed; each description states the rules, "+
-			"model by model where they differ. The request is checked against the model's rules before anything is "+
-			"sent: a broken rule is refused naming the field, and no credit is spent. Answers the task id, the price "+
-			"and how to follow it.", info.Title, op.Path())
+		desc := info.Title + "."
+		if slices.ContainsFunc(catalog.FieldNames(op), func(name string) bool {
+			f, _ := catalog.FieldOf(op, name)
+			return f.Kind == catalog.KindMediaList || f.Kind == catalog.KindSubjects
+		}) {
+			desc += " Media lists take URLs, data URIs or local paths."
+		}
 		// Marshalled once: tools/list then copies bytes instead of walking
 		// fourteen schemas again on every listing.
 		schema, err := json.Marshal(operationSchema(op))
 		if err != nil {
 			panic(err) // built from the catalog: a defect every test catches
 		}
-		s.sdk.AddTool(&sdk.Tool{Name: ToolName(op), Title: info.Title, Description: desc, InputSchema: json.RawMessage(schema),
-			Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)}}, s.createHandler(op))
+		// No output schema: the answer's shape (created) is the same for
+		// all fourteen, and would be listed fourteen times.
+		// No title either: the description starts with it.
+		t := &sdk.Tool{Name: ToolName(op), Description: desc, InputSchema: json.RawMessage(schema), Annotations: spends}
+		if s.wants(SetCreation, t) {
+			s.sdk.AddTool(t, s.createHandler(func(raw json.RawMessage) (api.Operation, map[string]any, error) {
+				body, err := decodeRequest(raw)
+				return op, body, err
+			}))
+		}
 	}
 }
 
 // createHandler takes the raw arguments: the catalog, not the schema, is
 // the judge, so that a refusal is the catalog's message naming the field.
-func (s *Server) createHandler(op api.Operation) sdk.ToolHandler {
+func (s *Server) createHandler(read func(json.RawMessage) (api.Operation, map[string]any, error)) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		body, err := decodeRequest(req.Params.Arguments)
+		op, body, err := read(req.Params.Arguments)
 		if err != nil {
 			return toolError(err), nil
 		}
-		out, err := s.create(ctx, op, body)
-		if err != nil {
+		out, ask, err := s.create(ctx, req, op, body)
+		switch {
+		case err != nil:
 			return toolError(err), nil
+		case ask != nil:
+			return ask, nil
 		}
-		return result(out.summary(), out)
+		return result(out)
 	}
 }
 
@@ -82,10 +102,6 @@ type created struct {
 	Warning   string `json:"warning,omitempty"`
 }
 
-func (c created) summary() string {
-	return fmt.Sprintf("%s task %s: %s. Price: %s. Follow it with %s.", c.Operation, c.TaskID, c.State, c.Price, c.Follow)
-}
-
 // prepare turns an agent's request into the body to send through the
 // studio's one preparation path (local files read, every rule checked,
 // normalised, sized and priced). Nothing is sent.
@@ -103,19 +119,26 @@ func (s *Server) prepare(op api.Operation, body map[string]any) (map[string]any,
 	return p.Body, p.Price, nil
 }
 
-func (s *Server) create(ctx context.Context, op api.Operation, body map[string]any) (created, error) {
+// create sends an agent's request, or answers ask: the question the
+// person must answer first (see confirm).
+func (s *Server) create(ctx context.Context, req *sdk.CallToolRequest, op api.Operation, body map[string]any) (c created, ask *sdk.CallToolResult, err error) {
 	body, price, err := s.prepare(op, body)
 	if err != nil {
-		return created{}, err
+		return created{}, nil, err
+	}
+	// Asked before the lock: the person may take a while, and other
+	// agents' sends need not wait for them.
+	if ask, err := s.confirm(ctx, req, "a "+string(op)+" request", price); ask != nil || err != nil {
+		return created{}, ask, err
 	}
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	if err := s.studio.CheckAgentCap(ctx, price); err != nil {
-		return created{}, err
+		return created{}, nil, err
 	}
 	sub, err := s.studio.Submit(ctx, op, body)
 	if err != nil {
-		return created{}, submitError(err)
+		return created{}, nil, submitError(err)
 	}
 	t := sub.Task
 	state := t.State
@@ -129,7 +152,7 @@ func (s *Server) create(ctx context.Context, op api.Operation, body map[string]a
 	if sub.Warning != nil {
 		out.Warning = api.CleanText(sub.Warning.Error())
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // refusal lists every rule a request breaks, one per line, in the
@@ -183,11 +206,50 @@ func toolError(err error) *sdk.CallToolResult {
 	return r
 }
 
-// result answers a text for people and the same answer as structured JSON.
-func result(text string, v any) (*sdk.CallToolResult, error) {
-	b, err := json.Marshal(v)
+// result answers a create in words and as structured JSON.
+func result(c created) (*sdk.CallToolResult, error) {
+	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text + "\n" + string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: c.summary()}}, StructuredContent: json.RawMessage(b)}, nil
+}
+
+// addCompactCreate lists one create tool for every operation: a fraction
+// of fourteen schemas, for clients that pay for every listed byte. The
+// rules are describe_operation's; the catalog judges the request as for
+// create_<operation>.
+func (s *Server) addCompactCreate() {
+	var ops []any
+	for _, op := range api.Operations() {
+		ops = append(ops, string(op))
+	}
+	in := &jsonschema.Schema{Type: "object", Required: []string{"operation", "request"}, Properties: map[string]*jsonschema.Schema{
+		"operation": {Type: "string", Enum: ops, Description: "what to make ('_' for '-' works too)"},
+		"request":   {Type: "object", Description: "the request's fields; describe_operation gives each model's fields and rules"},
+	}}
+	t := &sdk.Tool{Name: "create", Title: "Make something", InputSchema: in, OutputSchema: outputSchema[created](), Annotations: spends,
+		Description: "Sends a creation request of any operation. Call describe_operation first for the model's fields and rules, " +
+			"validate_request to check it and see its price."}
+	if !s.wants(SetCreation, t) {
+		return
+	}
+	s.sdk.AddTool(t, s.createHandler(func(raw json.RawMessage) (api.Operation, map[string]any, error) {
+		var in struct {
+			Operation string          `json:"operation"`
+			Request   json.RawMessage `json:"request"`
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return "", nil, errors.New("arguments: want {\"operation\": ..., \"request\": {...}}")
+		}
+		op, err := parseOperation(in.Operation)
+		if err != nil {
+			return "", nil, err
+		}
+		body, err := decodeRequest(in.Request)
+		if err != nil {
+			return "", nil, fmt.Errorf("request: %w", err)
+		}
+		return op, body, nil
+	}))
 }

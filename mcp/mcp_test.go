@@ -36,7 +36,7 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 		"create_reference2image", "create_audio_clone", "create_audio_tts", "create_timing2audio", "create_lip_sync",
 		"create_template_story", "create_trending_replicate", "create_mv", "create_premium_mv", "create_general_one_click",
 		"validate_request", "describe_operation", "get_task", "wait_task", "list_tasks", "download_results",
-		"list_voices", "get_scenes", "edit_scene", "compose_scenes"}
+		"list_voices", "get_scenes", "edit_scene", "compose_scenes", "get_account", "cancel_task"}
 	for _, name := range want {
 		if byName[name] == nil {
 			t.Errorf("tool %s is not listed", name)
@@ -56,8 +56,8 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 			t.Fatalf("%s: schema: %v", op, err)
 		}
 		for _, name := range catalog.FieldNames(op) {
-			if name == "model" {
-				continue // its enum is checked below
+			if name == "model" || slices.Contains(unlisted, name) {
+				continue // its enum is checked below; unlisted fields serve no agent
 			}
 			p := s.Properties[name]
 			switch {
@@ -71,8 +71,21 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 			for _, m := range catalog.Models(op) {
 				spec, _ := catalog.Lookup(op, m)
 				mf, takes := spec.Field(name)
-				if takes && len(mf.Options) > 1 && !strings.Contains(p.Description, mf.Describe()) {
-					t.Errorf("%s.%s: description does not state %s's rules %q: %s", op, name, m, mf.Describe(), p.Description)
+				if !takes {
+					if !strings.Contains(p.Description, "Not ") && !strings.Contains(p.Description, "Only ") {
+						t.Errorf("%s.%s: %s does not take it, and the description does not say so: %s", op, name, m, p.Description)
+					}
+					continue
+				}
+				// Every rule of the model is the schema's or said in words
+				// (for it by name, for "others", or for all).
+				for _, part := range ruleParts(mf) {
+					if statedBySchema(part.kind, mf, p) || (part.kind == partRequired && slices.Contains(s.Required, name)) {
+						continue
+					}
+					if !strings.Contains(p.Description, part.text) {
+						t.Errorf("%s.%s: %s's rule %q is neither the schema's nor said: %s", op, name, m, part.text, p.Description)
+					}
 				}
 				if takes && mf.AnyRatio && (p.Enum != nil || !strings.Contains(p.Description, "or any W:H")) {
 					t.Errorf("%s.%s: %s takes any W:H, yet the schema has enum %v or does not say so", op, name, m, p.Enum)
@@ -95,11 +108,20 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 	}
 	// A range is the union of the models': text2video durations run 1..16
 	// for the svcq3 models, only 5 for svcq1 and 1..10 for svcq2 (the
-	// service layer's).
+	// service layer's); each narrower one is said by model.
 	d := operationSchema(api.OpText2Video).Properties["duration"]
-	if d.Minimum == nil || *d.Minimum != 1 || d.Maximum == nil || *d.Maximum != 16 || !strings.Contains(d.Description, "svcq1: integer; default 5; only 5 seconds") ||
-		!strings.Contains(d.Description, "svcq2: integer; default 5; 1 to 10 seconds") {
+	if d.Minimum == nil || *d.Minimum != 1 || d.Maximum == nil || *d.Maximum != 16 || !strings.Contains(d.Description, "svcq1: only 5 s | svcq2: 1 to 10 s.") {
 		t.Errorf("text2video duration: %+v", d)
+	}
+	// A model that takes less than the enum is named with what it takes.
+	ar := operationSchema(api.OpReference2Image).Properties["aspect_ratio"]
+	if len(ar.Enum) != 9 || !strings.HasSuffix(ar.Description, "svcq1: 16:9, 9:16, 1:1, 3:4, 4:3.") {
+		t.Errorf("reference2image aspect_ratio: %v %s", ar.Enum, ar.Description)
+	}
+	// "others" never stands for a model that takes the schema's plain rules.
+	res2 := operationSchema(api.OpImg2Video).Properties["resolution"]
+	if strings.Contains(res2.Description, "others:") && strings.Count(res2.Description, "|") < 2 {
+		t.Errorf("img2video resolution: %s", res2.Description)
 	}
 }
 
@@ -383,16 +405,19 @@ func TestResourcesAreBoundedImages(t *testing.T) {
 	dir := t.TempDir()
 	img := filepath.Join(dir, "a.png")
 	writePNG(t, img, 64, 64)
-	if res, err := r.srv.imageContents("clapper://result/x/0", img); err != nil || res.Contents[0].MIMEType != "image/png" {
+	if res, err := r.srv.fileContents("clapper://result/x/0", img); err != nil || res.Contents[0].MIMEType != "image/png" {
 		t.Fatalf("a small image: %v", err)
 	}
-	small := New(r.st, Options{MaxResourceBytes: 100})
-	if _, err := small.imageContents("clapper://result/x/0", img); err == nil || !strings.Contains(err.Error(), "over the") {
+	small, err := New(r.st, Options{MaxResourceBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.fileContents("clapper://result/x/0", img); err == nil || !strings.Contains(err.Error(), "over the") {
 		t.Errorf("an image over the bound: %v", err)
 	}
 	fake := filepath.Join(dir, "b.png")
 	os.WriteFile(fake, []byte("#!/bin/sh\necho not an image\n"), 0o600)
-	if _, err := r.srv.imageContents("clapper://result/x/0", fake); err == nil || !strings.Contains(err.Error(), "not an image") {
+	if _, err := r.srv.fileContents("clapper://result/x/0", fake); err == nil || !strings.Contains(err.Error(), "not the image/png its name says") {
 		t.Errorf("a file that is no image: %v", err)
 	}
 	if _, err := r.cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: "clapper://result/nope/0"}); err == nil {

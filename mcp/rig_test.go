@@ -43,6 +43,14 @@ type rigOpts struct {
 	// clock, when set, holds the sandbox's time still until the test moves
 	// it, so a task is seen running however slow the machine is.
 	clock *sandbox.FakeClock
+	// server are the server's options (media roots and waits are the
+	// rig's own); consent is Options.Consent, Unasked unless asked.
+	server Options
+	// elicit answers the server's questions as the person would; nil is
+	// a client that cannot ask.
+	elicit func(*sdk.ElicitParams) *sdk.ElicitResult
+	// resourceUpdated sees each resource update notification.
+	resourceUpdated func(uri string)
 }
 
 type rig struct {
@@ -57,6 +65,10 @@ type rig struct {
 	mu       sync.Mutex
 	lastBody []byte
 	progress []string
+	// told are the progress notifications in full, asked the questions
+	// the server asked.
+	told  []*sdk.ProgressNotificationParams
+	asked []string
 }
 
 func newRig(t testing.TB, o rigOpts) *rig {
@@ -105,17 +117,42 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	if err := os.MkdirAll(r.media, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	r.srv = New(st, Options{DownloadWait: 10 * time.Second, MediaRoots: []string{r.media}})
+	so := o.server
+	so.MediaRoots = append(so.MediaRoots, r.media)
+	if so.DownloadWait == 0 {
+		so.DownloadWait = 10 * time.Second
+	}
+	if so.Consent == (Consent{}) {
+		so.Consent.Unasked = true // most tests send without a person to ask
+	}
+	if r.srv, err = New(st, so); err != nil {
+		t.Fatal(err)
+	}
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := r.srv.SDK().Connect(ctx, stt, nil); err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+	copts := &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 			r.mu.Lock()
 			r.progress = append(r.progress, req.Params.Message)
+			r.told = append(r.told, req.Params)
 			r.mu.Unlock()
-		}})
+		}}
+	if o.elicit != nil {
+		copts.ElicitationHandler = func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			r.mu.Lock()
+			r.asked = append(r.asked, req.Params.Message)
+			r.mu.Unlock()
+			return o.elicit(req.Params), nil
+		}
+	}
+	if o.resourceUpdated != nil {
+		copts.ResourceUpdatedHandler = func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			o.resourceUpdated(req.Params.URI)
+		}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts)
 	if r.cs, err = client.Connect(ctx, ct, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -14,18 +14,18 @@ import (
 )
 
 type scenesIn struct {
-	JobID string `json:"job_id,omitempty" jsonschema:"a general_one_click task id; empty lists the multi-scene jobs"`
+	JobID string `json:"job_id,omitempty" jsonschema:"a general_one_click task id; empty lists the jobs"`
 }
 
 type editIn struct {
 	JobID      string `json:"job_id" jsonschema:"the general_one_click task id"`
-	SceneJobID string `json:"scene_job_id" jsonschema:"any version id of the scene to make again (get_scenes lists them)"`
+	SceneJobID string `json:"scene_job_id" jsonschema:"any version id of the scene (get_scenes)"`
 	Prompt     string `json:"prompt" jsonschema:"the scene's new prompt"`
 }
 
 type composeIn struct {
 	JobID      string   `json:"job_id" jsonschema:"the general_one_click task id"`
-	VersionIDs []string `json:"version_ids,omitempty" jsonschema:"one version id per scene, in scene order; empty composes the chosen version of every scene"`
+	VersionIDs []string `json:"version_ids,omitempty" jsonschema:"one version id per scene, in order; empty: the chosen ones"`
 }
 
 type jobSummaryOut struct {
@@ -69,9 +69,8 @@ type startedOut struct {
 }
 
 func (s *Server) addSceneTools() {
-	addTool(s.sdk, &sdk.Tool{Name: "get_scenes", Title: "A multi-scene job's scenes",
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "The scenes of a multi-scene job (general_one_click) with every version of each and the one chosen for the next composition, re-read from the service; without job_id, the multi-scene jobs in history."},
+	add(s, SetScenes, &sdk.Tool{Name: "get_scenes", Title: "A multi-scene job's scenes", Annotations: readsService,
+		Description: "A multi-scene job's scenes, each with its versions and the one chosen to compose; without job_id, the jobs in history."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in scenesIn) (*sdk.CallToolResult, jobOut, error) {
 			sv := s.studio.Scenes()
 			if in.JobID == "" {
@@ -87,13 +86,16 @@ func (s *Server) addSceneTools() {
 			}
 			return nil, describeJob(j), nil
 		})
-	addTool(s.sdk, &sdk.Tool{Name: "edit_scene", Title: "Make a scene again",
-		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
-		Description: "Makes one scene of a multi-scene job again from a new prompt (a new version of the scene); follow it with get_scenes."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in editIn) (*sdk.CallToolResult, startedOut, error) {
+	add(s, SetScenes, &sdk.Tool{Name: "edit_scene", Title: "Make a scene again", Annotations: spends,
+		Description: "Makes a new version of one scene of a multi-scene job from a new prompt."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in editIn) (*sdk.CallToolResult, startedOut, error) {
+			price := s.studio.SceneEditPrice(ctx, in.JobID, in.SceneJobID)
+			if ask, err := s.confirm(ctx, req, "a new version of a scene of job "+api.CleanText(in.JobID), price); ask != nil || err != nil {
+				return ask, startedOut{}, err
+			}
 			s.sendMu.Lock()
 			defer s.sendMu.Unlock()
-			if err := s.studio.CheckAgentCap(ctx, s.studio.SceneEditPrice(ctx, in.JobID, in.SceneJobID)); err != nil {
+			if err := s.studio.CheckAgentCap(ctx, price); err != nil {
 				return nil, startedOut{}, err
 			}
 			id, err := s.studio.Scenes().Edit(ctx, in.JobID, in.SceneJobID, in.Prompt)
@@ -102,13 +104,16 @@ func (s *Server) addSceneTools() {
 			}
 			return nil, startedOut{JobID: in.JobID, VersionID: api.CleanText(id), Follow: "get_scenes with job_id " + in.JobID}, nil
 		})
-	addTool(s.sdk, &sdk.Tool{Name: "compose_scenes", Title: "Compose the scenes",
-		Annotations: &sdk.ToolAnnotations{OpenWorldHint: new(true)},
-		Description: "Composes a multi-scene job's video from one version per scene (by default the chosen one of each); follow it with get_scenes, then download_results on the job."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, startedOut, error) {
+	add(s, SetScenes, &sdk.Tool{Name: "compose_scenes", Title: "Compose the scenes", Annotations: spends,
+		Description: "Composes a multi-scene job's video from one version per scene; then download_results on the job."},
+		func(ctx context.Context, req *sdk.CallToolRequest, in composeIn) (*sdk.CallToolResult, startedOut, error) {
+			price := s.studio.ScenePrice(false, 0)
+			if ask, err := s.confirm(ctx, req, "a composition of job "+api.CleanText(in.JobID), price); ask != nil || err != nil {
+				return ask, startedOut{}, err
+			}
 			s.sendMu.Lock()
 			defer s.sendMu.Unlock()
-			if err := s.studio.CheckAgentCap(ctx, s.studio.ScenePrice(false, 0)); err != nil {
+			if err := s.studio.CheckAgentCap(ctx, price); err != nil {
 				return nil, startedOut{}, err
 			}
 			id, used, err := s.studio.Scenes().Compose(ctx, in.JobID, in.VersionIDs)

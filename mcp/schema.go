@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,11 +21,19 @@ type variant struct {
 	field catalog.Field
 }
 
+// unlisted are fields an agent has no use for, left out of the schemas
+// (each would be repeated in most of fourteen): the server follows its
+// tasks itself, so the service's callbacks, the caller's pass-through
+// value and its metadata serve nobody. A request that sends them is still judged and sent
+// as any other.
+var unlisted = []string{"callback_url", "payload", "meta_data"}
+
 // operationSchema is the input schema of create_<op>, generated from the
-// catalog: every field any model takes, with its type, the union of the
-// models' options and ranges, and a description that states each model's
-// rules where they differ. The schema tells an agent what to send; the
-// catalog's Validate judges what it sent, naming the field.
+// catalog: every field any model takes (but the unlisted), with its type,
+// the union of the models' options and ranges, and a description that
+// states each model's rules where they differ. The schema tells an agent
+// what to send; the catalog's Validate judges what it sent, naming the
+// field.
 func operationSchema(op api.Operation) *jsonschema.Schema {
 	models := catalog.Models(op)
 	byField := map[string][]variant{}
@@ -38,6 +48,9 @@ func operationSchema(op api.Operation) *jsonschema.Schema {
 	}
 	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
 	for _, name := range catalog.FieldNames(op) {
+		if slices.Contains(unlisted, name) {
+			continue
+		}
 		vs := byField[name]
 		s.Properties[name] = fieldSchema(vs, models)
 		if len(vs) == len(modelsOrNone(op)) && allOf(vs, func(f catalog.Field) bool { return f.Required }) {
@@ -49,8 +62,7 @@ func operationSchema(op api.Operation) *jsonschema.Schema {
 		for i, m := range models {
 			enum[i] = m
 		}
-		s.Properties["model"] = &jsonschema.Schema{Type: "string", Enum: enum,
-			Description: "The model. Which fields it takes and their rules are in each field's description; describe_operation gives them model by model."}
+		s.Properties["model"] = &jsonschema.Schema{Type: "string", Enum: enum}
 		if !contains(s.Required, "model") {
 			s.Required = append([]string{"model"}, s.Required...)
 		}
@@ -80,7 +92,7 @@ func fieldSchema(vs []variant, models []string) *jsonschema.Schema {
 		}
 		s.Enum = enum
 	}
-	if allOf(vs, func(f catalog.Field) bool { return f.Range != nil }) {
+	if allOf(vs, func(f catalog.Field) bool { return f.Range != nil && !anyInteger(f) }) {
 		lo, hi, bounded := math.Inf(1), math.Inf(-1), true
 		for _, v := range vs {
 			lo = min(lo, v.field.Range.Min)
@@ -116,12 +128,13 @@ func fieldSchema(vs []variant, models []string) *jsonschema.Schema {
 		}
 		s.MaxLength = &n
 	}
-	if d := f.Default; d != nil && allOf(vs, func(g catalog.Field) bool { return reflect.DeepEqual(g.Default, d) }) {
+	// A switch is off unless set: its default says nothing.
+	if d := f.Default; d != nil && d != false && allOf(vs, func(g catalog.Field) bool { return reflect.DeepEqual(g.Default, d) }) {
 		if b, err := json.Marshal(d); err == nil {
 			s.Default = b
 		}
 	}
-	s.Description = fieldDescription(vs, models)
+	s.Description = fieldDescription(vs, models, s)
 	return s
 }
 
@@ -138,11 +151,9 @@ func valueSchema(f catalog.Field) *jsonschema.Schema {
 	case catalog.KindMediaList, catalog.KindStringList, catalog.KindJSONArray:
 		return &jsonschema.Schema{Type: "array", Items: str()}
 	case catalog.KindSubjects:
-		list := &jsonschema.Schema{Type: "array", Items: str()}
-		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"name"},
-			Properties: map[string]*jsonschema.Schema{
-				"name": str(), "images": list, "videos": list, "voice_id": str(), "server_id": str(),
-			}}}
+		// The help names the keys: each a {name, images, videos,
+		// voice_id, server_id}.
+		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"name"}}}
 	case catalog.KindTimingPrompts:
 		num := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "number", Minimum: new(float64)} }
 		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"from", "to", "prompt"},
@@ -151,49 +162,251 @@ func valueSchema(f catalog.Field) *jsonschema.Schema {
 	return str()
 }
 
-// fieldDescription is the field's help, what kind of value it takes, and
-// its rules: once when every model agrees, else model by model, naming the
-// models that do not take it.
-func fieldDescription(vs []variant, models []string) string {
+// fieldDescription is the field's help and its rules in few words: what
+// every model that takes it agrees on once, what differs model by model
+// (the largest group as "others" when every model takes it), and which
+// models do not take it. A rule the schema states for every model (its
+// default, options, range, counts or length) is not said again.
+func fieldDescription(vs []variant, models []string, stated *jsonschema.Schema) string {
 	f := vs[0].field
 	var b strings.Builder
 	b.WriteString(strings.TrimSuffix(f.Help, "."))
-	if b.Len() > 0 {
-		b.WriteString(". ")
+	if f.Kind == catalog.KindSubjects {
+		b.WriteString("; each {name, images, videos, voice_id, server_id}")
 	}
-	switch {
-	case f.Media != catalog.MediaNone && f.Kind == catalog.KindURL:
-		fmt.Fprintf(&b, "An http(s) URL of %s the service fetches (a local file cannot be sent here). ", f.Media)
-	case f.Media != catalog.MediaNone || f.Kind == catalog.KindSubjects:
-		b.WriteString("Media: an http(s) URL, a data URI, or a local file path that clapper reads and sends as a data URI. ")
+	if f.Media != catalog.MediaNone && f.Kind == catalog.KindURL {
+		b.WriteString("; a URL, no local file")
 	}
-	rules := map[string][]string{}
-	var order []string
-	for _, v := range vs {
-		d := v.field.Describe()
-		if _, seen := rules[d]; !seen {
-			order = append(order, d)
-		}
-		rules[d] = append(rules[d], v.model)
-	}
-	if len(order) == 1 {
-		fmt.Fprintf(&b, "Rules: %s.", order[0])
-	} else {
-		b.WriteString("Rules by model:")
-		for _, d := range order {
-			fmt.Fprintf(&b, " %s: %s.", strings.Join(rules[d], ", "), d)
+	b.WriteString(".")
+	takenByAll := len(vs) == len(modelsOr(models))
+	parts := make([][]string, len(vs))
+	for i, v := range vs {
+		for _, p := range ruleParts(v.field) {
+			if !statedBySchema(p.kind, v.field, stated) && !(p.kind == partRequired && takenByAll && allOf(vs, func(f catalog.Field) bool { return f.Required })) {
+				parts[i] = append(parts[i], p.text)
+			}
 		}
 	}
-	var not []string
+	// Said once: what every model that takes the field agrees on.
+	var common []string
+	for _, p := range parts[0] {
+		if everyHas(parts, p) {
+			common = append(common, p)
+		}
+	}
+	if len(common) > 0 {
+		b.WriteString(" " + strings.Join(common, "; ") + ".")
+	}
+	groups, order, plain := map[string][]string{}, []string(nil), 0
+	for i, v := range vs {
+		rest := strings.Join(without(parts[i], common), "; ")
+		if rest == "" {
+			plain++ // takes what the schema says
+			continue
+		}
+		if _, seen := groups[rest]; !seen {
+			order = append(order, rest)
+		}
+		groups[rest] = append(groups[rest], v.model)
+	}
+	others := ""
+	// "others" only where it names every model left: none takes the
+	// schema's plain rules, and every model takes the field.
+	if takenByAll && plain == 0 && len(order) > 1 {
+		for _, r := range order {
+			if others == "" || len(groups[r]) > len(groups[others]) {
+				others = r
+			}
+		}
+	}
+	var said []string
+	for _, r := range order {
+		if r != others {
+			said = append(said, strings.Join(groups[r], ", ")+": "+r)
+		}
+	}
+	if others != "" {
+		said = append(said, "others: "+others)
+	}
+	if len(said) > 0 {
+		b.WriteString(" " + strings.Join(said, " | ") + ".")
+	}
+	var not, only []string
 	for _, m := range models {
-		if !containsVariant(vs, m) {
+		if containsVariant(vs, m) {
+			only = append(only, m)
+		} else {
 			not = append(not, m)
 		}
 	}
-	if len(not) > 0 {
-		fmt.Fprintf(&b, " Not taken by %s.", strings.Join(not, ", "))
+	switch {
+	case len(not) == 0:
+	case len(only) < len(not):
+		fmt.Fprintf(&b, " Only %s.", strings.Join(only, ", "))
+	default:
+		fmt.Fprintf(&b, " Not %s.", strings.Join(not, ", "))
 	}
 	return b.String()
+}
+
+func modelsOr(models []string) []string {
+	if models == nil {
+		return []string{""}
+	}
+	return models
+}
+
+func everyHas(parts [][]string, p string) bool {
+	for _, ps := range parts {
+		if !slices.Contains(ps, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func without(list, drop []string) []string {
+	var out []string
+	for _, x := range list {
+		if !slices.Contains(drop, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// A rulePart is one rule of a field in few words, by kind.
+type rulePart struct{ kind, text string }
+
+const (
+	partRequired = "required"
+	partDefault  = "default"
+	partOptions  = "options"
+	partRange    = "range"
+	partCount    = "count"
+	partChars    = "chars"
+	partSeconds  = "seconds"
+	partMedia    = "media"
+)
+
+// ruleParts are every rule of one model's field, as catalog.Field's
+// Describe says them, in fewer words: the JSON type is the schema's.
+func ruleParts(f catalog.Field) []rulePart {
+	var ps []rulePart
+	add := func(kind, format string, a ...any) { ps = append(ps, rulePart{kind, fmt.Sprintf(format, a...)}) }
+	if f.Required {
+		add(partRequired, "required")
+	}
+	if f.Default != nil && f.Default != false {
+		add(partDefault, "default %s", catalog.FormatValue(f.Default))
+	}
+	switch {
+	case len(f.Options) == 1:
+		add(partOptions, "only %s", f.Options[0])
+	case len(f.Options) > 1:
+		o := strings.Join(f.Options, ", ")
+		if f.AnyRatio {
+			o += " or any W:H"
+		}
+		add(partOptions, "%s", o)
+	}
+	if r := f.Range; r != nil && !anyInteger(f) {
+		unit := ""
+		if f.Unit == "seconds" {
+			unit = " s"
+		} else if f.Unit != "" {
+			unit = " " + f.Unit
+		}
+		switch {
+		case r.HasMax && r.Min == r.Max:
+			add(partRange, "only %s%s", num(r.Min), unit)
+		case r.HasMax:
+			add(partRange, "%s to %s%s", num(r.Min), num(r.Max), unit)
+		default:
+			add(partRange, "at least %s%s", num(r.Min), unit)
+		}
+	}
+	noun := "items"
+	if f.Media != catalog.MediaNone {
+		noun = f.Media.String() + "s"
+		if f.Media == catalog.MediaAudio {
+			noun = "audio files"
+		}
+	}
+	switch {
+	case f.MinItems == 0 && f.MaxItems == 0:
+		if f.Kind == catalog.KindMediaList {
+			add(partMedia, "%s", noun)
+		}
+	case f.MaxItems == 0:
+		add(partCount, "at least %d %s", f.MinItems, noun)
+	case f.MinItems == f.MaxItems:
+		add(partCount, "exactly %d %s", f.MinItems, noun)
+	case f.MinItems == 0:
+		add(partCount, "at most %d %s", f.MaxItems, noun)
+	default:
+		add(partCount, "%d to %d %s", f.MinItems, f.MaxItems, noun)
+	}
+	switch {
+	case f.MinChars > 0 && f.MaxChars > 0:
+		add(partChars, "%d to %d characters", f.MinChars, f.MaxChars)
+	case f.MinChars > 0:
+		add(partChars, "at least %d characters", f.MinChars)
+	case f.MaxChars > 0:
+		add(partChars, "at most %d characters", f.MaxChars)
+	}
+	switch {
+	case f.MinSeconds > 0:
+		add(partSeconds, "%s to %s s long", num(f.MinSeconds), num(f.MaxSeconds))
+	case f.MaxSeconds > 0:
+		add(partSeconds, "at most %s s long", num(f.MaxSeconds))
+	}
+	return ps
+}
+
+// anyInteger reports a range that takes every integer JSON carries
+// exactly (a seed): the type says as much.
+func anyInteger(f catalog.Field) bool {
+	r := f.Range
+	return r != nil && r.HasMax && r.Min <= -(1<<53-1) && r.Max >= 1<<53-1
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// statedBySchema reports a rule of a model's field that the schema
+// already states as it is: the same default, every option of the enum,
+// the schema's range, counts or length. A model the description does not
+// name for a kind of rule takes what the schema says.
+func statedBySchema(kind string, f catalog.Field, s *jsonschema.Schema) bool {
+	switch kind {
+	case partDefault:
+		return s.Default != nil
+	case partOptions:
+		if s.Enum == nil || f.AnyRatio || len(f.Options) != len(s.Enum) {
+			return false
+		}
+		for _, o := range f.Options {
+			if !containsAny(s.Enum, o) {
+				return false
+			}
+		}
+		return true
+	case partRange:
+		r := f.Range
+		return s.Minimum != nil && *s.Minimum == r.Min && (s.Maximum == nil) == !r.HasMax && (s.Maximum == nil || *s.Maximum == r.Max)
+	case partCount:
+		return orZero(s.MinItems) == f.MinItems && orZero(s.MaxItems) == f.MaxItems
+	case partChars:
+		return f.MinChars == 0 && s.MaxLength != nil && *s.MaxLength == f.MaxChars
+	}
+	return false
+}
+
+func orZero(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func allOf(vs []variant, pred func(catalog.Field) bool) bool {

@@ -39,6 +39,11 @@ type ServeOptions struct {
 	Stderr io.Writer
 	// Version is the clapper version reported to clients.
 	Version string
+	// Toolsets, Tools, ReadOnly and Compact narrow the tool list, as
+	// Options says.
+	Toolsets, Tools []string
+	ReadOnly        bool
+	Compact         bool
 }
 
 // Serve opens the studio for cfg (origin mcp), starts its background work
@@ -66,7 +71,11 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 	if cfg.AgentCreditCap > 0 {
 		fmt.Fprintf(o.Stderr, "clapper mcp: agent tasks may cost at most %d credits a day\n", cfg.AgentCreditCap)
 	}
-	s := New(st, Options{Version: o.Version, MediaRoots: cfg.MediaRoots})
+	s, err := New(st, Options{Version: o.Version, MediaRoots: cfg.MediaRoots, Toolsets: o.Toolsets, Tools: o.Tools,
+		ReadOnly: o.ReadOnly, Compact: o.Compact, Consent: Consent{Above: cfg.AgentConfirmAbove, Unasked: cfg.AgentUnconfirmed}})
+	if err != nil {
+		return err
+	}
 	if ln == nil {
 		out := &lockedWriter{w: o.Stdout}
 		return s.Run(ctx, &sdk.IOTransport{Reader: guardStdio(o.Stdin, out, maxMessageBytes), Writer: out, MaxLineLength: maxMessageBytes + 1})

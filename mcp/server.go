@@ -42,6 +42,9 @@ const (
 	MaxWait                 = 10 * time.Minute
 	DefaultDownloadWait     = 5 * time.Minute
 	DefaultMaxResourceBytes = 4 << 20
+	// DefaultProgressEvery keeps a client that resets its timeout on
+	// progress waiting: the MCP clients' shortest default is 60 s.
+	DefaultProgressEvery = 10 * time.Second
 )
 
 // Options tune a server; the zero value is production.
@@ -57,6 +60,19 @@ type Options struct {
 	// MediaRoots are the folders whose files an agent may have sent
 	// (clapper mcp --media-root); the download folders always are.
 	MediaRoots []string
+	// Toolsets and Tools narrow the tool list to these toolsets and these
+	// tools (--toolsets, --tools); neither lists every tool.
+	Toolsets, Tools []string
+	// ReadOnly lists only the tools that change nothing (--read-only).
+	ReadOnly bool
+	// Compact lists one create tool for every operation instead of one
+	// per operation (--compact): the rules come from describe_operation.
+	Compact bool
+	// Consent says when a create asks the person first (elicitation).
+	Consent Consent
+	// ProgressEvery is how often a long tool tells its progress at the
+	// least; 0 is DefaultProgressEvery.
+	ProgressEvery time.Duration
 }
 
 // Server serves one studio's work as MCP tools.
@@ -68,32 +84,49 @@ type Server struct {
 	// links resolved.
 	roots []string
 
+	// known are the names of every tool, listed or not, for --tools;
+	// listedNames those listed.
+	known, listedNames map[string]bool
+	// subs follows the tasks whose resources clients subscribed to.
+	subs *subscriptions
+
 	// sendMu makes the cap check and the send one step: two agent calls
 	// at once cannot both pass a cap that only one of them fits under.
 	sendMu sync.Mutex
 }
 
 // New builds the server and its tools over a studio that is open and
-// Started with Options.NoEvents: tool calls wait on tasks with Await.
-func New(st *studio.Studio, o Options) *Server {
+// Started with Options.NoEvents: tool calls wait on tasks with Await. A
+// toolset or tool the server does not have is an error naming those it
+// has.
+func New(st *studio.Studio, o Options) (*Server, error) {
 	if o.DownloadWait == 0 {
 		o.DownloadWait = DefaultDownloadWait
 	}
 	if o.MaxResourceBytes == 0 {
 		o.MaxResourceBytes = DefaultMaxResourceBytes
 	}
+	if o.ProgressEvery == 0 {
+		o.ProgressEvery = DefaultProgressEvery
+	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	s := &Server{studio: st, opts: o, roots: mediaRoots(o.MediaRoots, st.DownloadFolders())}
+	s := &Server{studio: st, opts: o, roots: mediaRoots(o.MediaRoots, st.DownloadFolders()), known: map[string]bool{}, listedNames: map[string]bool{}}
+	s.subs = newSubscriptions(s)
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "clapper", Title: "clapper studio", Version: o.Version},
-		&sdk.ServerOptions{Instructions: instructions})
+		&sdk.ServerOptions{Instructions: instructions, SubscribeHandler: s.subs.subscribe, UnsubscribeHandler: s.subs.unsubscribe})
 	s.addCreateTools()
 	s.addCatalogTools()
 	s.addTaskTools()
+	s.addAccountTools()
 	s.addSceneTools()
 	s.addResources()
-	return s
+	s.addPrompts()
+	if err := s.checkNames(); err != nil {
+		return nil, &studio.UsageError{Msg: err.Error()}
+	}
+	return s, nil
 }
 
 const instructions = "clapper creates videos, images and audio with the svc service. Call describe_operation " +
@@ -121,18 +154,4 @@ func (s *Server) now() time.Time {
 // follow says where a task can be followed besides wait_task.
 func follow(id string) string {
 	return fmt.Sprintf("wait_task or get_task with task_id %s; in a terminal: clapper get %s, or the Tasks page of clapper", api.CleanText(id), api.CleanText(id))
-}
-
-// addTool adds a typed tool without an output schema. Its answers are
-// still structured (and as JSON text), but clients compile every output
-// schema on every listing (the TypeScript SDK through AJV, tens of
-// milliseconds each), which would cost them far more than the listing.
-func addTool[In, Out any](srv *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
-	sdk.AddTool(srv, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-		res, out, err := h(ctx, req, in)
-		if err != nil {
-			return res, nil, err
-		}
-		return res, out, nil
-	})
 }

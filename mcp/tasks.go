@@ -2,31 +2,32 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/record"
 	"clapper/studio"
 )
 
 type taskIn struct {
-	TaskID string `json:"task_id" jsonschema:"the task id create_<operation> answered"`
+	TaskID string `json:"task_id" jsonschema:"a task id, or #local id"`
 }
 
 type waitIn struct {
-	TaskID         string  `json:"task_id" jsonschema:"the task id create_<operation> answered"`
-	TimeoutSeconds float64 `json:"timeout_seconds,omitempty" jsonschema:"how long to wait, 1 to 600 seconds (default 50); when it passes the task is answered as it stands, still running"`
+	TaskID         string  `json:"task_id" jsonschema:"a task id, or #local id"`
+	TimeoutSeconds float64 `json:"timeout_seconds,omitempty" jsonschema:"1 to 600 (default 50)"`
 }
 
 type listIn struct {
-	Query string `json:"query,omitempty" jsonschema:"the History page's search: words state:failed op:text2video model:svcq1 from:2026-11-01 to:2026-11-30"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many tasks, newest first (default 20, at most 200)"`
+	Query  string `json:"query,omitempty" jsonschema:"words state: op: model: tag: by: from: to:"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"1 to 200 (default 20)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"from the previous page"`
 }
 
 // taskOut is a task as the tools answer it.
@@ -69,19 +70,23 @@ type fileOut struct {
 	Path     string `json:"path"`
 	Status   string `json:"status"`
 	Bytes    int64  `json:"bytes,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Resource reads the saved file (clapper://), or opens it past the
+	// size a resource may be (file://).
 	Resource string `json:"resource,omitempty"`
 }
 
 type taskList struct {
 	Tasks []taskOut `json:"tasks"`
 	More  bool      `json:"more"`
+	// Cursor fetches the next page; empty on the last.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 func (s *Server) addTaskTools() {
-	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
-	addTool(s.sdk, &sdk.Tool{Name: "get_task", Title: "Read a task", Annotations: ro,
-		Description: "A task as the user's clapper history holds it (kept up to date while clapper mcp runs): state, progress, result URLs, saved files, and the task it was sent onward from (sent_onward_from: whose result filled which field) and those sent onward from it (sent_onward_to)."},
+	add(s, SetTasks, &sdk.Tool{Name: "get_task", Title: "Read a task", Annotations: readsHistory,
+		Description: "A task from the history: state, progress, result URLs, saved files, and the tasks it was sent onward from and to."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (*sdk.CallToolResult, taskOut, error) {
 			t, err := s.task(ctx, in.TaskID)
 			if err != nil {
@@ -89,40 +94,68 @@ func (s *Server) addTaskTools() {
 			}
 			return nil, s.taskOut(ctx, t, true), nil
 		})
-	addTool(s.sdk, &sdk.Tool{Name: "wait_task", Title: "Wait for a task", Annotations: ro,
-		Description: "Waits until a task succeeds or fails, at most timeout_seconds (default 50, at most 600), sending progress notifications as its state changes. On timeout it answers the task as it stands; call again to keep waiting."},
+	add(s, SetTasks, &sdk.Tool{Name: "wait_task", Title: "Wait for a task", Annotations: readsService,
+		Description: "Waits until a task ends or timeout_seconds pass (then answers it as it stands: call again). Tells progress every 10 s: seconds run of its usual time."},
 		s.waitTask)
-	addTool(s.sdk, &sdk.Tool{Name: "list_tasks", Title: "Search the history", Annotations: ro,
-		Description: "Tasks in the user's clapper history, newest first, searched as on the History page: " + record.SearchSyntax + "."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in listIn) (*sdk.CallToolResult, taskList, error) {
-			f, err := record.ParseSearch(in.Query)
-			if err != nil {
-				return nil, taskList{}, fmt.Errorf("query: %w", err)
-			}
-			switch {
-			case in.Limit < 0 || in.Limit > 200:
-				return nil, taskList{}, fmt.Errorf("limit: give 1 to 200 tasks, got %d", in.Limit)
-			case in.Limit == 0:
-				in.Limit = 20
-			}
-			f.Limit = in.Limit
-			page, err := s.studio.Record().Tasks(ctx, f)
-			if err != nil {
-				return nil, taskList{}, err
-			}
-			out := taskList{Tasks: []taskOut{}, More: !page.Next.IsZero()}
-			for _, t := range page.Tasks {
-				out.Tasks = append(out.Tasks, s.taskOut(ctx, t, false))
-			}
-			return nil, out, nil
-		})
-	addTool(s.sdk, &sdk.Tool{Name: "download_results", Title: "Save a task's results",
-		Description: "Saves a finished task's results (and video covers) through clapper's downloader into the user's download folders, and answers the local paths. Images and covers can then be read as resources.",
-		Annotations: &sdk.ToolAnnotations{IdempotentHint: true, OpenWorldHint: new(true)}},
+	add(s, SetTasks, &sdk.Tool{Name: "list_tasks", Title: "Search the history", Annotations: readsHistory,
+		Description: "Searches the history, newest first: " + record.SearchSyntax + ". Pages by cursor."},
+		s.listTasks)
+	add(s, SetTasks, &sdk.Tool{Name: "download_results", Title: "Save a task's results", Annotations: saves,
+		Description: "Saves a finished task's results and covers into the download folders; answers each file's path and resource."},
 		s.downloadResults)
-	addTool(s.sdk, &sdk.Tool{Name: "list_voices", Title: "Cloned voices", Annotations: ro,
-		Description: "The voices cloned with audio-clone and how long each has left: the service deletes a cloned voice 168 hours after cloning unless speech synthesis (audio-tts) used it by then; a voice used in time is kept for good."},
+	add(s, SetVoices, &sdk.Tool{Name: "list_voices", Title: "Voices", Annotations: readsHistory,
+		Description: "Voices for audio-tts: the cloned ones with their time left (deleted 168 h after cloning unless used in speech by then; then kept for good) and the service's own."},
 		s.listVoices)
+}
+
+func (s *Server) listTasks(ctx context.Context, _ *sdk.CallToolRequest, in listIn) (*sdk.CallToolResult, taskList, error) {
+	f, err := record.ParseSearch(in.Query)
+	if err != nil {
+		return nil, taskList{}, fmt.Errorf("query: %w", err)
+	}
+	switch {
+	case in.Limit < 0 || in.Limit > 200:
+		return nil, taskList{}, fmt.Errorf("limit: give 1 to 200 tasks, got %d", in.Limit)
+	case in.Limit == 0:
+		in.Limit = 20
+	}
+	f.Limit = in.Limit
+	if in.Cursor != "" {
+		if f.After, err = parseCursor(in.Cursor); err != nil {
+			return nil, taskList{}, err
+		}
+	}
+	page, err := s.studio.Record().Tasks(ctx, f)
+	if err != nil {
+		return nil, taskList{}, err
+	}
+	out := taskList{Tasks: []taskOut{}, More: !page.Next.IsZero()}
+	if out.More {
+		out.Cursor = formatCursor(page.Next)
+	}
+	for _, t := range page.Tasks {
+		out.Tasks = append(out.Tasks, s.taskOut(ctx, t, false))
+	}
+	return nil, out, nil
+}
+
+// formatCursor writes a page's end as list_tasks answers it: opaque to
+// the agent, readable to us.
+func formatCursor(c record.Cursor) string {
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d.%d", c.CreatedAt.UnixMilli(), c.LocalID))
+}
+
+func parseCursor(s string) (record.Cursor, error) {
+	bad := fmt.Errorf("cursor: %q is not a cursor list_tasks gave; leave it out for the first page", api.CleanText(s))
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return record.Cursor{}, bad
+	}
+	var ms, id int64
+	if n, err := fmt.Sscanf(string(b), "%d.%d", &ms, &id); err != nil || n != 2 || id <= 0 {
+		return record.Cursor{}, bad
+	}
+	return record.Cursor{CreatedAt: time.UnixMilli(ms), LocalID: id}, nil
 }
 
 // task reads a task by its service id (or #local id) from history.
@@ -161,18 +194,18 @@ func (s *Server) taskOut(ctx context.Context, t record.Task, detail bool) taskOu
 	}
 	if t.TaskID != "" {
 		if dls, err := s.studio.Record().Downloads(ctx, t.TaskID); err == nil {
-			out.Files = filesOut(dls)
+			out.Files = s.filesOut(dls)
 		}
 	}
 	return out
 }
 
-func filesOut(dls []record.Download) []fileOut {
+func (s *Server) filesOut(dls []record.Download) []fileOut {
 	var out []fileOut
 	for _, d := range dls {
 		f := fileOut{Index: d.Index, Kind: string(d.Kind), Path: d.Path, Status: string(d.Status), Bytes: d.Bytes, Error: api.CleanText(d.Error)}
-		if d.Status == record.DownloadDone && isImagePath(d.Path) {
-			f.Resource = resourceURI(d)
+		if d.Status == record.DownloadDone && mediaType(d.Path) != "" {
+			f.MIMEType, f.Resource = mediaType(d.Path), s.fileLink(d).URI
 		}
 		out = append(out, f)
 	}
@@ -197,8 +230,9 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	events := s.studio.Await(wctx, t) // followed from here if another clapper sent and left it
-	token := req.Params.GetProgressToken()
-	told, step := "", 0.0
+	usual, _ := s.studio.UsualTime(ctx, t.Operation, t.Model)
+	p := newProgress(req, s.opts.ProgressEvery)
+	defer p.stop()
 	for {
 		// Re-read the row: the event says a change, history holds all of it.
 		if t, err = s.studio.Record().TaskByID(ctx, t.TaskID); err != nil {
@@ -209,11 +243,14 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 			out.Waited = "finished"
 			return nil, out, nil
 		}
-		if msg := progressMessage(t); token != nil && msg != told {
-			told, step = msg, step+1
-			req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
+		elapsed := s.now().Sub(t.CreatedAt)
+		p.tell(ctx, elapsed.Seconds(), usual.Seconds(), runningMessage(t, elapsed, usual))
+		open := true
+		select {
+		case _, open = <-events:
+		case <-p.due():
 		}
-		if _, open := <-events; open {
+		if open {
 			continue
 		}
 		switch {
@@ -225,7 +262,7 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 			return nil, out, nil
 		}
 		// The stream ended with the task (its final state, or lost): read
-		// it once more above, then answer.
+		// it once more, then answer.
 		if t, err = s.studio.Record().TaskByID(ctx, t.TaskID); err != nil {
 			return nil, taskOut{}, err
 		}
@@ -238,14 +275,24 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 	}
 }
 
-// progressMessage is a running task's state, with its percent when the
-// service reported one.
-func progressMessage(t record.Task) string {
+// runningMessage is a running task's state for a person: its percent when
+// the service reported one, how long it has run and usually takes
+// ("processing · 20 s of ~45 s").
+func runningMessage(t record.Task, elapsed, usual time.Duration) string {
 	msg := api.DescribeState(t.State)
 	if t.Progress != nil {
-		msg += fmt.Sprintf(" (%d%%)", *t.Progress)
+		msg += fmt.Sprintf(" %d%%", *t.Progress)
 	}
-	return msg
+	return fmt.Sprintf("%s · %s of ~%s", msg, seconds(elapsed), seconds(usual))
+}
+
+// seconds says a duration to the second: 45 s, 3 min 5 s.
+func seconds(d time.Duration) string {
+	n := int(max(d, 0).Round(time.Second).Seconds())
+	if n < 120 {
+		return fmt.Sprintf("%d s", n)
+	}
+	return fmt.Sprintf("%d min %d s", n/60, n%60)
 }
 
 type downloadsOut struct {
@@ -273,27 +320,16 @@ func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in
 	if err != nil {
 		return nil, downloadsOut{}, err
 	}
-	out := downloadsOut{TaskID: t.TaskID, Files: filesOut(dls)}
-	return downloadContent(out), out, nil
-}
-
-// downloadContent lists the saved files for people and links each saved
-// image as a resource, so a client can show it.
-func downloadContent(out downloadsOut) *sdk.CallToolResult {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Files of task %s:", out.TaskID)
-	res := &sdk.CallToolResult{}
-	for _, f := range out.Files {
-		fmt.Fprintf(&b, "\n  %s %s: %s", f.Kind, f.Status, f.Path)
-		if f.Error != "" {
-			b.WriteString(" (" + f.Error + ")")
-		}
-		if f.Resource != "" {
-			res.Content = append(res.Content, &sdk.ResourceLink{URI: f.Resource, Name: filepath.Base(f.Path), MIMEType: imageType(f.Path)})
+	s.subs.changed(ctx, t.TaskID)
+	out := downloadsOut{TaskID: t.TaskID, Files: s.filesOut(dls)}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.summary()}}}
+	// Each saved file linked, so a client can show or open it.
+	for _, d := range dls {
+		if d.Status == record.DownloadDone && mediaType(d.Path) != "" {
+			res.Content = append(res.Content, s.fileLink(d))
 		}
 	}
-	res.Content = append([]sdk.Content{&sdk.TextContent{Text: b.String()}}, res.Content...)
-	return res
+	return res, out, nil
 }
 
 type voiceOut struct {
@@ -306,8 +342,16 @@ type voiceOut struct {
 	Preview   string `json:"preview_url,omitempty"`
 }
 
+type systemVoiceOut struct {
+	VoiceID string `json:"voice_id"`
+	Name    string `json:"description"`
+}
+
 type voicesOut struct {
-	Voices []voiceOut `json:"voices"`
+	// Voices are the cloned ones, System the service's own (used by id,
+	// never expiring).
+	Voices []voiceOut       `json:"voices"`
+	System []systemVoiceOut `json:"system_voices"`
 }
 
 func (s *Server) listVoices(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, voicesOut, error) {
@@ -316,7 +360,10 @@ func (s *Server) listVoices(ctx context.Context, _ *sdk.CallToolRequest, _ struc
 		return nil, voicesOut{}, err
 	}
 	now := s.now()
-	out := voicesOut{Voices: []voiceOut{}}
+	out := voicesOut{Voices: []voiceOut{}, System: []systemVoiceOut{}}
+	for _, v := range catalog.SystemVoices {
+		out.System = append(out.System, systemVoiceOut{VoiceID: v.ID, Name: v.Description})
+	}
 	for _, v := range all {
 		if v.Deleted {
 			continue

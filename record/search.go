@@ -13,9 +13,23 @@ import (
 const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30"
 
 // SearchStates are the states a task can be in, as state: takes them:
-// the service's, then those of a request that was never taken.
+// the service's, then those of a request not taken ("unknown" is a
+// submission whose outcome is unknown, as the pages call it).
 var SearchStates = []string{api.StateCreated, api.StateQueueing, api.StateProcessing, api.StateSuccess, api.StateFailed,
-	StateSubmitting, StateRejected, StateAbandoned}
+	"unknown", StateSubmitting, StateRejected, StateAbandoned}
+
+// ParseState reads a state word of a search (any case); a word that is
+// none is an error naming the states there are.
+func ParseState(word string) (string, error) {
+	st := strings.ToLower(word)
+	if !slices.Contains(SearchStates, st) {
+		return "", fmt.Errorf("a state is one of %s", strings.Join(SearchStates, ", "))
+	}
+	if st == "unknown" {
+		st = StateSubmitting
+	}
+	return st, nil
+}
 
 // ParseSearch reads the History page's search ("words state:failed
 // op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30") into
@@ -34,9 +48,9 @@ func ParseSearch(s string) (Filter, error) {
 		}
 		switch strings.ToLower(k) {
 		case "state":
-			st := strings.ToLower(v)
-			if !slices.Contains(SearchStates, st) {
-				return f, fmt.Errorf("state:%s: a state is one of %s", api.CleanLine(v), strings.Join(SearchStates, ", "))
+			st, err := ParseState(v)
+			if err != nil {
+				return f, fmt.Errorf("state:%s: %w", api.CleanLine(v), err)
 			}
 			f.States = append(f.States, st)
 		case "op", "operation":

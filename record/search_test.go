@@ -16,6 +16,9 @@ func TestSearchTakesOnlyStatesThereAre(t *testing.T) {
 			t.Errorf("state:%s: %+v, %v", st, f, err)
 		}
 	}
+	if f, err := ParseSearch("state:unknown"); err != nil || len(f.States) != 1 || f.States[0] != StateSubmitting {
+		t.Errorf("state:unknown (a submission of unknown outcome): %+v, %v", f.States, err)
+	}
 	for _, bad := range []string{"state:bogus", "state:done", "state:running"} {
 		_, err := ParseSearch(bad)
 		if err == nil || !strings.Contains(err.Error(), bad+": a state is one of created, queueing, processing, success, failed") {

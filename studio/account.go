@@ -9,6 +9,7 @@ import (
 
 	"clapper/api"
 	"clapper/record"
+	"clapper/track"
 )
 
 // accountEvery is how often a team's poller reads the account for every
@@ -86,4 +87,19 @@ func CheckKey(ctx context.Context, cfg Config) (*api.Credits, error) {
 		return nil, fmt.Errorf("the service could not check the key: %w", err)
 	}
 	return nil, fmt.Errorf("could not reach %s: %w", cfg.BaseURL, err)
+}
+
+// UsualTime is how long a task of op and model usually takes from its
+// creation to its result: the median of the history's latest successes
+// (samples of them), else the built-in guess at the backend's pace
+// (samples 0).
+func (s *Studio) UsualTime(ctx context.Context, op api.Operation, model string) (time.Duration, int) {
+	if u, err := s.store.UsualDuration(ctx, op, model); err == nil && u.Samples > 0 {
+		return u.Median, u.Samples
+	}
+	d := track.Prior(op)
+	if s.Sandbox() && s.Config.SandboxSpeed > 1 {
+		d = time.Duration(float64(d) / s.Config.SandboxSpeed)
+	}
+	return d, 0
 }

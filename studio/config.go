@@ -98,8 +98,16 @@ type Config struct {
 	HistoryURLGiven  bool
 	HistoryURLSource Source
 	// MediaRoots are the folders an AI agent (clapper mcp) may have local
-	// files read from, beside the download folders.
+	// files read from, beside the download folders: the settings file's,
+	// then --media-root's.
 	MediaRoots []string
+	// AgentConfirmAbove is the price in credits past which an agent's send
+	// asks the person first (0: the price alone never asks);
+	// AgentConfirmAboveGiven says a flag set it. AgentUnconfirmed lets a
+	// send that should ask go on when the agent's client cannot ask.
+	AgentConfirmAbove      int64
+	AgentConfirmAboveGiven bool
+	AgentUnconfirmed       bool
 }
 
 // Source is where a setting's value came from.
@@ -129,6 +137,7 @@ const (
 	EnvDailyCreditCap   = "CLAPPER_DAILY_CREDIT_CAP"
 	EnvMonthlyCreditCap = "CLAPPER_MONTHLY_CREDIT_CAP"
 	EnvHistoryURL       = "CLAPPER_HISTORY_URL"
+	EnvAgentConfirm     = "CLAPPER_AGENT_CONFIRM_ABOVE"
 )
 
 // Defaults of the settings a user may leave unset.
@@ -137,6 +146,9 @@ const (
 	DefaultRequestBudget = 4.0
 	DefaultSandboxSpeed  = 1.0
 	MaxSandboxSpeed      = 3600.0
+	// DefaultAgentConfirmAbove asks before an agent's send of more than a
+	// few ordinary videos' worth of credits.
+	DefaultAgentConfirmAbove = 100
 )
 
 // Themes the Settings page offers.
@@ -232,6 +244,9 @@ func (c *Config) resolveWith(s Settings) error {
 			*cp.value = n
 		}
 	}
+	if err := c.resolveAgent(s); err != nil {
+		return err
+	}
 	if c.SandboxSpeed == 0 {
 		if v := os.Getenv(EnvSandboxSpeed); v != "" {
 			f, err := strconv.ParseFloat(v, 64)
@@ -261,6 +276,28 @@ func (c *Config) resolveWith(s Settings) error {
 	return c.Check()
 }
 
+// resolveAgent fills what an AI agent may do: the folders it may read,
+// when its sends ask first, and whether they may go on unasked.
+func (c *Config) resolveAgent(s Settings) error {
+	c.MediaRoots = append(slices.Clone(s.AgentMediaRoots), c.MediaRoots...)
+	c.AgentUnconfirmed = c.AgentUnconfirmed || s.AgentUnconfirmed
+	if c.AgentConfirmAboveGiven {
+		return nil
+	}
+	c.AgentConfirmAbove = DefaultAgentConfirmAbove
+	if s.AgentConfirmAbove != nil {
+		c.AgentConfirmAbove = *s.AgentConfirmAbove
+	}
+	if v := os.Getenv(EnvAgentConfirm); v != "" {
+		n, err := ParseCreditCap(v)
+		if err != nil {
+			return &UsageError{fmt.Sprintf("%s=%q: %v", EnvAgentConfirm, v, err)}
+		}
+		c.AgentConfirmAbove = n
+	}
+	return nil
+}
+
 // Check reports the first setting that cannot work, naming it.
 func (c *Config) Check() error {
 	if (c.CallbackListen == "") != (c.CallbackURL == "") {
@@ -280,6 +317,9 @@ func (c *Config) Check() error {
 	}
 	if c.RequestBudget < 0.5 || c.RequestBudget > 20 {
 		return &UsageError{fmt.Sprintf("request budget %g is out of range: give 0.5 to 20 reads per second", c.RequestBudget)}
+	}
+	if c.AgentConfirmAbove < 0 {
+		return &UsageError{fmt.Sprintf("agent confirm-above %d is negative: give a whole number of credits, 0 (or off) to ask only near a cap", c.AgentConfirmAbove)}
 	}
 	if c.AgentCreditCap < 0 {
 		return &UsageError{fmt.Sprintf("agent credit cap %d is negative: give a whole number of credits per day, 0 for no cap", c.AgentCreditCap)}

@@ -33,6 +33,16 @@ type Settings struct {
 	// Uploads is when local images are uploaded rather than inlined:
 	// auto (default), always or never.
 	Uploads string `json:"uploads,omitempty"`
+	// AgentMediaRoots are folders whose files AI agents may send, beside
+	// the download folders.
+	AgentMediaRoots []string `json:"agent_media_roots,omitempty"`
+	// AgentConfirmAbove is the price in credits past which an agent's
+	// send asks the person first; unset is the default, 0 asks only near
+	// a cap.
+	AgentConfirmAbove *int64 `json:"agent_confirm_above,omitempty"`
+	// AgentUnconfirmed lets an agent's send that should ask go on when its
+	// client cannot ask.
+	AgentUnconfirmed bool `json:"agent_unconfirmed,omitempty"`
 	// HistoryURL is a team's shared history (postgres://...); empty is
 	// the history file in the data directory.
 	HistoryURL string `json:"history_url,omitempty"`

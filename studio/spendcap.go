@@ -209,3 +209,47 @@ func ofCap(limit int64) string {
 	}
 	return fmt.Sprintf(" of %d", limit)
 }
+
+// CapRoom is one credit cap this studio's sends are held to, as it
+// stands: Spent of Cap credits so far this Period.
+type CapRoom struct {
+	// Scope is "agent work" for the agent cap, "" for all work.
+	Scope  string `json:"scope,omitempty"`
+	Period string `json:"period"`
+	Cap    int64  `json:"cap"`
+	Spent  int64  `json:"spent"`
+}
+
+// Left is what the cap leaves to spend.
+func (c CapRoom) Left() int64 { return max(c.Cap-c.Spent, 0) }
+
+func (c CapRoom) String() string {
+	what := "all work"
+	if c.Scope != "" {
+		what = c.Scope
+	}
+	when := "today"
+	if c.Period == "month" {
+		when = "this month"
+	}
+	return fmt.Sprintf("%s: %s of %d spent %s, %d left", what, textutil.Plural(int(c.Spent), "credit"), c.Cap, when, c.Left())
+}
+
+// CapRooms reads the caps this studio's sends are held to (the agent cap
+// too when it sends for agents) with what each has spent, reservations
+// included; none when no cap is set.
+func (s *Studio) CapRooms(ctx context.Context) ([]CapRoom, error) {
+	var out []CapRoom
+	for _, c := range s.caps(true, s.opts.Origin) {
+		spent, err := s.store.CreditsSince(ctx, c.Origin, c.Since)
+		if err != nil {
+			return nil, fmt.Errorf("spending could not be read for the credit cap per %s: %w", c.Period, err)
+		}
+		r := CapRoom{Period: c.Period, Cap: c.Limit, Spent: spent}
+		if c.Origin == record.OriginMCP {
+			r.Scope = "agent work"
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -78,6 +78,15 @@ func (s *Schedule) Observe(op api.Operation, model string, d time.Duration) {
 	s.learned[k] = l
 }
 
+// Prior is an operation's running time before any task of it was seen,
+// in real time.
+func Prior(op api.Operation) time.Duration {
+	if p := priors[op]; p > 0 {
+		return p
+	}
+	return time.Minute
+}
+
 // expected returns the low and typical running time of an operation and
 // model: the 10th percentile and the median of what was seen, or halves of
 // the prior.
@@ -89,12 +98,11 @@ func (s *Schedule) expected(op api.Operation, model string) (low, typical time.D
 		slices.Sort(l)
 		return l[len(l)/10], l[len(l)/2]
 	}
-	p := priors[op]
+	p := Prior(op)
 	if s.Priors != nil {
-		p = s.Priors[op]
-	}
-	if p == 0 {
-		p = time.Minute
+		if p = s.Priors[op]; p == 0 {
+			p = time.Minute
+		}
 	}
 	p = s.scaled(p)
 	return p / 3, p

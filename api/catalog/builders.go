@@ -53,7 +53,7 @@ func callbackField() Field {
 // seedField: "omitted or 0 = random seed; other value used as given", so
 // negative seeds (-1 is common for "random" in other clients) pass too.
 func seedField() Field {
-	return Field{Name: "seed", Kind: KindInt, Range: rng(-maxSeed, maxSeed), Help: "0 or unset = random; any other value is used as given"}
+	return Field{Name: "seed", Kind: KindInt, Range: rng(-maxSeed, maxSeed), Help: "0 or unset: random"}
 }
 
 // sharedVideoFields: "Shared optional video request fields". wmDefault
