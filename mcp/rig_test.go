@@ -36,7 +36,10 @@ type rigOpts struct {
 	// counted runs the sandbox behind a server that counts the creation
 	// POSTs it receives (the studio sees it as a live service).
 	counted bool
-	cap     int64
+	// slowFiles holds each result file the counted sandbox serves this
+	// long before its first byte.
+	slowFiles time.Duration
+	cap       int64
 	// productionWatcher follows tasks on the real schedule (benchmarks),
 	// not every millisecond.
 	productionWatcher bool
@@ -90,6 +93,9 @@ func newRig(t testing.TB, o rigOpts) *rig {
 			t.Fatal(err)
 		}
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/files/") {
+				time.Sleep(o.slowFiles)
+			}
 			if req.Method == http.MethodPost {
 				r.posts.Add(1)
 				b, _ := io.ReadAll(req.Body)

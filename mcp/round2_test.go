@@ -67,6 +67,30 @@ func TestWaitTellsProgressEveryPeriodWithATotal(t *testing.T) {
 	}
 }
 
+// download_results tells progress while the files arrive: a large video
+// takes minutes, longer than clients wait in silence.
+func TestDownloadsTellProgressWhileTheFilesArrive(t *testing.T) {
+	r := newRig(t, rigOpts{counted: true, slowFiles: 300 * time.Millisecond, server: Options{ProgressEvery: 40 * time.Millisecond}})
+	var c created
+	r.ok(t, "create_text2video", map[string]any{"model": "svcq1", "prompt": "a fox"}, &c)
+	var done taskOut
+	r.ok(t, "wait_task", map[string]any{"task_id": c.TaskID, "timeout_seconds": 30}, &done)
+	r.mu.Lock()
+	r.told = nil
+	r.mu.Unlock()
+	res, err := r.cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "download_results", Arguments: map[string]any{"task_id": c.TaskID},
+		Meta: sdk.Meta{"progressToken": "d1"}})
+	if err != nil || res.IsError {
+		t.Fatalf("download_results: %v %s", err, text(res))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// The files take at least 300 ms: several periods of 40 ms.
+	if len(r.told) < 2 || !strings.HasPrefix(r.told[0].Message, "saving the files · ") {
+		t.Fatalf("%d notifications while the files took 300 ms: %+v", len(r.told), r.told)
+	}
+}
+
 // The total is the usual time: the median of the history's successes of
 // that operation and model.
 func TestProgressTotalIsTheUsualTime(t *testing.T) {

@@ -300,7 +300,7 @@ type downloadsOut struct {
 	Files  []fileOut `json:"files"`
 }
 
-func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (*sdk.CallToolResult, downloadsOut, error) {
+func (s *Server) downloadResults(ctx context.Context, req *sdk.CallToolRequest, in taskIn) (*sdk.CallToolResult, downloadsOut, error) {
 	t, err := s.task(ctx, in.TaskID)
 	if err != nil {
 		return nil, downloadsOut{}, err
@@ -313,7 +313,7 @@ func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in
 	}
 	sctx, cancel := context.WithTimeout(ctx, s.opts.DownloadWait)
 	defer cancel()
-	dls, err := s.studio.Settle(sctx, t.TaskID)
+	dls, err := s.settle(sctx, req, t.TaskID)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, downloadsOut{}, fmt.Errorf("the files of task %s are still downloading after %s; call download_results again to see them", t.TaskID, s.opts.DownloadWait)
 	}
@@ -330,6 +330,32 @@ func (s *Server) downloadResults(ctx context.Context, _ *sdk.CallToolRequest, in
 		}
 	}
 	return res, out, nil
+}
+
+// settle waits for a task's files to be saved, telling the seconds it has
+// waited at least every progress period (a large video takes minutes).
+func (s *Server) settle(ctx context.Context, req *sdk.CallToolRequest, taskID string) ([]record.Download, error) {
+	type settled struct {
+		dls []record.Download
+		err error
+	}
+	done := make(chan settled, 1)
+	go func() {
+		dls, err := s.studio.Settle(ctx, taskID)
+		done <- settled{dls, err}
+	}()
+	p := newProgress(req, s.opts.ProgressEvery)
+	defer p.stop()
+	start := time.Now()
+	for {
+		select {
+		case r := <-done:
+			return r.dls, r.err
+		case <-p.due():
+			waited := time.Since(start)
+			p.tell(ctx, waited.Seconds(), 0, "saving the files · "+seconds(waited))
+		}
+	}
 }
 
 type voiceOut struct {

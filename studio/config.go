@@ -276,6 +276,34 @@ func (c *Config) resolveWith(s Settings) error {
 	return c.Check()
 }
 
+// ParseMediaRoots reads folders as the Settings page takes them, joined
+// by the system's list separator: each must be a folder that exists (a
+// leading ~ is the home folder). Empty is none.
+func ParseMediaRoots(v string) ([]string, error) {
+	var roots []string
+	for _, r := range filepath.SplitList(v) {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(r, "~"); ok && (rest == "" || rest[0] == filepath.Separator) {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return nil, fmt.Errorf("%s: no home folder to start from", r)
+			}
+			r = filepath.Join(home, rest)
+		}
+		if !filepath.IsAbs(r) {
+			return nil, fmt.Errorf("%s: give a full path (or one from ~)", r)
+		}
+		st, err := os.Stat(r)
+		if err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%s is not a folder here", r)
+		}
+		roots = append(roots, filepath.Clean(r))
+	}
+	return roots, nil
+}
+
 // resolveAgent fills what an AI agent may do: the folders it may read,
 // when its sends ask first, and whether they may go on unasked.
 func (c *Config) resolveAgent(s Settings) error {

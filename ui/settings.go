@@ -151,6 +151,34 @@ func newSettingsPage(e *env) *settingsPage {
 			func(c *studio.Config) *int64 { return &c.DailyCreditCap }, func(s *studio.Settings) *int64 { return &s.DailyCreditCap }),
 		creditCapRow("Monthly credit cap", "Credits all tasks may cost a calendar month; as the daily cap. "+studio.EnvMonthlyCreditCap+" and --monthly-cap win over this.",
 			func(c *studio.Config) *int64 { return &c.MonthlyCreditCap }, func(s *studio.Settings) *int64 { return &s.MonthlyCreditCap }),
+		{label: "Agent folders", help: "Folders whose files AI agents (clapper mcp) may send, beside the download folders; separate them with " + string(os.PathListSeparator) + ". --media-root adds to these.",
+			unset: "none — the download folders only",
+			get:   func(c *studio.Config) string { return strings.Join(c.MediaRoots, string(os.PathListSeparator)) },
+			set: func(c *studio.Config, v string) error {
+				roots, err := studio.ParseMediaRoots(v)
+				if err != nil {
+					return fmt.Errorf("agent folders: %v", err)
+				}
+				c.MediaRoots = roots
+				return nil
+			},
+			keep: func(s *studio.Settings, c studio.Config) { s.AgentMediaRoots = c.MediaRoots }},
+		{label: "Agent asks above", help: "An agent's send of more credits than this (or of a price not yet known) asks you first in its client; off asks only near a cap. " + studio.EnvAgentConfirm + " and --confirm-above win over this.",
+			get: func(c *studio.Config) string {
+				if c.AgentConfirmAbove == 0 {
+					return "off"
+				}
+				return strconv.FormatInt(c.AgentConfirmAbove, 10)
+			},
+			set: func(c *studio.Config, v string) error {
+				n, err := studio.ParseCreditCap(v)
+				if err != nil {
+					return fmt.Errorf("agent asks above: %v", err)
+				}
+				c.AgentConfirmAbove = n
+				return nil
+			},
+			keep: func(s *studio.Settings, c studio.Config) { n := c.AgentConfirmAbove; s.AgentConfirmAbove = &n }},
 		{label: "Team history", help: "A team's shared history: postgres://USER:PASSWORD@HOST:PORT/DATABASE. Saving reaches it first. Empty keeps this machine's history file. " + studio.EnvHistoryURL + " and --history-url win over this.",
 			show: studio.RedactURL, unset: "none — this machine's history file",
 			get:  func(c *studio.Config) string { return c.HistoryURL },
@@ -182,6 +210,21 @@ func creditCapRow(label, help string, value func(*studio.Config) *int64, saved f
 			return nil
 		},
 		keep: func(s *studio.Settings, c studio.Config) { *saved(s) = *value(&c) }}
+}
+
+// scrollRows keeps room lines of rows around the chosen one (and the help
+// line under it), the first and last saying how many rows are out of view.
+func scrollRows(rows []string, chosen, room int, th *Theme) []string {
+	start := min(max(chosen-(room-2)/2, 0), len(rows)-room)
+	end := start + room
+	out := slices.Clone(rows[start:end])
+	if start > 0 {
+		out[0] = th.Dim.Render(fmt.Sprintf("  ↑ %d more", start+1))
+	}
+	if end < len(rows) {
+		out[len(out)-1] = th.Dim.Render(fmt.Sprintf("  ↓ %d more", len(rows)-end+1))
+	}
+	return out
 }
 
 func onOff(b bool) string {
@@ -397,6 +440,8 @@ func (p *settingsPage) View() string {
 	cur := p.env.studio.Config
 	b.WriteString(th.Title.Render(" Settings") + th.Dim.Render("  running on ") + th.Strong.Render(api.CleanLine(cur.Backend())) + "\n\n")
 	lw := 19
+	var rows []string // one line a row, and the chosen row's help under it
+	chosen := 0       // the chosen row's line
 	for i, r := range p.rows {
 		v := api.CleanLine(r.get(&p.draft))
 		switch {
@@ -426,9 +471,12 @@ func (p *settingsPage) View() string {
 		if i == p.cursor && p.editing {
 			v = p.input.View()
 		}
-		b.WriteString(marker + label + " " + v + "\n")
 		if i == p.cursor {
-			b.WriteString(strings.Repeat(" ", lw+3) + th.Dim.Render(textutil.Fit(r.help, max(p.width-lw-4, 10))) + "\n")
+			chosen = len(rows)
+		}
+		rows = append(rows, marker+label+" "+v)
+		if i == p.cursor {
+			rows = append(rows, strings.Repeat(" ", lw+3)+th.Dim.Render(textutil.Fit(r.help, max(p.width-lw-4, 10))))
 		}
 	}
 	var tail []string
@@ -447,6 +495,12 @@ func (p *settingsPage) View() string {
 	// Paths stay on one line each, cut at the end if they must be: a
 	// wrapped path reads as two. Where the page is short they go beside
 	// their names, so the history path is never the line that falls off.
+	// Where even then the rows do not fit, they scroll with the chosen one
+	// (its help under it), a line saying how many are above and below.
+	if room := p.height - 2 - 1 - len(tail) - 2; p.height > 0 && len(rows) > room {
+		rows = scrollRows(rows, chosen, max(room, 4), th)
+	}
+	b.WriteString(strings.Join(rows, "\n") + "\n")
 	lines := strings.Count(b.String(), "\n") + 1 + len(tail)
 	if lines+4 <= p.height || p.height == 0 {
 		if err == nil {

@@ -18,7 +18,7 @@ func TestSettingsSavesTheAgentCreditCap(t *testing.T) {
 	t.Cleanup(func() { os.Remove(path) })
 	send(m, press("6"))
 	p := m.pages[pageSettings].(*settingsPage)
-	for range len(p.rows) - 4 {
+	for range settingsRow(t, p, "Agent credit cap") {
 		send(m, press("down"))
 	}
 	if !strings.Contains(screen(m), "Credits AI agents (clapper mcp) may spend a day") {
@@ -57,7 +57,7 @@ func TestSettingsSavesTheDailyAndMonthlyCaps(t *testing.T) {
 	t.Cleanup(func() { os.Remove(path) })
 	send(m, press("6"))
 	p := m.pages[pageSettings].(*settingsPage)
-	for range len(p.rows) - 3 {
+	for range settingsRow(t, p, "Daily credit cap") {
 		send(m, press("down"))
 	}
 	if !strings.Contains(screen(m), "Credits all tasks may cost a day") {
@@ -110,5 +110,73 @@ func TestSettingsChangeAt80x24(t *testing.T) {
 	if strings.Contains(got, "Unsaved changes") ||
 		strings.Contains(got, "s save and apply") || !strings.Contains(got, history) {
 		t.Fatalf("switched back, still a change:\n%s", got)
+	}
+}
+
+// settingsRow is the place of the row labelled label: how many downs
+// reach it from the first.
+func settingsRow(t *testing.T, p *settingsPage, label string) int {
+	t.Helper()
+	for i, r := range p.rows {
+		if r.label == label {
+			return i
+		}
+	}
+	t.Fatalf("no settings row %q", label)
+	return 0
+}
+
+// The folders agents may read from and the price past which they ask are
+// typed on the Settings page and saved for clapper mcp; a folder that is
+// not there is named and nothing is saved. At 80x24 the rows scroll with
+// the chosen one.
+func TestSettingsSavesWhatAgentsMay(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	path, _ := studio.SettingsPath()
+	os.Remove(path)
+	t.Cleanup(func() { os.Remove(path) })
+	send(m, press("6"))
+	p := m.pages[pageSettings].(*settingsPage)
+	for range settingsRow(t, p, "Agent folders") {
+		send(m, press("down"))
+	}
+	got := screen(m)
+	if !strings.Contains(got, "Folders whose files AI agents") || !strings.Contains(got, "↑ ") || !strings.Contains(got, "more") {
+		t.Fatalf("the agent folders row at 80x24:\n%s", got)
+	}
+	send(m, press("enter"))
+	typeText(m, "/no/such/folder")
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "agent folders: /no/such/folder is not a folder here") {
+		t.Fatalf("a folder that is not there is not named:\n%s", screen(m))
+	}
+	a, b := t.TempDir(), t.TempDir()
+	send(m, press("enter"))
+	send(m, press("ctrl+u"))
+	typeText(m, a+string(os.PathListSeparator)+b)
+	send(m, press("enter"))
+	send(m, press("down"))
+	send(m, press("enter"))
+	send(m, press("ctrl+u"))
+	typeText(m, "250")
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "Agent asks above    250") {
+		t.Fatalf("the price row after typing:\n%s", screen(m))
+	}
+	cmd := p.Update(press("s"))
+	if cmd == nil {
+		t.Fatalf("nothing saved: %s", p.problem)
+	}
+	msg, ok := cmd().(settingsSavedMsg)
+	if !ok || len(msg.cfg.MediaRoots) != 2 || msg.cfg.AgentConfirmAbove != 250 {
+		t.Fatalf("saved %#v", msg)
+	}
+	raw, _ := os.ReadFile(path)
+	var saved struct {
+		Roots []string `json:"agent_media_roots"`
+		Above *int64   `json:"agent_confirm_above"`
+	}
+	if json.Unmarshal(raw, &saved); len(saved.Roots) != 2 || saved.Roots[0] != a || saved.Above == nil || *saved.Above != 250 {
+		t.Errorf("settings.json:\n%s", raw)
 	}
 }
