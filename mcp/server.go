@@ -3,25 +3,35 @@
 // front end, so that what an agent makes shows live in the creator's
 // terminal studio and stays in the same history.
 //
-// Tools (names scripts and prompts rely on):
-//   - create_<operation> for each of the fourteen operations ('-' as '_'),
-//     whose input schema is generated from api/catalog; the catalog's
-//     Validate judges every request before anything is sent, and a broken
-//     rule is a tool error naming the field;
-//   - validate_request, describe_operation;
-//   - get_task, wait_task (progress notifications, bounded), list_tasks
-//     (the History page's search), download_results (the studio's
-//     downloader), list_voices;
-//   - get_scenes, edit_scene, compose_scenes (the Scenes page's work).
+// Tools (names scripts and prompts rely on), in toolsets (tools.go):
+//   - creation: create_<operation> for each of the fourteen operations ('-'
+//     as '_'), whose input schema is generated from api/catalog (schema.go:
+//     the union of the models' rules, the models that take less named in
+//     the description; callback_url, payload and meta_data unlisted); the
+//     catalog's Validate judges every request before anything is sent, and
+//     a broken rule is a tool error naming the field; validate_request,
+//     describe_operation. With Compact, one create {operation, request}.
+//   - tasks: get_task, wait_task (progress every ProgressEvery: seconds
+//     run of the usual time), list_tasks (the History page's search, paged
+//     by cursor), download_results (the studio's downloader), cancel_task;
+//   - voices: list_voices (cloned and system); account: get_account;
+//   - scenes: get_scenes, edit_scene, compose_scenes.
 //
-// Finished images and covers that were downloaded are resources
-// (clapper://result/{task_id}/{index}, clapper://cover/{task_id}/{index}),
-// read from the saved file and refused above MaxResourceBytes.
+// Every tool is annotated; every answer says itself in words (summary.go)
+// beside its structured form, typed by an output schema on every tool but
+// create_* (one shape, fourteen times). testdata/toolsnaps holds each
+// tool's listing for review.
 //
-// Every task an agent sends is recorded with origin mcp; when a daily
-// credit cap for agent work is set, each send is checked first against
-// the credits of today's agent tasks in history (studio.CheckAgentCap).
-// Sends are serialised so two tool calls cannot both pass the cap check.
+// Resources: clapper://task/{id} (subscribable: updated as the task moves),
+// and saved results, covers and watermarked copies (resources.go), served
+// only when their bytes are the media their name says and within
+// MaxResourceBytes; larger ones are file:// links. Prompts: prompts.go.
+//
+// Every task an agent sends is recorded with origin mcp; sends are held
+// to the agent's daily cap and the caps on all spending, checked under
+// one lock and again in the transaction that records them. A send above
+// Consent.Above, of unknown price, or taking a cap past 80 % asks the
+// person first (consent.go).
 package mcp
 
 import (
