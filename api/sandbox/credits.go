@@ -38,6 +38,7 @@ func (s *Server) credits(rp *reply, r *http.Request) {
 	s.answer(rp, func(st *state, now time.Time) (any, *api.Error) {
 		remain := accountCredits
 		running, queued := 0, 0
+		st.compact()
 		for _, u := range st.Units {
 			remain -= u.reportedCredits()
 			switch {

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -43,42 +45,54 @@ func (st *state) advance(now time.Time, maxConcurrent int) {
 // Admissions and compositions that wait for others are not timed events:
 // they happen in hooks, at the time of the event that frees them.
 func (st *state) nextEvent() (time.Time, bool) {
-	if st.nextKnown {
-		return st.next, !st.next.IsZero()
-	}
-	var next time.Time
-	consider := func(t time.Time) {
-		if next.IsZero() || t.Before(next) {
-			next = t
-		}
-	}
-	for _, u := range st.active {
-		switch u.State {
-		case api.StateCreated:
-			if u.Kind != kindCompose || u.QueueAt.After(st.Cursor) {
-				consider(u.QueueAt)
-			}
-		case api.StateQueueing:
-			if u.EligibleAt.After(st.Cursor) {
-				consider(u.EligibleAt)
-			}
-		case api.StateProcessing:
-			consider(u.EndAt)
-		}
-		if !u.Deadline.IsZero() {
-			consider(u.Deadline)
-		}
-	}
-	st.next, st.nextKnown = next, true
-	return next, !next.IsZero()
+	e, ok := st.events.first()
+	return e.at, ok
 }
+
+// pending reports whether e is still one of its unit's timed events.
+func pending(e entry) bool {
+	u := e.u
+	switch u.State {
+	case api.StateCreated:
+		return e.at.Equal(u.QueueAt) || e.at.Equal(u.Deadline)
+	case api.StateQueueing:
+		return e.at.Equal(u.EligibleAt) || e.at.Equal(u.Deadline)
+	case api.StateProcessing:
+		return e.at.Equal(u.EndAt) || e.at.Equal(u.Deadline)
+	}
+	return false
+}
+
+// waiting holds for a queued task that has not started.
+func waiting(e entry) bool {
+	return e.u.State == api.StateCreated || e.u.State == api.StateQueueing
+}
+
+// queueing holds for an off-peak task that has not started.
+func queueing(e entry) bool { return e.u.State == api.StateQueueing }
 
 // step applies every timed event due at t, then what they made possible.
 func (st *state) step(t time.Time, maxConcurrent int) {
 	st.touched = map[string]bool{}
-	for _, u := range st.active {
+	var due []*unit
+	for {
+		e, ok := st.events.first()
+		if !ok || e.at.After(t) {
+			break
+		}
+		st.events.pop()
+		due = append(due, e.u)
+	}
+	// In submission order, as callbacks were queued when every unit in
+	// flight was looked at; a unit with two events due acts once.
+	slices.SortFunc(due, func(a, b *unit) int { return cmp.Compare(a.Seq, b.Seq) })
+	for _, u := range slices.Compact(due) {
 		switch {
-		case u.State == api.StateCreated && u.Kind != kindCompose && !u.QueueAt.After(t):
+		case u.State == api.StateCreated && u.Kind == kindCompose:
+			// Its wait is over; whether its scenes are done is for
+			// startComposes to see.
+			st.recheck = append(st.recheck, u)
+		case u.State == api.StateCreated && !u.QueueAt.After(t):
 			if u.Queued {
 				st.set(u, api.StateQueueing, t)
 			} else {
@@ -100,10 +114,6 @@ func (st *state) step(t time.Time, maxConcurrent int) {
 			st.settleJob(j, t)
 		}
 	}
-	st.prune()
-	// An event may change nothing (a task eligible while every slot is
-	// taken), yet it is past: the next one must be looked up afresh.
-	st.nextKnown = false
 }
 
 // admit starts waiting tasks while slots are free, strictly in submission
@@ -111,42 +121,46 @@ func (st *state) step(t time.Time, maxConcurrent int) {
 // Off-peak tasks wait for their own window instead, so they hold back no
 // one and are started as soon as their time comes and a slot is free.
 func (st *state) admit(t time.Time, maxConcurrent int) {
-	running := 0
-	for _, u := range st.active {
-		if u.Queued && u.State == api.StateProcessing {
-			running++
+	for {
+		e, ok := st.offPeak.first()
+		if !ok || e.at.After(t) {
+			break
 		}
+		st.offPeak.pop()
+		st.ready.push(time.Time{}, e.u)
 	}
-	blocked := false
-	for _, u := range st.active {
-		if running >= maxConcurrent {
+	// The head of the queue, if ready, and the ready off-peak tasks start
+	// in submission order.
+	for st.running < maxConcurrent {
+		from := &st.ready
+		e, ok := st.ready.first()
+		if h, hok := st.queue.first(); hok && h.u.State == api.StateQueueing && !h.u.EligibleAt.After(t) && (!ok || h.u.Seq < e.u.Seq) {
+			from, e, ok = &st.queue, h, true
+		}
+		if !ok {
 			return
 		}
-		if !u.Queued || (u.State != api.StateCreated && u.State != api.StateQueueing) {
-			continue
-		}
-		ready := u.State == api.StateQueueing && !u.EligibleAt.After(t)
-		switch {
-		case u.OffPeak:
-			if !ready {
-				continue
-			}
-		case blocked:
-			continue
-		case !ready:
-			blocked = true
-			continue
-		}
-		st.start(u, t)
-		running++
+		from.pop()
+		st.start(e.u, t)
 	}
 }
 
 // startComposes starts each composition whose scenes are all settled; one
-// whose scene failed fails with it.
+// whose scene failed fails with it. Only compositions whose wait ended or
+// whose job changed can have become ready.
 func (st *state) startComposes(t time.Time) {
-	for _, u := range st.active {
-		if u.Kind != kindCompose || u.State != api.StateCreated || u.QueueAt.After(t) {
+	maybe := st.recheck
+	st.recheck = nil
+	for id := range st.touched {
+		if j := st.byID[id]; j != nil {
+			for _, c := range j.Composes {
+				maybe = append(maybe, st.byID[c])
+			}
+		}
+	}
+	slices.SortFunc(maybe, func(a, b *unit) int { return cmp.Compare(a.Seq, b.Seq) })
+	for _, u := range slices.Compact(maybe) {
+		if u.State != api.StateCreated || u.QueueAt.After(t) {
 			continue
 		}
 		var failed *unit
@@ -171,6 +185,56 @@ func (st *state) startComposes(t time.Time) {
 	}
 }
 
+// file puts a unit in flight under everything it waits for.
+func (st *state) file(u *unit) {
+	if !u.Deadline.IsZero() {
+		st.events.push(u.Deadline, u)
+	}
+	if u.Queued && !u.OffPeak && u.State != api.StateProcessing {
+		st.queue.push(time.Time{}, u)
+	}
+	st.enter(u)
+}
+
+// enter puts u under what its state waits for.
+func (st *state) enter(u *unit) {
+	switch u.State {
+	case api.StateCreated:
+		if u.Kind != kindCompose || u.QueueAt.After(st.Cursor) {
+			st.events.push(u.QueueAt, u)
+		} else {
+			st.recheck = append(st.recheck, u)
+		}
+	case api.StateQueueing:
+		// Becoming ready is an event only while it is ahead: one ready
+		// already starts at the event that frees a slot.
+		if u.EligibleAt.After(st.Cursor) {
+			st.events.push(u.EligibleAt, u)
+		}
+		if u.OffPeak {
+			st.offPeak.push(u.EligibleAt, u)
+		}
+	case api.StateProcessing:
+		st.events.push(u.EndAt, u)
+		if u.Queued {
+			st.running++
+		}
+	}
+}
+
+// moved files u anew after a change of state from was.
+func (st *state) moved(u *unit, was string) {
+	if was == api.StateProcessing && u.Queued {
+		st.running--
+	}
+	switch {
+	case !u.terminal():
+		st.enter(u)
+	case u.Kind == kindTask:
+		st.finished = append(st.finished, u)
+	}
+}
+
 func (st *state) start(u *unit, t time.Time) {
 	u.StartedAt = t
 	u.EndAt = t.Add(u.ProcDur)
@@ -192,9 +256,12 @@ func (st *state) fail(u *unit, t time.Time, code, msg string) {
 
 // set records a state change and queues its callback.
 func (st *state) set(u *unit, s string, t time.Time) {
+	was := u.State
 	u.State, u.UpdatedAt = s, t
 	st.touch(u)
-	st.nextKnown = false
+	if u.Kind != kindJob {
+		st.moved(u, was)
+	}
 	if u.Parent != "" && st.touched != nil {
 		st.touched[u.Parent] = true
 	}
@@ -252,15 +319,4 @@ func (st *state) latestSuccess(ids []string) *unit {
 		}
 	}
 	return nil
-}
-
-func (st *state) prune() {
-	kept := st.active[:0]
-	for _, u := range st.active {
-		if !u.terminal() {
-			kept = append(kept, u)
-		}
-	}
-	clear(st.active[len(kept):])
-	st.active = kept
 }

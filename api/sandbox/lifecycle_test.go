@@ -321,14 +321,52 @@ func TestCancelReleasesTheQueue(t *testing.T) {
 	t.Fatal("no seed made a task hold another back")
 }
 
+// The sandbox holds at least 100,000 units. Past its bound it forgets the
+// tasks that finished first, whenever they were submitted, and never one in
+// flight; a state read back from its file forgets in the same order.
 func TestOldFinishedTasksAreForgottenPastTheBound(t *testing.T) {
-	st := &state{byID: map[string]*unit{}}
-	for i := 0; i < maxUnits+10; i++ {
-		st.add(&unit{ID: fmt.Sprint(i), Kind: kindTask, State: api.StateSuccess})
+	if maxUnits < 100_000 {
+		t.Fatalf("the sandbox holds %d units, want at least 100,000", maxUnits)
 	}
-	st.add(&unit{ID: "running", Kind: kindTask, State: api.StateProcessing})
-	if len(st.Units) != maxUnits || st.byID["0"] != nil || st.byID["10"] != nil || st.byID["11"] == nil || st.byID["running"] == nil {
-		t.Errorf("%d units kept; oldest kept %s", len(st.Units), st.Units[0].ID)
+	st := newState(1, nil)
+	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Second) }
+	task := func(id, s string, finished time.Time) {
+		st.Seq++
+		st.add(&unit{ID: id, Seq: st.Seq, Kind: kindTask, State: s, UpdatedAt: finished})
+	}
+	// "first" is submitted first and finishes last.
+	task("first", api.StateProcessing, time.Time{})
+	for i := range maxUnits - 1 {
+		task(fmt.Sprint(i), api.StateSuccess, at(i))
+	}
+	st.set(st.byID["first"], api.StateSuccess, at(maxUnits))
+	for i := range 10 {
+		task(fmt.Sprint("running", i), api.StateProcessing, time.Time{})
+	}
+	if want := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}; !slices.Equal(st.dropped, want) {
+		t.Errorf("forgot %v, want %v", st.dropped, want)
+	}
+	if st.byID["first"] == nil || st.byID["10"] == nil || st.byID["running9"] == nil {
+		t.Error("forgot a task that finished later, or one in flight")
+	}
+	st.compact()
+	if len(st.Units) != maxUnits || st.Units[0].ID != "first" || st.Units[1].ID != "10" {
+		t.Errorf("%d units kept, from %s, %s", len(st.Units), st.Units[0].ID, st.Units[1].ID)
+	}
+
+	st.index() // as after reading the state file
+	st.dropped = nil
+	task("running10", api.StateProcessing, time.Time{})
+	if want := []string{"10"}; !slices.Equal(st.dropped, want) {
+		t.Errorf("read back, the state forgot %v, want %v", st.dropped, want)
+	}
+
+	busy := newState(1, nil)
+	for i := range maxUnits + 1 {
+		busy.add(&unit{ID: fmt.Sprint(i), Seq: int64(i), Kind: kindTask, State: api.StateQueueing, Queued: true})
+	}
+	if len(busy.byID) != maxUnits+1 || len(busy.dropped) != 0 {
+		t.Errorf("with every task in flight, %d held and %d forgotten", len(busy.byID), len(busy.dropped))
 	}
 }
 

@@ -121,14 +121,24 @@ type state struct {
 	// (see fileStore): replaying skips the records up to it.
 	Journal int64 `json:"journal,omitempty"`
 
-	byID   map[string]*unit
-	active []*unit // units that are not terminal and not jobs, by Seq
-	// next caches the time of the earliest pending event so that a request
-	// finding nothing due costs no scan.
-	next      time.Time
-	nextKnown bool
-	touched   map[string]bool // jobs whose children changed in this step
-	dirty     bool
+	byID map[string]*unit
+	// The engine files the units in flight by what they wait for, so that
+	// an event or a creation costs O(log n) however many are in flight.
+	// events holds each one's timed events; queue the queued tasks that are
+	// not off-peak, in submission order (the strict queue); offPeak the
+	// off-peak ones queueing, by when they may start; ready those whose time
+	// came. running counts the slots taken.
+	events, queue, offPeak, ready schedule
+	running                       int
+	// recheck are compositions whose wait is over, which no timed event
+	// of theirs will bring up again: the next step looks at their scenes.
+	recheck []*unit
+	// finished are the finished tasks in the order they finished, the
+	// order trim forgets them in; gone counts those forgotten still in Units.
+	finished []*unit
+	gone     int
+	touched  map[string]bool // jobs whose children changed in this step
+	dirty    bool
 	// changed and dropped are the units written and forgotten since the
 	// last save: the journal records them, not every unit.
 	changed map[string]*unit
@@ -179,50 +189,67 @@ func decodeState(b []byte) (*state, error) {
 
 func (st *state) index() {
 	st.byID = make(map[string]*unit, len(st.Units))
-	st.active = st.active[:0]
+	st.events, st.queue = loadSchedule(pending), loadSchedule(waiting)
+	st.offPeak, st.ready = loadSchedule(queueing), loadSchedule(queueing)
+	st.running, st.recheck, st.finished, st.gone = 0, nil, nil, 0
 	for _, u := range st.Units {
-		st.byID[u.ID] = u
-		if !u.terminal() && u.Kind != kindJob {
-			st.active = append(st.active, u)
-		}
+		st.hold(u)
 	}
-	slices.SortFunc(st.active, func(a, b *unit) int { return int(a.Seq - b.Seq) })
-	st.nextKnown = false
+	for _, s := range []*schedule{&st.events, &st.queue, &st.offPeak, &st.ready} {
+		s.loaded()
+	}
+	slices.SortStableFunc(st.finished, func(a, b *unit) int { return a.UpdatedAt.Compare(b.UpdatedAt) })
+}
+
+// hold indexes u and hands it to the engine.
+func (st *state) hold(u *unit) {
+	st.byID[u.ID] = u
+	switch {
+	case u.Kind == kindJob:
+	case !u.terminal():
+		st.file(u)
+	case u.Kind == kindTask:
+		st.finished = append(st.finished, u)
+	}
 }
 
 func (st *state) add(u *unit) {
 	st.Units = append(st.Units, u)
-	st.byID[u.ID] = u
-	if !u.terminal() && u.Kind != kindJob {
-		st.active = append(st.active, u)
-	}
-	st.nextKnown = false
+	st.hold(u)
 	st.touch(u)
 	st.trim()
 }
 
 // maxUnits bounds what the sandbox remembers, so a long load test grows
-// neither memory nor the state file without end: past it, the oldest
-// finished tasks are forgotten (reading them then answers TaskNotFound).
-// Multi-scene jobs and their parts are kept whole.
-const maxUnits = 20000
+// neither memory nor the state file without end: past it, the tasks that
+// finished first are forgotten (reading them then answers TaskNotFound).
+// Tasks in flight are kept, and multi-scene jobs and their parts are kept
+// whole.
+const maxUnits = 100_000
 
 func (st *state) trim() {
-	drop := len(st.Units) - maxUnits
-	if drop <= 0 {
+	for len(st.byID) > maxUnits && len(st.finished) > 0 {
+		u := st.finished[0]
+		st.finished[0] = nil // not pinned by the array's unused head
+		st.finished = st.finished[1:]
+		delete(st.byID, u.ID)
+		delete(st.changed, u.ID)
+		st.dropped = append(st.dropped, u.ID)
+		st.gone++
+	}
+	// Taking each one out of Units would copy it whole; an eighth of it
+	// forgotten is taken out at once.
+	if st.gone > len(st.Units)/8 {
+		st.compact()
+	}
+}
+
+// compact takes the units trim forgot out of Units: whatever reads Units
+// whole compacts it first.
+func (st *state) compact() {
+	if st.gone == 0 {
 		return
 	}
-	kept := st.Units[:0]
-	for _, u := range st.Units {
-		if drop > 0 && u.Kind == kindTask && u.terminal() {
-			delete(st.byID, u.ID)
-			delete(st.changed, u.ID)
-			st.dropped = append(st.dropped, u.ID)
-			drop--
-			continue
-		}
-		kept = append(kept, u)
-	}
-	clear(st.Units[len(kept):])
-	st.Units = kept
+	st.Units = slices.DeleteFunc(st.Units, func(u *unit) bool { return st.byID[u.ID] != u })
+	st.gone = 0
 }

@@ -169,6 +169,8 @@ func (st *state) apply(line []byte) error {
 	if err != nil {
 		return err
 	}
+	// Units is indexed again below: what trim forgot must be out of it.
+	st.compact()
 	// What this process changed and has not saved yet (a save that failed)
 	// stays to be saved.
 	units, changed, dropped := st.Units, st.changed, st.dropped
@@ -253,6 +255,7 @@ func (f *fileStore) save(st *state) error {
 // holds every record, and says so (Journal), should a crash leave the
 // journal as it was.
 func (f *fileStore) snapshot(st *state) error {
+	st.compact()
 	b, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("sandbox state: %w", err)

@@ -56,10 +56,8 @@ func create(b *testing.B, srv *Server) {
 	}
 }
 
-// One creation saved to a state file holding 100, 3,000 and 20,000 tasks
-// (20,000 is as many as the sandbox keeps; past it the oldest finished ones
-// are forgotten, so 100,000 creations hold 20,000). Target: flat, within
-// 2x from 100 to 20,000.
+// One creation saved to a state file holding 100, 3,000 and 20,000 finished
+// tasks. Target: flat, within 2x from 100 to 20,000.
 func BenchmarkStateCreate(b *testing.B) {
 	for _, n := range []int{100, 3_000, 20_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {

@@ -39,7 +39,6 @@ func (s *Server) cancelTask(rp *reply, id string) {
 		// The cancelled task may have held back later ones already due to
 		// start (the queue is strict): admit them now, not at the next event.
 		st.admit(now, s.cfg.MaxConcurrent)
-		st.prune()
 		return struct{}{}, nil
 	})
 }
@@ -65,6 +64,7 @@ type listEntry struct {
 // list answers GET /_sandbox/tasks: every unit, oldest first.
 func (s *Server) list(rp *reply) {
 	s.answer(rp, func(st *state, _ time.Time) (any, *api.Error) {
+		st.compact()
 		out := make([]listEntry, 0, len(st.Units))
 		for _, u := range st.Units {
 			credits := u.reportedCredits()
