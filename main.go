@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,6 +41,9 @@ func main() {
 	opts := []fang.Option{
 		fang.WithNotifySignal(signals...),
 		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) {
+			if errors.Is(err, context.Canceled) {
+				return // stopped by ctrl+c or SIGTERM, as asked: exit 130 says so
+			}
 			// Errors quote the service's words: no escape sequence of theirs
 			// may reach the terminal.
 			fmt.Fprintf(w, "clapper: %s\n", api.CleanText(err.Error()))

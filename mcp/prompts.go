@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
@@ -62,6 +63,12 @@ func prompt(desc, text string) *sdk.GetPromptResult {
 	return &sdk.GetPromptResult{Description: desc, Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: text}}}}
 }
 
+// badArgument is an argument a prompt cannot take: the protocol's invalid
+// params, naming it and what it takes.
+func badArgument(format string, a ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, a...)}
+}
+
 // intArg reads a whole-number argument within lo..hi, def when absent.
 func intArg(args map[string]string, name string, def, lo, hi int) (int, error) {
 	v := strings.TrimSpace(args[name])
@@ -70,7 +77,7 @@ func intArg(args map[string]string, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s: give a whole number from %d to %d, got %q", name, lo, hi, v)
+		return 0, badArgument("%s: give a whole number from %d to %d, got %q", name, lo, hi, v)
 	}
 	return n, nil
 }
@@ -78,7 +85,7 @@ func intArg(args map[string]string, name string, def, lo, hi int) (int, error) {
 func required(args map[string]string, name string) (string, error) {
 	v := strings.TrimSpace(args[name])
 	if v == "" {
-		return "", fmt.Errorf("%s: required", name)
+		return "", badArgument("%s: required", name)
 	}
 	return v, nil
 }

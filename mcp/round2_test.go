@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"clapper/api"
@@ -27,8 +29,9 @@ func waitForRunning(t *testing.T, r *rig) string {
 }
 
 // wait_task tells its progress at least every period, with the seconds
-// the task has run as progress (growing) and its usual time as total,
-// in words a person reads; without a progress token it tells nothing.
+// the task has run as progress (growing) and its usual time as total
+// (moved ahead of the progress once the task runs longer than usual), in
+// words a person reads; without a progress token it tells nothing.
 func TestWaitTellsProgressEveryPeriodWithATotal(t *testing.T) {
 	clk := sandbox.NewFakeClock(time.Now())
 	r := newRig(t, rigOpts{clock: clk, server: Options{ProgressEvery: 40 * time.Millisecond}})
@@ -52,7 +55,7 @@ func TestWaitTellsProgressEveryPeriodWithATotal(t *testing.T) {
 		t.Fatalf("%d progress notifications in a 1 s wait at one per 40 ms", len(told))
 	}
 	for i, p := range told {
-		if p.Total <= 0 || !strings.Contains(p.Message, " s of ~") || (i > 0 && p.Progress <= told[i-1].Progress) {
+		if p.Total <= p.Progress || !strings.Contains(p.Message, " · ") || (i > 0 && p.Progress <= told[i-1].Progress) {
 			t.Errorf("notification %d: progress %v of %v, %q (the one before: %v)", i, p.Progress, p.Total, p.Message, told[max(i-1, 0)].Progress)
 		}
 	}
@@ -98,7 +101,7 @@ func TestProgressTotalIsTheUsualTime(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 	p := int64(40)
-	if got := runningMessage(record.Task{State: api.StateProcessing, Progress: &p}, 130*time.Second, 45*time.Second); got != "processing 40% · 2 min 10 s of ~45 s" {
+	if got := runningMessage(record.Task{State: api.StateProcessing, Progress: &p}, 130*time.Second, 45*time.Second); got != "processing 40% · 2 min 10 s, longer than the usual ~45 s" {
 		t.Errorf("message %q", got)
 	}
 	r := newRig(t, rigOpts{})
@@ -554,8 +557,11 @@ func TestPromptsUseOnlyTheListedTools(t *testing.T) {
 			}
 		}
 	}
-	if _, err := r.cs.GetPrompt(t.Context(), &sdk.GetPromptParams{Name: "storyboard", Arguments: map[string]string{"story": "x", "scenes": "99"}}); err == nil {
-		t.Error("99 scenes taken")
+	for _, args := range []map[string]string{{"story": "x", "scenes": "99"}, {}} {
+		var werr *jsonrpc.Error
+		if _, err := r.cs.GetPrompt(t.Context(), &sdk.GetPromptParams{Name: "storyboard", Arguments: args}); !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("storyboard %v: %v, want invalid params", args, err)
+		}
 	}
 	narrow := newRig(t, rigOpts{server: Options{Toolsets: []string{SetTasks}}})
 	p, err := narrow.cs.GetPrompt(t.Context(), &sdk.GetPromptParams{Name: "clip_from_idea", Arguments: map[string]string{"idea": "x"}})

@@ -104,9 +104,14 @@ func Serve(ctx context.Context, cfg studio.Config, o ServeOptions) error {
 func (s *Server) serveHTTP(ctx context.Context, ln net.Listener, token string, errorLog io.Writer) error {
 	srv := httpserve.Serve(ln, s.HTTPHandler(token), httpserve.Limits{MaxConns: 64, ErrorLog: errorLog, Prefix: "mcp: "})
 	<-ctx.Done()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Agents keep event streams open: a second for calls under way to
+	// answer, then the rest are closed (a stop must not wait on a client
+	// that never hangs up).
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	srv.Shutdown(sctx)
+	if srv.Shutdown(sctx) != nil {
+		srv.Close()
+	}
 	return ctx.Err()
 }
 

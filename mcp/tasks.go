@@ -244,7 +244,13 @@ func (s *Server) waitTask(ctx context.Context, req *sdk.CallToolRequest, in wait
 			return nil, out, nil
 		}
 		elapsed := s.now().Sub(t.CreatedAt)
-		p.tell(ctx, elapsed.Seconds(), usual.Seconds(), runningMessage(t, elapsed, usual))
+		// Past its usual time the total moves ahead of the progress: a
+		// progress past its total reads as a broken bar.
+		total := max(usual, elapsed+max(usual/4, 5*time.Second))
+		if elapsed < usual {
+			total = usual
+		}
+		p.tell(ctx, elapsed.Seconds(), total.Seconds(), runningMessage(t, elapsed, usual))
 		open := true
 		select {
 		case _, open = <-events:
@@ -282,6 +288,9 @@ func runningMessage(t record.Task, elapsed, usual time.Duration) string {
 	msg := api.DescribeState(t.State)
 	if t.Progress != nil {
 		msg += fmt.Sprintf(" %d%%", *t.Progress)
+	}
+	if elapsed > usual {
+		return fmt.Sprintf("%s · %s, longer than the usual ~%s", msg, seconds(elapsed), seconds(usual))
 	}
 	return fmt.Sprintf("%s · %s of ~%s", msg, seconds(elapsed), seconds(usual))
 }

@@ -21,6 +21,7 @@ type Tasks interface {
 	CountsByState(ctx context.Context, f Filter) (map[string]int, error)
 	TotalsMatching(ctx context.Context, f Filter) (Totals, error)
 	UsualDuration(ctx context.Context, op api.Operation, model string) (Usual, error)
+	RunningTimes(ctx context.Context, op api.Operation, model string) ([]time.Duration, error)
 	LastCost(ctx context.Context, op api.Operation, model string, like func(request map[string]any) bool) (PastCost, bool, error)
 	CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error)
 	CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error)

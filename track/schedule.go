@@ -36,6 +36,12 @@ type Schedule struct {
 	Slots int
 	// Priors replaces the built-in running times per operation (tests).
 	Priors map[api.Operation]time.Duration
+	// WindowGap is the longest pause between reads of a running task while
+	// it is likely to finish (from the shortest run seen of its operation
+	// and model to the longest): a plain 5-second poller sees an end 2.5 s
+	// late on average and 5 s at worst, and reads this far apart see it
+	// sooner, while no read is spent before the window.
+	WindowGap time.Duration
 	// Speed is how many times faster than real time the backend runs: the
 	// embedded sandbox's --sandbox-speed, 1 (or 0) for a real service. The
 	// running times the schedule expects before it has learned any, and
@@ -45,14 +51,16 @@ type Schedule struct {
 
 	mu      sync.Mutex
 	learned map[string][]time.Duration // op/model -> recent processing times
-	rand    func() float64
+	// seeded are the op/models whose running times history was asked for.
+	seeded map[string]bool
+	rand   func() float64
 }
 
 // DefaultSchedule returns the schedule the watcher uses unless told otherwise.
 func DefaultSchedule() *Schedule {
 	return &Schedule{
-		FirstPoll: 2 * time.Second, MinInterval: 2 * time.Second, MaxInterval: 30 * time.Second,
-		QueueCheckMin: 30 * time.Second, QueueCheckMax: 10 * time.Minute, Slots: 5,
+		FirstPoll: 4 * time.Second, MinInterval: 2 * time.Second, MaxInterval: 30 * time.Second,
+		QueueCheckMin: 30 * time.Second, QueueCheckMax: 10 * time.Minute, Slots: 5, WindowGap: 4 * time.Second,
 	}
 }
 
@@ -60,22 +68,59 @@ const learnWindow = 32 // recent samples kept per operation and model
 
 func key(op api.Operation, model string) string { return string(op) + "/" + model }
 
-// Observe records how long a task ran, from first seen processing to done.
+// Observe records how long a task ran, from its start to its end as
+// this client saw them.
 func (s *Schedule) Observe(op api.Operation, model string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.observeLocked(key(op, model), d)
+}
+
+func (s *Schedule) observeLocked(k string, d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.learned == nil {
 		s.learned = map[string][]time.Duration{}
 	}
-	k := key(op, model)
 	l := append(s.learned[k], d)
 	if len(l) > learnWindow {
 		l = l[len(l)-learnWindow:]
 	}
 	s.learned[k] = l
+}
+
+// needsSeed reports, once per operation and model, that history's running
+// times should be asked for: a new run of clapper starts from what earlier
+// runs saw, not from the built-in guess.
+func (s *Schedule) needsSeed(op api.Operation, model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := key(op, model)
+	if s.seeded[k] {
+		return false
+	}
+	if s.seeded == nil {
+		s.seeded = map[string]bool{}
+	}
+	s.seeded[k] = true
+	return true
+}
+
+// Seed adds running times seen by earlier runs (newest first) before any
+// this run observed.
+func (s *Schedule) Seed(op api.Operation, model string, newestFirst []time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := key(op, model)
+	mine := s.learned[k]
+	delete(s.learned, k)
+	for _, d := range slices.Backward(newestFirst) {
+		s.observeLocked(k, d)
+	}
+	for _, d := range mine {
+		s.observeLocked(k, d)
+	}
 }
 
 // Prior is an operation's running time before any task of it was seen,
@@ -85,6 +130,22 @@ func Prior(op api.Operation) time.Duration {
 		return p
 	}
 	return time.Minute
+}
+
+// window is when a running task of an operation and model is likely to
+// end, counted from its start: from the shortest run seen to the longest,
+// the median between; before three were seen, a third of the prior to
+// twice it.
+func (s *Schedule) window(op api.Operation, model string) (lo, typical, hi time.Duration) {
+	s.mu.Lock()
+	l := slices.Clone(s.learned[key(op, model)])
+	s.mu.Unlock()
+	if len(l) >= 3 {
+		slices.Sort(l)
+		return l[0], l[len(l)/2], l[len(l)-1]
+	}
+	_, p := s.expected(op, model)
+	return p / 3, p, 2 * p
 }
 
 // expected returns the low and typical running time of an operation and
@@ -125,10 +186,68 @@ func (s *Schedule) jitter(d time.Duration) time.Duration {
 	return d + time.Duration((r()*0.2-0.1)*float64(d))
 }
 
-// next is the pause before the next read of a task, from its state, how
-// long it has been in that state, and (for a queued task) how many of the
-// account's tasks are ahead of it.
-func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
+// A plan is when a task is read next: after d; windowed says it is in
+// its window, where reads are gap apart (or the account probe's, every
+// gap, stands in for them).
+type plan struct {
+	d        time.Duration
+	windowed bool
+	gap      time.Duration
+	// opens: at d the task's window opens, and with the probe nothing need
+	// be read then: the task joins the probe's watch.
+	opens bool
+}
+
+// windowGap is the pause between reads in a window from lo to hi: never
+// more than WindowGap, a sixth of the window when that is shorter, never
+// under MinInterval.
+func (s *Schedule) windowGap(lo, hi time.Duration) time.Duration {
+	return max(min(s.WindowGap, (hi-lo)/6), s.MinInterval)
+}
+
+// plan is when a task is read next, from its state, how long it has been
+// in that state (or, running, since it started), for a queued task how
+// many of the account's tasks are ahead of it, and whether the account's
+// counts are probed (then a task in its window is read probeSpacing gaps
+// apart; the probe finds its end sooner).
+func (s *Schedule) plan(t *watched, now time.Time, ahead int, probed bool) plan {
+	if t.state == api.StateProcessing {
+		return s.running(t, now, probed)
+	}
+	return plan{d: s.waiting(t, now, ahead)}
+}
+
+func (s *Schedule) running(t *watched, now time.Time, probed bool) plan {
+	ran := now.Sub(t.stateSince)
+	if !t.running.IsZero() {
+		ran = now.Sub(t.running)
+	}
+	lo, _, hi := s.window(t.op, t.model)
+	// The window opens a gap early: the runs seen are known to a read's
+	// precision.
+	gap := s.windowGap(lo, hi)
+	if probed {
+		// The probe's reads serve every task at once: the window can be
+		// wider (a quarter of its width again either side), as the next
+		// run may well be shorter or longer than any seen.
+		lo, hi = lo-(hi-lo)/4, hi+(hi-lo)/4
+	}
+	switch {
+	case ran < lo-gap:
+		// Nothing seen ended this early: no read until it might.
+		return plan{d: max(lo-gap-ran, s.MinInterval), opens: probed}
+	case ran <= hi+gap && probed:
+		return plan{d: s.shorten(probeSpacing * s.WindowGap), windowed: true, gap: gap}
+	case ran <= hi+gap:
+		return plan{d: s.shorten(gap), windowed: true, gap: gap}
+	}
+	// Longer than any run seen: an outlier, whose reads spread out with how
+	// far past the window it is.
+	return plan{d: s.jitter(min(max((ran-hi)/4, gap), s.MaxInterval))}
+}
+
+// waiting is the pause before the next read of a task not running.
+func (s *Schedule) waiting(t *watched, now time.Time, ahead int) time.Duration {
 	inState := now.Sub(t.stateSince)
 	switch t.state {
 	case api.StateCreated, "":
@@ -152,25 +271,22 @@ func (s *Schedule) next(t *watched, now time.Time, ahead int) time.Duration {
 		_, typical := s.expected(t.op, t.model)
 		wait := time.Duration(float64(typical) * float64(ahead+1) / float64(max(s.Slots, 1)) / 2)
 		return s.jitter(min(max(wait, max(s.scaled(s.QueueCheckMin), s.MinInterval)), s.scaled(s.QueueCheckMax)))
-	case api.StateProcessing:
-		low, typical := s.expected(t.op, t.model)
-		if inState < low {
-			// Nothing usually finishes this early: look again when it might.
-			return s.jitter(max(low-inState, s.MinInterval))
-		}
-		// Near and past the typical time, read often; far past it, the
-		// task is an outlier and the reads spread out with its age.
-		step := typical / 16
-		if inState > 2*typical {
-			step = inState / 16
-		}
-		return s.jitter(min(max(step, s.MinInterval), s.MaxInterval))
 	default:
 		// A state the spec does not name: nothing tells when it changes, so
 		// each pause is half the time spent in it, from FirstPoll up to
 		// QueueCheckMax: the reads thin out geometrically (x1.5).
 		return s.jitter(min(max(inState/2, s.FirstPoll), s.QueueCheckMax))
 	}
+}
+
+// shorten spreads a pause by up to 10 % downward only: a read inside the
+// window is never later than its gap.
+func (s *Schedule) shorten(d time.Duration) time.Duration {
+	r := s.rand
+	if r == nil {
+		r = rand.Float64
+	}
+	return d - time.Duration(r()*0.1*float64(d))
 }
 
 // backoff is the pause after consecutive failed reads: 2 s doubling to 5 min.

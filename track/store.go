@@ -22,6 +22,9 @@ type Store interface {
 	ClaimPoller(ctx context.Context, owner string, now time.Time, lease time.Duration, gone func(string) bool) (string, error)
 	ReleasePoller(ctx context.Context, owner string) error
 	TaskByID(ctx context.Context, taskID string) (record.Task, error)
+	// RunningTimes are how long the latest successes of an operation and
+	// model were seen processing, newest first.
+	RunningTimes(ctx context.Context, op api.Operation, model string) ([]time.Duration, error)
 	LostTask(ctx context.Context, taskID string) (bool, error)
 	BeginSubmit(ctx context.Context, in record.Intent) (int64, error)
 	MarkSubmitted(ctx context.Context, localID int64, e record.SubmittedEcho) error

@@ -39,6 +39,9 @@ type service struct {
 	resultURL string
 	// offPeak: every read says the task is off-peak.
 	offPeak bool
+	// credits answers the account's reads (GET credits); "" is 404.
+	credits     string
+	creditReads int
 }
 
 func newService() *service {
@@ -87,6 +90,9 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			creations = fmt.Sprintf(`[{"id":"c1","url":%q}]`, url)
 		}
 		fmt.Fprintf(w, `{"id":%q,"state":%q,"err_code":"","credits":10,"off_peak":%t,"creations":%s}`, id, state, s.offPeak, creations)
+	case r.URL.Path == api.PathCredits && s.credits != "":
+		s.creditReads++
+		io.WriteString(w, s.credits)
 	default:
 		w.WriteHeader(404)
 	}

@@ -105,6 +105,12 @@ type Watcher struct {
 	// Requests counts reads sent, for the benchmark and the status line.
 	requests int
 
+	// probe reads the account's counts for the tasks in their windows
+	// (probe.go); counted are the tasks followed that the counts include,
+	// jobs the multi-scene jobs followed (whose scenes they include too).
+	probe         accountProbe
+	counted, jobs int
+
 	// lease is this watcher's part in the one poller per history.
 	lease pollerLeaseState
 }
@@ -117,11 +123,18 @@ type watched struct {
 	state      string
 	created    time.Time
 	stateSince time.Time // when this client first saw the current state
-	running    time.Time // when first seen processing; zero before
-	offPeak    bool      // the service said so: it runs in quiet hours
-	next       time.Time
-	failures   int
-	notFound   int // TaskNotFound answers in a row in this run
+	// running is when it started processing, as early as the reads allow:
+	// the last read that saw it before (or the moment a slot may have
+	// freed for it), not the one that first saw it processing; zero before.
+	running time.Time
+	// lastRead is when it was last read; slotFreed is when a finish that
+	// freed a slot for it may have happened (the finished task's read
+	// before the one that saw it end).
+	lastRead, slotFreed time.Time
+	offPeak             bool // the service said so: it runs in quiet hours
+	next                time.Time
+	failures            int
+	notFound            int // TaskNotFound answers in a row in this run
 	// notFoundSince is when this run's answers began.
 	notFoundSince time.Time
 	// notFoundRun: history may hold a run of 404s for the task (from this
@@ -130,6 +143,9 @@ type watched struct {
 	// woken: a callback came while a read was under way, whose answer may
 	// predate it, so the task is read again at once.
 	woken bool
+	// opens: when next comes, its window opens and it joins the account
+	// probe's watch, with no read of its own.
+	opens bool
 	index int // in the heap; -1 when not queued
 }
 
@@ -228,6 +244,15 @@ func (w *Watcher) Watch(id string, op api.Operation, model, state string, create
 	if settled(state) || api.CheckID(id) != nil {
 		return
 	}
+	if w.sched.needsSeed(op, model) {
+		// What earlier runs saw, before this run has seen any end. Best
+		// effort: without it the built-in guess holds.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if times, err := w.store.RunningTimes(ctx, op, model); err == nil {
+			w.sched.Seed(op, model, times)
+		}
+		cancel()
+	}
 	now := w.clock.Now()
 	w.mu.Lock()
 	if _, ok := w.tasks[id]; !ok {
@@ -240,11 +265,16 @@ func (w *Watcher) Watch(id string, op api.Operation, model, state string, create
 		if state == api.StateQueueing {
 			w.queued.add(t)
 		}
-		t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+		if op.IsMultiScene() {
+			w.jobs++
+		} else {
+			w.counted++
+		}
+		w.planLocked(t, now)
 		if at, ok := w.early[id]; ok {
 			delete(w.early, id)
 			if now.Sub(at) < earlyWindow {
-				t.next = now
+				t.next, t.opens = now, false
 			}
 		}
 		heap.Push(&w.queue, t)
@@ -270,9 +300,8 @@ func (w *Watcher) Wake(id string) bool {
 	if ok {
 		if t.index < 0 {
 			t.woken = true
-		} else if now := w.clock.Now(); t.next.After(now) {
-			t.next = now
-			heap.Fix(&w.queue, t.index)
+		} else {
+			w.wakeLocked(t, w.clock.Now())
 		}
 	}
 	w.mu.Unlock()
@@ -337,14 +366,22 @@ func (w *Watcher) Step(ctx context.Context) time.Time {
 	for ctx.Err() == nil {
 		now := w.clock.Now()
 		w.mu.Lock()
-		if len(w.queue) == 0 {
+		// The next read: a task's, or the account's counts (probe.go).
+		var t *watched
+		due := w.probe.at
+		if !w.probingLocked() {
+			due = time.Time{}
+		}
+		if len(w.queue) > 0 && (due.IsZero() || !w.queue[0].next.After(due)) {
+			t, due = w.queue[0], w.queue[0].next
+		}
+		if due.IsZero() {
 			w.mu.Unlock()
 			return time.Time{}
 		}
-		t := w.queue[0]
-		if next := t.next; next.After(now) {
+		if due.After(now) {
 			w.mu.Unlock()
-			return next
+			return due
 		}
 		if paused := w.pausedUntil; paused.After(now) {
 			w.mu.Unlock()
@@ -352,15 +389,32 @@ func (w *Watcher) Step(ctx context.Context) time.Time {
 		}
 		r := w.limiter.ReserveN(now, 1)
 		if d := r.DelayFrom(now); d > 0 {
-			// Over budget: every due task waits for the bucket to refill.
+			// Over budget: every due read waits for the bucket to refill.
 			r.CancelAt(now)
 			w.mu.Unlock()
 			return now.Add(d)
 		}
-		heap.Pop(&w.queue)
+		if t != nil && t.opens && w.probingLocked() {
+			// Its window opens: the probe watches it from now, unread.
+			r.CancelAt(now)
+			w.planLocked(t, now)
+			w.queueFix(t)
+			w.mu.Unlock()
+			continue
+		}
+		if t != nil {
+			heap.Pop(&w.queue)
+		} else {
+			w.probe.at = time.Time{}
+		}
 		w.requests++
 		w.mu.Unlock()
-		w.poll(ctx, t, now)
+		switch {
+		case t != nil:
+			w.poll(ctx, t, now)
+		case w.polling(ctx, now):
+			w.readCounts(ctx, now)
+		}
 	}
 	return time.Time{}
 }
@@ -459,10 +513,15 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 			w.queued.add(t)
 		}
 		t.state, t.stateSince = state, now
-		if state == api.StateProcessing && t.running.IsZero() {
+		if api.StateRank(state) >= api.StateRank(api.StateProcessing) && t.running.IsZero() {
 			t.running = now
+			if !t.lastRead.IsZero() {
+				t.running = latest(t.lastRead, t.slotFreed)
+			}
 		}
 	}
+	lastRead := t.lastRead
+	t.lastRead = now
 	if job != nil {
 		for _, rec := range job.JobRecords {
 			for _, j := range rec.Jobs {
@@ -474,14 +533,18 @@ func (w *Watcher) record(ctx context.Context, t *watched, state string, res *api
 		}
 	}
 	if settled(state) && (job == nil || !jobBusy(job)) {
-		if state == api.StateSuccess && !t.running.IsZero() {
-			w.sched.Observe(t.op, t.model, now.Sub(t.running))
+		if state == api.StateSuccess && !t.running.IsZero() && !lastRead.IsZero() {
+			// It ended between the last two reads: halfway, as well as
+			// the reads can tell.
+			w.sched.Observe(t.op, t.model, lastRead.Add(now.Sub(lastRead)/2).Sub(t.running))
 		}
 		w.dropLocked(t)
-		w.freeSlotLocked(now)
+		w.freeSlotLocked(now, lastRead)
+		w.huntReadLocked(t, true, now)
 		return nil
 	}
 	w.scheduleLocked(t, now)
+	w.huntReadLocked(t, false, now)
 	return nil
 }
 
@@ -494,10 +557,21 @@ func (w *Watcher) reschedule(t *watched, now time.Time) {
 	}
 }
 
+// planLocked sets when a task is read next and keeps the account probe's
+// view of the tasks in their windows.
+func (w *Watcher) planLocked(t *watched, now time.Time) {
+	p := w.sched.plan(t, now, w.aheadLocked(t), w.probingLocked())
+	t.next, t.opens = now.Add(p.d), p.opens
+	w.windowLocked(t, p.windowed, p.gap, now)
+}
+
+// queueFix restores the read queue's order after t.next changed.
+func (w *Watcher) queueFix(t *watched) { heap.Fix(&w.queue, t.index) }
+
 func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
-	t.next = now.Add(w.sched.next(t, now, w.aheadLocked(t)))
+	w.planLocked(t, now)
 	if t.woken {
-		t.next, t.woken = now, false
+		t.next, t.woken, t.opens = now, false, false
 	}
 	if t.index < 0 {
 		heap.Push(&w.queue, t)
@@ -508,6 +582,13 @@ func (w *Watcher) scheduleLocked(t *watched, now time.Time) {
 
 func (w *Watcher) dropLocked(t *watched) {
 	delete(w.tasks, t.id)
+	delete(w.probe.windowed, t)
+	delete(w.probe.running, t)
+	if t.op.IsMultiScene() {
+		w.jobs--
+	} else {
+		w.counted--
+	}
 	w.order.remove(t)
 	w.queued.remove(t)
 	for _, sub := range w.subs[t.id] {
@@ -521,14 +602,23 @@ func (w *Watcher) dropLocked(t *watched) {
 	}
 }
 
-// freeSlotLocked: a task finished, so the service admits the oldest queued
-// one. Reading it now sees the start as soon as it happens.
-func (w *Watcher) freeSlotLocked(now time.Time) {
+// freeSlotLocked: a task finished (after since, when it was last seen
+// running), so the service admits the oldest queued one. Reading it now
+// sees the start; it may have started as early as since.
+func (w *Watcher) freeSlotLocked(now, since time.Time) {
 	oldest := w.queued.first(func(t *watched) bool { return t.next.After(now) })
 	if oldest != nil && oldest.index >= 0 {
-		oldest.next = now
+		oldest.next, oldest.slotFreed, oldest.opens = now, since, false
 		heap.Fix(&w.queue, oldest.index)
 	}
+}
+
+// latest is the later of two times.
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // submittedBefore orders tasks as the service queues them: by creation,

@@ -23,7 +23,7 @@ func TestDefaultBudgetIsFourReadsASecond(t *testing.T) {
 	for _, id := range ids {
 		svc.states[id] = []string{"processing"}
 	}
-	clk.Set(t0.Add(3 * time.Second)) // every first read is due (2 s ± 10%)
+	clk.Set(t0.Add(5 * time.Second)) // every first read is due (4 s ± 10%)
 	next := w.Step(context.Background())
 	if got := w.Requests(); got != 8 {
 		t.Fatalf("%d reads at once, want a burst of 8", got)
@@ -55,7 +55,7 @@ func TestBudgetBurstFollowsTheRate(t *testing.T) {
 		for _, id := range ids {
 			svc.states[id] = []string{"processing"}
 		}
-		clk.Set(t0.Add(3 * time.Second))
+		clk.Set(t0.Add(5 * time.Second))
 		w.Step(context.Background())
 		if got := w.Requests(); got != c.want {
 			t.Errorf("%+v: %d reads at once, want %d", c.o, got, c.want)

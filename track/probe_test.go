@@ -1,0 +1,91 @@
+package track
+
+import (
+	"testing"
+	"time"
+
+	"clapper/api"
+)
+
+// A task seen queueing and then processing started, as early as the reads
+// can tell, right after the read that last saw it queueing: its window is
+// counted from there, not from the read that saw it processing.
+func TestARunCountsFromTheLastReadBeforeItsStart(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: every(10 * time.Second)}, 1)
+	svc.states[ids[0]] = []string{"queueing", "queueing", "processing"}
+	var seen []time.Time
+	for _, e := range run(t, w, clk, t0.Add(35*time.Second)) {
+		seen = append(seen, e.At)
+	}
+	reads := svc.reads[ids[0]]
+	w.mu.Lock()
+	task := w.tasks[ids[0]]
+	running, last := task.running, task.lastRead
+	w.mu.Unlock()
+	if reads != 3 || len(seen) != 2 || !last.Equal(seen[1]) || !running.After(seen[0]) || !running.Before(seen[1]) {
+		t.Fatalf("%d reads, changes seen at %v; running from %v", reads, seen, running)
+	}
+}
+
+// A service whose account answer tells no counts (or that cannot answer
+// it, three times in a row) turns the probe off: each task in its window is
+// read every window gap on its own again.
+func TestNoCountsNoProbe(t *testing.T) {
+	for name, credits := range map[string]string{
+		"no counts": `{"remaining_credits":[{"type":"general","credit_remain":500}]}`,
+		"404":       "",
+	} {
+		svc := newService()
+		svc.credits = credits
+		c, store, clk := setup(t, svc)
+		w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+		svc.states[ids[0]] = []string{"processing"}
+		run(t, w, clk, t0.Add(10*time.Minute))
+		w.mu.Lock()
+		off, probing := w.probe.off, w.probingLocked()
+		w.mu.Unlock()
+		if !off || probing {
+			t.Errorf("%s: the probe is still on after %d reads of the account", name, svc.creditReads)
+		}
+		// Ten minutes in, the task (75 s expected, never ending) is long
+		// past its window: reads spread out, the account is asked no more.
+		before := svc.creditReads
+		run(t, w, clk, clk.Now().Add(10*time.Minute))
+		if svc.creditReads != before {
+			t.Errorf("%s: the account was read %d more times with the probe off", name, svc.creditReads-before)
+		}
+	}
+}
+
+// With counts, a task's end is found by the probe: the reads of the task in
+// its window are rare, and the one read after the counts fell is of it.
+func TestTheCountsFindAnEnd(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	running := `{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":1,"queue_count":0}]}`
+	svc.credits = running
+	svc.states[ids[0]] = []string{"processing"}
+	// Into its window (75 s expected: from 25 s to 150 s).
+	run(t, w, clk, t0.Add(60*time.Second))
+	readsBefore := svc.reads[ids[0]]
+	svc.mu.Lock()
+	svc.states[ids[0]] = []string{"success"}
+	svc.credits = `{"remaining_credits":[{"type":"general","credit_remain":490,"concurrency_limit":5,"current_concurrency":0,"queue_count":0}]}`
+	svc.mu.Unlock()
+	end := clk.Now()
+	var seen time.Time
+	for _, e := range run(t, w, clk, end.Add(time.Minute)) {
+		if e.To == api.StateSuccess {
+			seen = e.At
+		}
+	}
+	if seen.IsZero() || seen.Sub(end) > w.sched.WindowGap || svc.reads[ids[0]] != readsBefore+1 {
+		t.Errorf("the end seen %v after it happened, with %d reads of the task", seen.Sub(end), svc.reads[ids[0]]-readsBefore)
+	}
+	if readsBefore > 4 {
+		t.Errorf("%d reads of the task in its first 60 s: the probe should stand in for them", readsBefore)
+	}
+}
