@@ -2,18 +2,21 @@ package history
 
 import (
 	"context"
+	"database/sql"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"clapper/internal/pgtest"
+	"clapper/record"
 )
 
 // Both migration trees carry the same numbers and end with the same tables
 // and columns: a team's database holds what a history file holds. The one
-// difference is the search index, which SQLite keeps as FTS5 tables and
-// PostgreSQL as an index on the tasks.
+// difference is the search index, tasks_fts, which SQLite keeps as FTS5
+// tables and PostgreSQL as a table with a trigram index.
 func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 	if len(migrations) != len(pgMigrations) {
 		t.Fatalf("%d SQLite migrations, %d PostgreSQL ones: every number is in both trees", len(migrations), len(pgMigrations))
@@ -52,7 +55,7 @@ func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 	inLite := columns(lite, `SELECT m.name, c.name FROM sqlite_master m, pragma_table_info(m.name) c
 		WHERE m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'tasks_fts%'`)
 	inPG := columns(pg, `SELECT table_name, column_name FROM information_schema.columns
-		WHERE table_schema = current_schema() AND table_name != 'clapper_schema'`)
+		WHERE table_schema = current_schema() AND table_name NOT IN ('clapper_schema', 'tasks_fts')`)
 	if len(inLite) < 100 {
 		t.Fatalf("only %d columns read from SQLite: %v", len(inLite), inLite)
 	}
@@ -71,4 +74,50 @@ func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 		t.Errorf("the schemas differ:\n  only in SQLite: %s\n  only in PostgreSQL: %s",
 			strings.Join(onlyLite, ", "), strings.Join(onlyPG, ", "))
 	}
+}
+
+// A team database with tasks from before PostgreSQL's search table (0025)
+// finds them there after migrating: by words, by a word too short for the
+// trigram index, with their totals; and keeps the table in step with what
+// changes after.
+func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Get(t).Database(t, "", nil)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	old := &pool{DB: db, d: postgresDialect}
+	if err := migrate(ctx, old, 24); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (task_id, operation, model, prompt, state, credits, request, created_at, updated_at)
+		VALUES ('tk-1', 'text2video', 'svcq1', 'A Red KITE', 'success', 25, '{}', 1741084200000, 1741084200000),
+		       ('tk-2', 'img2video', 'svcq2', 'a blue whale', 'processing', 0, '{}', 1741084300000, 1741084300000)`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenPostgres(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check := func(f record.Filter, want map[string]int, credits int64) {
+		t.Helper()
+		totals, err := s.TotalsMatching(ctx, f)
+		if err != nil || !maps.Equal(totals.States, want) || totals.Credits != credits {
+			t.Errorf("%+v: totals %+v (%v), want %v and %d credits", f, totals, err, want, credits)
+		}
+		p, err := s.Tasks(ctx, f)
+		if err != nil || len(p.Tasks) != totals.Tasks() {
+			t.Errorf("%+v: a page of %d (%v), totals of %d", f, len(p.Tasks), err, totals.Tasks())
+		}
+	}
+	check(record.Filter{Text: "kite"}, map[string]int{"success": 1}, 25)
+	check(record.Filter{Text: "tk-2"}, map[string]int{"processing": 1}, 0)
+	check(record.Filter{Text: "a"}, map[string]int{"success": 1, "processing": 1}, 25)
+	if _, err := s.ApplyResult(ctx, "tk-2", record.Update{State: "success"}); err != nil {
+		t.Fatal(err)
+	}
+	check(record.Filter{Text: "whale", States: []string{"success"}}, map[string]int{"success": 1}, 0)
 }

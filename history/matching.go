@@ -8,13 +8,15 @@ import (
 	"unicode/utf8"
 )
 
-// Count is how many tasks match f (After and Limit ignored). Words and
-// dates alone are answered by the search index, without reading a task.
+// Count is how many tasks match f (After and Limit ignored). On SQLite,
+// words and dates alone are answered by the search index, without reading
+// a task; PostgreSQL's search table holds what every condition reads, and
+// its counts by state answer.
 func (s *Store) Count(ctx context.Context, f record.Filter) (int, error) {
-	conds, _, words := where(f)
+	conds, _, words := s.d.where(f)
 	// Any condition beyond the words and the dates is on the tasks.
-	bare, _, _ := where(record.Filter{Text: f.Text, From: f.From, To: f.To})
-	if len(words) == 0 || len(conds) != len(bare) || !indexable(f.Text) {
+	bare, _, _ := s.d.where(record.Filter{Text: f.Text, From: f.From, To: f.To})
+	if s.d.postgres || len(words) == 0 || len(conds) != len(bare) || !indexable(f.Text) {
 		counts, err := s.CountsByState(ctx, f)
 		n := 0
 		for _, c := range counts {
@@ -24,12 +26,8 @@ func (s *Store) Count(ctx context.Context, f record.Filter) (int, error) {
 	}
 	// The dates' conditions on the tasks are left to the span of ids.
 	conds, args := s.d.matching(f, words, nil, nil)
-	from := " FROM tasks_fts f"
-	if s.d.postgres {
-		from = " FROM tasks t"
-	}
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from+whereClause(conds), args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM tasks_fts f`+whereClause(conds), args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}
 	return n, nil
@@ -76,11 +74,11 @@ func (s *Store) TotalsMatching(ctx context.Context, f record.Filter) (record.Tot
 
 // totalsQuery is TotalsMatching's statement.
 func (s *Store) totalsQuery(f record.Filter) (string, []any) {
-	conds, args, words := where(f)
+	conds, args, words := s.d.where(f)
 	from := ` FROM tasks t`
 	if len(words) > 0 {
 		conds, args = s.d.matching(f, words, conds, args)
-		from, _ = s.d.searchFrom()
+		from = s.d.tallyFrom()
 	}
 	return `SELECT t.state, count(*), sum(t.credits)` + from + whereClause(conds) + ` GROUP BY t.state`, args
 }

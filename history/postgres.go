@@ -87,7 +87,12 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 		s.Close()
 		return nil, s.explain(err)
 	}
-	if err := migrate(pctx, s.w, len(s.migrations())); err != nil {
+	// The timeout is the server's reachability, not the migration's: a step
+	// may take half a minute at a million tasks (0025 indexes every task's
+	// text anew), and another machine may be running it, which this one
+	// waits for under the migrations' lock. The caller's context ends
+	// either.
+	if err := migrate(ctx, s.w, len(s.migrations())); err != nil {
 		s.Close()
 		return nil, s.explain(err)
 	}

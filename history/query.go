@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // maxPageSize bounds a page so that one query cannot pull the whole history
@@ -20,7 +22,7 @@ func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error)
 		limit = record.DefaultPageSize
 	}
 	limit = min(limit, maxPageSize)
-	conds, args, words := where(f)
+	conds, args, words := s.d.where(f)
 	from, order := " FROM tasks t", " ORDER BY t.created_at DESC, t.id DESC"
 	dir, cmp := "DESC", "<"
 	if f.Reverse {
@@ -47,7 +49,13 @@ func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error)
 	// One row beyond the page tells whether there is a next page without a
 	// second query.
 	args = append(args, limit+1)
-	tasks, err := collectTasks(s.r.QueryContext(ctx, `SELECT `+taskCols+from+whereClause(conds)+order+` LIMIT ?`, args...))
+	query := `SELECT ` + taskCols + from + whereClause(conds) + order + ` LIMIT ?`
+	if len(words) > 0 && s.d.postgres {
+		// PostgreSQL's search index is a table apart (searchFrom): the
+		// page's ids are found there, and only their rows read.
+		query = `SELECT ` + taskCols + ` FROM tasks t WHERE t.id IN (SELECT t.id` + from + whereClause(conds) + order + ` LIMIT ?)` + order
+	}
+	tasks, err := collectTasks(s.r.QueryContext(ctx, query, args...))
 	if err != nil {
 		return record.Page{}, err
 	}
@@ -64,13 +72,12 @@ func (s *Store) Tasks(ctx context.Context, f record.Filter) (record.Page, error)
 // CountsByState counts the tasks that match f (After and Limit ignored) by
 // state; states without tasks are absent.
 func (s *Store) CountsByState(ctx context.Context, f record.Filter) (map[string]int, error) {
-	conds, args, words := where(f)
+	conds, args, words := s.d.where(f)
 	query := `SELECT t.state, count(*) FROM tasks t` + whereClause(conds) + ` GROUP BY t.state`
 	switch {
 	case len(words) > 0:
 		conds, args = s.d.matching(f, words, conds, args)
-		from, _ := s.d.searchFrom()
-		query = `SELECT t.state, count(*)` + from + whereClause(conds) + ` GROUP BY t.state`
+		query = `SELECT t.state, count(*)` + s.d.tallyFrom() + whereClause(conds) + ` GROUP BY t.state`
 	case len(f.Tags) > 0 || len(f.SentBy) > 0:
 		// Tags and senders are no columns of the trigger-kept counts: the
 		// tasks answer.
@@ -118,16 +125,20 @@ func whereClause(conds []string) string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
-// minTrigram is the shortest word the trigram index can find; shorter words
-// fall back to LIKE, which scans (the tasks_words index, not the table).
+// minTrigram is the shortest word SQLite's trigram index can find; shorter
+// words fall back to LIKE, which scans (the tasks_words index, not the
+// table).
 const minTrigram = 3
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // where turns f into conditions on the tasks table (aliased t; the state,
-// operation and model conditions also fit task_counts) and the words the
-// search index can find (none when the text has none).
-func where(f record.Filter) (conds []string, args []any, words []string) {
+// operation and model conditions also fit task_counts, and all of them
+// PostgreSQL's tasks_fts) and the words for the search index (none when the
+// text has none). On PostgreSQL every word is the index's: one too short
+// for its trigrams is matched by a scan of that narrow table, not of the
+// tasks.
+func (d *dialect) where(f record.Filter) (conds []string, args []any, words []string) {
 	in := func(col string, vals []string) {
 		if len(vals) == 0 {
 			return
@@ -166,7 +177,7 @@ func where(f record.Filter) (conds []string, args []any, words []string) {
 		args = append(args, ms(f.To))
 	}
 	for _, w := range strings.Fields(f.Text) {
-		if utf8.RuneCountInString(w) >= minTrigram {
+		if d.postgres || utf8.RuneCountInString(w) >= minTrigram {
 			words = append(words, w)
 			continue
 		}
@@ -180,48 +191,66 @@ func where(f record.Filter) (conds []string, args []any, words []string) {
 
 // searchFrom is the FROM clause that reads the search index with the tasks
 // (aliased t), and the column that numbers the matches in list order: the
-// FTS5 table's rowid on SQLite; on PostgreSQL the index is on the tasks'
-// own text, and the matches are tasks.
+// FTS5 table's rowid on SQLite; on PostgreSQL the index is a table, t, that
+// holds the folded text and the columns the conditions of where() read
+// (migrations/postgres/0025_search_totals.sql), and the matches are its rows.
 func (d *dialect) searchFrom() (from, id string) {
 	if d.postgres {
-		return " FROM tasks t", "t.id"
+		return " FROM tasks_fts t", "t.id"
 	}
 	return " FROM tasks_fts f JOIN tasks t ON t.id = f.rowid", "f.rowid"
 }
 
-// searchText is the text PostgreSQL's trigram index holds of a task (see
-// migrations/postgres/0001_core.sql): the columns SQLite's FTS5 table holds.
-const searchText = `lower(t.prompt || ' ' || coalesce(t.task_id, '') || ' ' || t.model || ' ' || t.operation)`
+// tallyFrom is searchFrom for counting the matches and summing their
+// credits: on SQLite each match is looked up in the narrow index that
+// holds what the conditions and the totals read (0025), which the planner
+// does not prefer to the rows on its own at a million tasks.
+func (d *dialect) tallyFrom() string {
+	if d.postgres {
+		return " FROM tasks_fts t"
+	}
+	return " FROM tasks_fts f JOIN tasks t INDEXED BY tasks_by_id ON t.id = f.rowid"
+}
 
-// matching puts the search index's conditions before conds on the tasks:
-// the words, and f's dates as a span of ids. created_at never decreases as
-// the local id grows (BeginSubmit), so the tasks of a span of dates are a
-// span of ids, found in the index on created_at; the search index then
-// skips the matches outside it rather than each being looked up.
+// matching puts the search index's conditions before conds on the tasks.
+// On SQLite those are the words, and f's dates as a span of ids:
+// created_at never decreases as the local id grows (BeginSubmit), so the
+// tasks of a span of dates are a span of ids, found in the index on
+// created_at; the search index then skips the matches outside it rather
+// than each being looked up. PostgreSQL's search table has the dates
+// itself, and a span of ids there only hides from the planner how many
+// rows it holds.
 func (d *dialect) matching(f record.Filter, words []string, conds []string, args []any) ([]string, []any) {
 	var search []string
 	var searchArgs []any
-	_, id := d.searchFrom()
 	if d.postgres {
+		// Planned for its words on every call, not once for any words: a
+		// word in half the tasks is read by a scan of the table, a rare
+		// one through the trigram index, and the plan PostgreSQL caches
+		// for a prepared statement after five calls knows neither (a word
+		// of two letters read through the index takes seconds).
+		searchArgs = append(searchArgs, pgx.QueryExecModeExec)
 		for _, w := range words {
-			search = append(search, searchText+` LIKE ? ESCAPE '\'`)
+			// ~~ is LIKE, which the dialect would make ILIKE (sql): the text
+			// is folded already, and a folded pattern is cheaper to match.
+			search = append(search, `t.words ~~ ?`)
 			searchArgs = append(searchArgs, "%"+likeEscaper.Replace(strings.ToLower(w))+"%")
 		}
-	} else {
-		phrases := make([]string, len(words))
-		for i, w := range words {
-			// A quoted FTS5 string is a phrase; inside it only " is special.
-			phrases[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-		}
-		search, searchArgs = []string{"tasks_fts MATCH ?"}, []any{strings.Join(phrases, " AND ")}
+		return append(search, conds...), append(searchArgs, args...)
 	}
+	phrases := make([]string, len(words))
+	for i, w := range words {
+		// A quoted FTS5 string is a phrase; inside it only " is special.
+		phrases[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+	}
+	search, searchArgs = []string{"tasks_fts MATCH ?"}, []any{strings.Join(phrases, " AND ")}
 	if !f.From.IsZero() {
-		search = append(search, id+` >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
+		search = append(search, `f.rowid >= coalesce((SELECT id FROM tasks WHERE created_at >= ?
 			ORDER BY created_at, id LIMIT 1), 9223372036854775807)`)
 		searchArgs = append(searchArgs, ms(f.From))
 	}
 	if !f.To.IsZero() {
-		search = append(search, id+` <= coalesce((SELECT id FROM tasks WHERE created_at < ?
+		search = append(search, `f.rowid <= coalesce((SELECT id FROM tasks WHERE created_at < ?
 			ORDER BY created_at DESC, id DESC LIMIT 1), 0)`)
 		searchArgs = append(searchArgs, ms(f.To))
 	}
