@@ -15,8 +15,53 @@ import (
 // concurrency limit. The sandbox's header keeps the local counts.
 
 // accountEvery is how often the account is read again: one cheap read a
-// minute.
-const accountEvery = time.Minute
+// minute; healthEvery how often while the last read failed, so that the
+// badge goes as soon as the service is back.
+const (
+	accountEvery = time.Minute
+	healthEvery  = 15 * time.Second
+)
+
+// health is what the reads of a live service said of the link to it: a
+// refused key or a service out of reach (studio.HealthOf), since when.
+// While it is bad, nothing is known of the tasks in flight: their clocks
+// stop at since.
+type health struct {
+	problem string
+	since   time.Time
+}
+
+// note takes what a read said: a success clears the badge, a failure that
+// tells of the link sets it (keeping when it began).
+func (h *health) note(err error, now time.Time) {
+	if err == nil {
+		*h = health{}
+		return
+	}
+	if p := studio.HealthOf(err); p != "" && p != h.problem {
+		*h = health{problem: p, since: now}
+	}
+}
+
+// badge is the header's word for it ("" when all is well).
+func (h health) badge() string {
+	switch h.problem {
+	case "":
+		return ""
+	case studio.Unreachable:
+		return h.problem + " since " + h.since.Local().Format("15:04")
+	}
+	return h.problem
+}
+
+// clock is the time a task in flight has run to: now, or when the link
+// was lost.
+func (h health) clock(now time.Time) time.Time {
+	if h.problem != "" && h.since.Before(now) {
+		return h.since
+	}
+	return now
+}
 
 // accountLoadedMsg carries a read of the account of the studio s.
 type accountLoadedMsg struct {
@@ -50,7 +95,12 @@ func (m *Model) onAccount(msg tea.Msg) tea.Cmd {
 		if msg.err == nil {
 			m.account = msg.credits
 		}
-		return m.env.timers.after(accountEvery, accountDueMsg{s: msg.s})
+		m.env.health.note(msg.err, m.env.now())
+		next := accountEvery
+		if m.env.health.problem != "" {
+			next = healthEvery
+		}
+		return m.env.timers.after(next, accountDueMsg{s: msg.s})
 	case accountDueMsg:
 		if msg.s != m.env.studio {
 			return nil

@@ -70,6 +70,9 @@ func (m *Model) header() string {
 		}
 	} else {
 		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
+		if b := m.env.health.badge(); b != "" {
+			left += " " + th.Error.Render(b)
+		}
 	}
 	if s.Config.Team() {
 		// Which history is shown matters as much as which service: a

@@ -183,6 +183,7 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	}
 	switch ev.Kind {
 	case studio.EventState:
+		m.env.health.note(nil, m.env.now()) // a read answered: the link works
 		// A task finished elsewhere is announced once read (onTaskRead);
 		// the one in front of the user only says why it failed.
 		if api.IsTerminal(ev.To) && ev.To != api.StateSuccess && m.looksAt(ev.TaskID) {
@@ -199,6 +200,7 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 	case studio.EventLost:
 		cmds = append(cmds, statusErrText("the service does not know task "+api.CleanLine(ev.TaskID)+"; it is no longer followed (r reads it again) and history keeps it as it was"))
 	case studio.EventPollFailed:
+		m.env.health.note(ev.Err, m.env.now())
 		if ev.TaskID == "" && ev.Err != nil { // the studio could not load what to follow
 			cmds = append(cmds, statusErrText(api.CleanLine(ev.Err.Error())))
 		}

@@ -67,7 +67,9 @@ func (d *detailModel) render() {
 	b.WriteString(st + th.Dim.Render("  ·  ") + credits(t.Credits) + th.Dim.Render("  ·  created ") +
 		t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)") + "\n")
 	if u, known := d.env.usual[d.usualKey()]; known || inFlight(t.State) {
-		if line := timingLine(*t, now, u, known); line != "" {
+		// While the service is out of reach nothing is known of a task in
+		// flight: its clock stops when the link was lost.
+		if line := timingLine(*t, d.env.health.clock(now), u, known); line != "" {
 			b.WriteString(th.Dim.Render(wrap(line, w)) + "\n")
 		}
 	}

@@ -38,6 +38,9 @@ type env struct {
 	// usual is the usual time of each operation and model read so far
 	// (usual.go); the root fills it and empties it when a task succeeds.
 	usual map[usualKey]record.Usual
+	// health is what the last reads said of the link to a live service
+	// (account.go); the root sets it.
+	health health
 }
 
 func (e *env) store() record.Store { return e.studio.Record() }

@@ -142,7 +142,7 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 		m.relay(msg.s)
 	}
 	m.stack = nil // the old backend's detail, sheet and dialogs
-	m.statsLoaded, m.account = false, nil
+	m.statsLoaded, m.account, m.env.health = false, nil, health{}
 	clear(m.stale)
 	m.headerStale, m.detailStale = false, false
 	m.applyTheme()

@@ -1,0 +1,30 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"clapper/api"
+)
+
+// A refused key and a service out of reach are named; a refusal of one
+// request, or a read the person cancelled, says nothing of the link.
+func TestHealthOfAFailedRead(t *testing.T) {
+	for err, want := range map[error]string{
+		&api.Error{Status: 401, Reason: api.ReasonUnauthorized}:                                          KeyRefused,
+		fmt.Errorf("credits: %w", &api.Error{Status: 403, Reason: api.ReasonForbidden}):                  KeyRefused,
+		&api.NetworkError{Method: "GET", Path: "/ent/v2/credits", Err: errors.New("connection refused")}: Unreachable,
+		&api.Error{Status: 502, Reason: "BadGateway"}:                                                    Unreachable,
+		context.DeadlineExceeded:                                Unreachable,
+		&api.Error{Status: 400, Reason: api.ReasonFieldInvalid}: "",
+		&api.Error{Status: 404, Reason: "TaskNotFound"}:         "",
+		context.Canceled:                                        "",
+		nil:                                                     "",
+	} {
+		if got := HealthOf(err); got != want {
+			t.Errorf("%v: %q, want %q", err, got, want)
+		}
+	}
+}
