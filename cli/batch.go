@@ -3,7 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,6 +88,16 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	if err != nil {
 		return err
 	}
+	// A file edited since an earlier run: its lines that ran then, unchanged
+	// (wherever they stand now), are this run's too, not sent again.
+	ran, err := s.Record().RanBefore(ctx, setID)
+	if err != nil {
+		return err
+	}
+	if len(ran) > 0 && !o.json {
+		fmt.Fprintf(app.Err, "clapper: %s: %s ran before, unchanged (%s): not sent again\n", api.CleanText(file),
+			textutil.Plural(len(ran), "line"), ranLines(ran))
+	}
 	members, err := s.Record().SetMembers(ctx, setID)
 	if err != nil {
 		return err
@@ -124,6 +137,20 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		err = fmt.Errorf("%s of the batch failed", textutil.Plural(sum.Failed, "line"))
 	}
 	return err
+}
+
+// ranLines names the lines that ran before and their tasks: line 4 as #12.
+func ranLines(ran map[int]int64) string {
+	lines := slices.Sorted(maps.Keys(ran))
+	parts := make([]string, 0, min(len(lines), 6))
+	for i, l := range lines {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("line %d as #%d", l, ran[l]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // saveSet saves the results of every line of a set that succeeded, by the

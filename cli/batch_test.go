@@ -294,3 +294,35 @@ func TestBatchLinePastTheBodyLimit(t *testing.T) {
 		}
 	}
 }
+
+// Fixing a batch file after a run (a typo on one line, a line added at the
+// top, so every other line moves) sends only the lines that changed or
+// never ran, and says so first; the lines that ran before are the new
+// run's too (its summary counts them).
+func TestBatchEditedAfterARunSendsOnlyWhatChanged(t *testing.T) {
+	svc, flags := countingSandbox(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "products.jsonl")
+	line := func(prompt string) string {
+		return `{"operation": "text2video", "request": {"model": "svcq3-turbo", "prompt": "` + prompt + `", "duration": 5}}` + "\n"
+	}
+	os.WriteFile(file, []byte(line("a red mug")+line("a bleu mug")+line("a green mug")), 0o600)
+	if r := execute("", append([]string{"batch", file}, flags...)...); r.code != 0 || svc.count() != 3 {
+		t.Fatalf("first run: exit %d, %d sent:\n%s", r.code, svc.count(), r.err)
+	}
+	os.WriteFile(file, []byte(line("a white mug")+line("a red mug")+line("a blue mug")+line("a green mug")), 0o600)
+	r := execute("", append([]string{"batch", file}, flags...)...)
+	if r.code != 0 || svc.count() != 5 {
+		t.Fatalf("the edited file sent %d more, want the fixed line and the new one (2):\n%s%s", svc.count()-3, r.out, r.err)
+	}
+	if !strings.Contains(r.err, "2 lines ran before, unchanged (line 2 as #1, line 4 as #3): not sent again") {
+		t.Errorf("the run does not say which lines ran before:\n%s", r.err)
+	}
+	if !strings.Contains(r.out, "batch: 4 done, 0 failed") {
+		t.Errorf("the summary leaves out the lines that ran before:\n%s", r.out)
+	}
+	// The same edit run again sends nothing more.
+	if r := execute("", append([]string{"batch", file}, flags...)...); r.code != 0 || svc.count() != 5 {
+		t.Fatalf("run again: exit %d, %d sent in all:\n%s", r.code, svc.count(), r.err)
+	}
+}

@@ -231,8 +231,23 @@ func (b *batchFile) check(n int, op api.Operation, body map[string]any) {
 		b.broken(n, "%s", p.TooLarge)
 	}
 	if p.OK() {
-		b.requests = append(b.requests, studio.SetRequest{Line: n, Op: op, Body: p.Body})
+		b.requests = append(b.requests, studio.SetRequest{Line: n, Op: op, Body: p.Body, Content: lineContent(op, p.Body)})
 	}
+}
+
+// lineContent tells what a line asks for, wherever it stands in the file:
+// a hash of its operation and its request as it would be sent (its local
+// files' bytes included), keys in order.
+func lineContent(op api.Operation, body map[string]any) string {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return "" // checked before: cannot happen; an unmatched line is sent
+	}
+	h := sha256.New()
+	h.Write([]byte(op))
+	h.Write([]byte{0})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // problemLine is the line number a problem starts with.

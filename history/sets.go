@@ -33,13 +33,13 @@ func (s *Store) OpenSet(ctx context.Context, kind record.SetKind, key, name stri
 			string(kind), k, name, ms(s.now())).Scan(&id); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO task_set_lines (set_id, line, operation, label) VALUES (?, ?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO task_set_lines (set_id, line, operation, label, content) VALUES (?, ?, ?, ?, ?)`)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		defer stmt.Close()
 		for _, m := range members {
-			if _, err := stmt.ExecContext(ctx, id, m.Line, string(m.Operation), m.Label); err != nil {
+			if _, err := stmt.ExecContext(ctx, id, m.Line, string(m.Operation), m.Label, m.Content); err != nil {
 				return fmt.Errorf("history: %w", err)
 			}
 		}
@@ -50,7 +50,7 @@ func (s *Store) OpenSet(ctx context.Context, kind record.SetKind, key, name stri
 
 // SetMembers lists a set's lines in order, with the task row each made.
 func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded
+	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded, content
 		FROM task_set_lines WHERE set_id = ? ORDER BY line`, setID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -60,7 +60,7 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 	for rows.Next() {
 		var m record.SetMember
 		var op string
-		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded); err != nil {
+		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded, &m.Content); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		m.Operation = api.Operation(op)
@@ -70,6 +70,53 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
+}
+
+// RanBefore ties each line of set setID that an earlier set of its kind
+// ran with the same content (a line of an earlier run of the batch file,
+// unchanged though it may have moved) to the task that run made, so that
+// it is not sent again; it returns the lines it tied, by line, with their
+// tasks. The newest earlier task of a content is taken.
+func (s *Store) RanBefore(ctx context.Context, setID int64) (map[int]int64, error) {
+	tied := map[int]int64{}
+	err := s.write(ctx, func(tx *dbTx) error {
+		clear(tied)
+		rows, err := tx.QueryContext(ctx, `SELECT l.line, (SELECT e.local_id FROM task_set_lines e
+				JOIN task_sets es ON es.id = e.set_id
+				WHERE e.content = l.content AND e.set_id <> l.set_id AND es.kind = s.kind AND e.local_id IS NOT NULL
+				ORDER BY e.local_id DESC LIMIT 1)
+			FROM task_set_lines l JOIN task_sets s ON s.id = l.set_id
+			WHERE l.set_id = ? AND l.local_id IS NULL AND l.content <> ''`, setID)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		var lines []int
+		var tasks []int64
+		for rows.Next() {
+			var line int
+			var localID sql.NullInt64
+			if err := rows.Scan(&line, &localID); err != nil {
+				rows.Close()
+				return fmt.Errorf("history: %w", err)
+			}
+			if localID.Valid {
+				lines, tasks = append(lines, line), append(tasks, localID.Int64)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		for i, line := range lines {
+			if _, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET local_id = ? WHERE set_id = ? AND line = ? AND local_id IS NULL`,
+				tasks[i], setID, line); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+			tied[line] = tasks[i]
+		}
+		return nil
+	})
+	return tied, err
 }
 
 // linkSetLine ties a set's line to the request being recorded, in the

@@ -88,3 +88,51 @@ func TestSetKeeperAndDiscard(t *testing.T) {
 		t.Fatalf("discarding a line the set has not: %v", err)
 	}
 }
+
+// A batch file run again after an edit: its lines that an earlier run of a
+// batch sent with the same content are tied to that run's tasks (the
+// newest of a content), whatever their place now; a changed line, a line
+// never sent, and a variation set's line of the same content are not.
+func TestRanBeforeTiesUnchangedLines(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	body := []byte(`{"model":"svcq1","prompt":"p"}`)
+	first, _, err := s.OpenSet(ctx, record.SetBatch, "sha1", "b.jsonl", []record.SetMember{
+		{Line: 1, Operation: api.OpText2Video, Content: "red"}, {Line: 2, Operation: api.OpText2Video, Content: "bleu"},
+		{Line: 3, Operation: api.OpText2Video, Content: "green"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := map[int]int64{}
+	for _, line := range []int{1, 2} { // line 3 never ran
+		if sent[line], err = s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: body, Set: &record.SetLine{SetID: first, Line: line}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vars, _, err := s.OpenSet(ctx, record.SetVariations, "", "v", []record.SetMember{{Line: 1, Operation: api.OpText2Video, Content: "white"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: body, Set: &record.SetLine{SetID: vars, Line: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	edited, _, err := s.OpenSet(ctx, record.SetBatch, "sha2", "b.jsonl", []record.SetMember{
+		{Line: 1, Operation: api.OpText2Video, Content: "white"}, {Line: 2, Operation: api.OpText2Video, Content: "red"},
+		{Line: 3, Operation: api.OpText2Video, Content: "blue"}, {Line: 4, Operation: api.OpText2Video, Content: "green"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tied, err := s.RanBefore(ctx, edited)
+	if err != nil || len(tied) != 1 || tied[2] != sent[1] {
+		t.Fatalf("tied %v, %v; want line 2 to the first run's line 1 (#%d)", tied, err, sent[1])
+	}
+	members, _ := s.SetMembers(ctx, edited)
+	for _, m := range members {
+		if (m.LocalID != 0) != (m.Line == 2) || m.Content == "" {
+			t.Errorf("line %d: task #%d, content %q", m.Line, m.LocalID, m.Content)
+		}
+	}
+	if again, err := s.RanBefore(ctx, edited); err != nil || len(again) != 0 {
+		t.Errorf("a second look ties %v, %v", again, err)
+	}
+}

@@ -24,6 +24,9 @@ type SetMember struct {
 	LocalID   int64  // 0: never sent
 	// Discarded lines are hidden from the contact sheet; their tasks stay.
 	Discarded bool
+	// Content tells what a batch line asks for (a hash of its operation
+	// and request), whatever its place in the file; "" for versions.
+	Content string
 }
 
 // ErrLineSent refuses a second send of a set's line: its request was

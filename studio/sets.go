@@ -43,13 +43,15 @@ type SetRequest struct {
 	// onward); nil for none. It is not kept with the set: a run taken up
 	// after a restart sends its remaining lines without it.
 	Parent *record.Parent
+	// Content tells what a batch line asks for (record.SetMember.Content).
+	Content string
 }
 
 // SetMembers are the history rows of a set's requests.
 func SetMembers(reqs []SetRequest) []record.SetMember {
 	out := make([]record.SetMember, len(reqs))
 	for i, r := range reqs {
-		out[i] = record.SetMember{Line: r.Line, Operation: r.Op, Label: r.Label}
+		out[i] = record.SetMember{Line: r.Line, Operation: r.Op, Label: r.Label, Content: r.Content}
 	}
 	return out
 }
