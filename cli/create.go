@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -31,7 +32,7 @@ type createOpts struct {
 	downloadDir string
 	variations  int
 	vary        string
-	from        string
+	from        []string
 	caps        capFlags
 }
 
@@ -80,7 +81,7 @@ func newCreateCmd(app *App) *cobra.Command {
 	f.StringVar(&o.downloadDir, "download-dir", "", "With --wait: save results here (default\n"+downloadDirHint+")")
 	f.IntVar(&o.variations, "variations", 0, "Send N versions with different seeds, at most\nfive at the service at once")
 	f.StringVar(&o.vary, "vary", "", "Send one version per value: field=a|b|c\n(or a,b,c when no value holds a comma)")
-	f.StringVar(&o.from, "from", "", "Fill a field with a task's result: TASK_ID (or #N\nof clapper history), then :field where several\ntake it (images[1]); the task sent remembers it")
+	f.StringArrayVar(&o.from, "from", nil, "Fill a field with a task's result: TASK_ID (or #N\nof clapper history), then :field where several\ntake it (images[1]); the task sent remembers it;\nagain for another field (a video and a speech)")
 	o.caps.add(cmd)
 	return cmd
 }
@@ -93,14 +94,19 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		}
 		return &ExitError{Code: 2, Err: err}
 	}
-	var parent *record.Parent
-	if o.from != "" {
-		if o.variations != 0 || o.vary != "" {
-			return &ExitError{Code: 2, Err: errors.New("--from: not with --variations or --vary; send the versions from the TUI's review, or one --from request at a time")}
-		}
-		if parent, err = app.fromTask(ctx, op, body, o.from); err != nil {
+	var parents []record.Parent
+	if len(o.from) > 0 && (o.variations != 0 || o.vary != "") {
+		return &ExitError{Code: 2, Err: errors.New("--from: not with --variations or --vary; send the versions from the TUI's review, or one --from request at a time")}
+	}
+	for _, ref := range o.from {
+		parent, err := app.fromTask(ctx, op, body, ref)
+		if err != nil {
 			return err
 		}
+		if i := slices.IndexFunc(parents, func(p record.Parent) bool { return p.Field == parent.Field }); i >= 0 {
+			return &ExitError{Code: 2, Err: fmt.Errorf("--from %s: %s is filled by --from already (one task's result per field)", api.CleanText(ref), parent.Field)}
+		}
+		parents = append(parents, *parent)
 	}
 	p, err := studio.PrepareRequest(app.Config, op, body, ".")
 	if err != nil {
@@ -146,7 +152,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 	} else {
 		ctx = studio.OverCap(ctx)
 	}
-	sub, err := s.SendFrom(ctx, op, body, parent)
+	sub, err := s.SendFrom(ctx, op, body, parents)
 	if err != nil {
 		return submitError(err)
 	}

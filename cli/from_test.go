@@ -41,15 +41,15 @@ func TestCreateFromATasksResult(t *testing.T) {
 	r = runIn(t, data, append([]string{"get", child, "--json"}, fast...)...)
 	var got struct {
 		ID   string `json:"id"`
-		From struct {
+		From []struct {
 			TaskID    string `json:"task_id"`
 			Operation string `json:"operation"`
 			Field     string `json:"field"`
 			Place     string `json:"place"`
 		} `json:"sent_onward_from"`
 	}
-	if err := json.Unmarshal([]byte(r.out), &got); err != nil || got.ID != child || got.From.TaskID != image ||
-		got.From.Operation != "reference2image" || got.From.Field != "images[0]" || got.From.Place != "the first frame" {
+	if err := json.Unmarshal([]byte(r.out), &got); err != nil || got.ID != child || len(got.From) != 1 || got.From[0].TaskID != image ||
+		got.From[0].Operation != "reference2image" || got.From[0].Field != "images[0]" || got.From[0].Place != "the first frame" {
 		t.Fatalf("get --json of the child: %v %s", err, r.out)
 	}
 	r = runIn(t, data, append([]string{"get", image}, fast...)...)
@@ -82,5 +82,34 @@ func TestCreateFromATasksResult(t *testing.T) {
 	}
 	if n := len(historyIDs(t, data)); n != 2 {
 		t.Errorf("%d tasks in history: a refused --from must send nothing", n)
+	}
+}
+
+// --from again fills another field from another task: a lip-sync of one
+// task's video and another's speech remembers both; two --from for one
+// field are refused.
+func TestCreateFromTwoTasks(t *testing.T) {
+	data := t.TempDir()
+	fast := []string{"--sandbox-speed", "3600"}
+	if r := runIn(t, data, append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a face", "--wait", "--no-download"}, fast...)...); r.code != 0 {
+		t.Fatalf("the video: %+v", r)
+	}
+	video := historyIDs(t, data)[0]
+	if r := runIn(t, data, append([]string{"create", "audio-tts", "--set", "text=hello there", "--set", "voice_setting_voice_id=English_Graceful_Lady", "--no-download"}, fast...)...); r.code != 0 {
+		t.Fatalf("the speech: %+v", r)
+	}
+	speech := historyIDs(t, data)[0]
+	r := runIn(t, data, append([]string{"create", "lip-sync", "--from", video, "--from", speech}, fast...)...)
+	if r.code != 0 {
+		t.Fatalf("create --from --from: %+v", r)
+	}
+	child := historyIDs(t, data)[0]
+	r = runIn(t, data, append([]string{"get", child}, fast...)...)
+	if !strings.Contains(r.out, "from: text2video task "+video) || !strings.Contains(r.out, "from: audio-tts task "+speech) {
+		t.Fatalf("get of the lip-sync names both sources:\n%s", r.out)
+	}
+	r = runIn(t, data, append([]string{"create", "lip-sync", "--from", video, "--from", video}, fast...)...)
+	if r.code != 2 || !strings.Contains(r.err, "video_url is filled by --from already") {
+		t.Fatalf("two --from for one field: %+v", r)
 	}
 }

@@ -37,8 +37,7 @@ func newGetCmd(app *App) *cobra.Command {
 				return studio.DescribeAPIError(err)
 			}
 			// The chain is history's: the service knows nothing of it.
-			var from *studio.ChainLink
-			var onward []studio.ChainLink
+			var from, onward []studio.ChainLink
 			if t, err := s.Record().TaskByID(cmd.Context(), args[0]); err == nil {
 				from, onward = studio.Chain(t)
 			}
@@ -161,15 +160,15 @@ func writeJob(w io.Writer, j *api.OneClickJob) error {
 
 // withChain adds a task's chain to the service's answer: the answer's own
 // keys stay as received.
-func withChain(raw []byte, from *studio.ChainLink, onward []studio.ChainLink) []byte {
-	if from == nil && len(onward) == 0 {
+func withChain(raw []byte, from, onward []studio.ChainLink) []byte {
+	if len(from) == 0 && len(onward) == 0 {
 		return raw
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
 		return raw
 	}
-	if from != nil {
+	if len(from) > 0 {
 		obj["sent_onward_from"], _ = json.Marshal(from)
 	}
 	if len(onward) > 0 {
@@ -186,10 +185,10 @@ func withChain(raw []byte, from *studio.ChainLink, onward []studio.ChainLink) []
 }
 
 // writeChain says where a task came from and where its result went.
-func writeChain(w io.Writer, from *studio.ChainLink, onward []studio.ChainLink) error {
+func writeChain(w io.Writer, from, onward []studio.ChainLink) error {
 	var b strings.Builder
-	if from != nil {
-		fmt.Fprintf(&b, "  from: %s, its result in %s\n", chainTask(*from), chainPlace(*from))
+	for _, l := range from {
+		fmt.Fprintf(&b, "  from: %s, its result in %s\n", chainTask(l), chainPlace(l))
 	}
 	for _, l := range onward {
 		fmt.Fprintf(&b, "  sent onward to: %s, in its %s\n", chainTask(l), chainPlace(l))

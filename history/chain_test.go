@@ -26,7 +26,7 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 		if field == "images" {
 			op = api.OpReference2Video
 		}
-		id, err := s.BeginSubmit(ctx, record.Intent{Operation: op, Body: body, Parent: &record.Parent{LocalID: parent, Field: field}})
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: op, Body: body, Parents: []record.Parent{{LocalID: parent, Field: field}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if child.From == nil || child.From.LocalID != parent || child.From.Field != "images[0]" || child.From.Operation != api.OpReference2Image || child.From.State != record.StateSubmitting {
+	if len(child.From) != 1 || child.From[0].LocalID != parent || child.From[0].Field != "images[0]" || child.From[0].Operation != api.OpReference2Image || child.From[0].State != record.StateSubmitting {
 		t.Fatalf("child's from: %+v", child.From)
 	}
 	if len(child.Onward) != 0 {
@@ -46,11 +46,11 @@ func TestChainIsRecordedWithTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.From != nil || len(p.Onward) != 2 || p.Onward[0].LocalID != kids[0] || p.Onward[1].LocalID != kids[1] ||
+	if len(p.From) != 0 || len(p.Onward) != 2 || p.Onward[0].LocalID != kids[0] || p.Onward[1].LocalID != kids[1] ||
 		p.Onward[1].Operation != api.OpReference2Video || p.Onward[1].Field != "images" {
 		t.Fatalf("parent's chain: from %+v onward %+v", p.From, p.Onward)
 	}
-	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpImg2Video, Body: body, Parent: &record.Parent{LocalID: 999, Field: "images[0]"}}); !errors.Is(err, record.ErrNotFound) {
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpImg2Video, Body: body, Parents: []record.Parent{{LocalID: 999, Field: "images[0]"}}}); !errors.Is(err, record.ErrNotFound) {
 		t.Fatalf("an unknown parent: %v", err)
 	}
 	page, _ := s.Tasks(ctx, record.Filter{})

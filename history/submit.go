@@ -78,8 +78,8 @@ func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int6
 				return fmt.Errorf("history: %w", err)
 			}
 		}
-		if in.Parent != nil {
-			if err := linkParent(ctx, tx, *in.Parent, localID); err != nil {
+		for _, p := range in.Parents {
+			if err := linkParent(ctx, tx, p, localID); err != nil {
 				return err
 			}
 		}

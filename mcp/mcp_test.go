@@ -221,13 +221,13 @@ func TestCreateWaitListDownloadOnTheSandbox(t *testing.T) {
 	}
 	// A task sent onward from this one: get_task names both ends.
 	child, err := r.st.SubmitFrom(t.Context(), api.OpImg2Video, map[string]any{"model": "svcq3-turbo", "images": []any{got.Results[0].URL}},
-		&record.Parent{LocalID: got.LocalID, Field: "images[0]"})
+		[]record.Parent{{LocalID: got.LocalID, Field: "images[0]"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var kid taskOut
 	r.ok(t, "get_task", map[string]any{"task_id": child.Task.Identifier()}, &kid)
-	if f := kid.From; f == nil || f.LocalID != got.LocalID || f.Operation != "reference2image" || f.Field != "images[0]" || f.Place != "the first frame" {
+	if f := kid.From; len(f) != 1 || f[0].LocalID != got.LocalID || f[0].Operation != "reference2image" || f[0].Field != "images[0]" || f[0].Place != "the first frame" {
 		t.Errorf("get_task of the child: sent_onward_from %+v", kid.From)
 	}
 	r.ok(t, "get_task", map[string]any{"task_id": c.TaskID}, &got)

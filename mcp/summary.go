@@ -102,8 +102,8 @@ func (t taskOut) summary() string {
 			b.WriteString(" (resource " + f.Resource + ")")
 		}
 	}
-	if t.From != nil {
-		fmt.Fprintf(&b, "\n  sent onward from %s task %s (#%d) into %s", t.From.Operation, t.From.TaskID, t.From.LocalID, t.From.Field)
+	for _, f := range t.From {
+		fmt.Fprintf(&b, "\n  sent onward from %s task %s (#%d) into %s", f.Operation, f.TaskID, f.LocalID, f.Field)
 	}
 	for _, o := range t.Onward {
 		fmt.Fprintf(&b, "\n  sent onward to %s task %s (#%d) as %s", o.Operation, o.TaskID, o.LocalID, o.Field)

@@ -48,9 +48,9 @@ type taskOut struct {
 	Results   []resultOut `json:"results,omitempty"`
 	Files     []fileOut   `json:"files,omitempty"`
 	Follow    string      `json:"follow,omitempty"`
-	// From is the task this one was sent onward from (its result filled
-	// Field), Onward the tasks sent onward from this one.
-	From   *studio.ChainLink  `json:"sent_onward_from,omitempty"`
+	// From are the tasks this one was sent onward from (each result filled
+	// its Field), Onward the tasks sent onward from this one.
+	From   []studio.ChainLink `json:"sent_onward_from,omitempty"`
 	Onward []studio.ChainLink `json:"sent_onward_to,omitempty"`
 	// Waited says how wait_task ended: "finished", "timeout", or "lost" (the
 	// service does not know the task; history keeps it as it was).

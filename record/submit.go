@@ -18,9 +18,9 @@ type Intent struct {
 	// Set, when not nil, is the set line this request is made for: it is
 	// tied to the request in the same transaction.
 	Set *SetLine
-	// Parent, when not nil, is the task this request was sent onward
-	// from: tied to it in the same transaction.
-	Parent *Parent
+	// Parents are the tasks this request was sent onward from, one per
+	// field their results fill: tied to them in the same transaction.
+	Parents []Parent
 	// Reserve is what the request is expected to cost (0 when unknown):
 	// it counts as spent until the service's answer replaces it. Caps are
 	// checked against the spending, reservations included, in the same

@@ -85,9 +85,10 @@ type Task struct {
 	Pending   bool       // detail: the full body is kept for a resubmission
 	Creations []Creation // detail: by index
 	Events    []Event    // detail: state changes, oldest first
-	// From is the task this one was sent onward from (detail; nil when
-	// none), and Onward the tasks sent onward from this one (detail).
-	From   *Link
+	// From are the tasks this one was sent onward from, one per field
+	// their results filled (detail), and Onward the tasks sent onward from
+	// this one (detail).
+	From   []Link
 	Onward []Link
 }
 

@@ -85,10 +85,11 @@ func (s *Studio) Submit(ctx context.Context, op api.Operation, body map[string]a
 	return s.SubmitFrom(ctx, op, body, nil)
 }
 
-// SubmitFrom is Submit for a request sent onward from a parent task (nil
-// for none): history ties the new task to it as the request is recorded.
-func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[string]any, parent *record.Parent) (*track.Submission, error) {
-	sub, err := s.sendLinked(ctx, op, body, nil, parent)
+// SubmitFrom is Submit for a request sent onward from parent tasks (one
+// per field; none for none): history ties the new task to them as the
+// request is recorded.
+func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[string]any, parents []record.Parent) (*track.Submission, error) {
+	sub, err := s.sendLinked(ctx, op, body, nil, parents)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -171,10 +172,73 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// SendFrom is Send for a request sent onward from a parent task (nil for
-// none): history ties the new task to it as the request is recorded.
-func (s *Studio) SendFrom(ctx context.Context, op api.Operation, body map[string]any, parent *record.Parent) (*track.Submission, error) {
-	return s.sendLinked(ctx, op, body, nil, parent)
+// SendFrom is Send for a request sent onward from parent tasks (one per
+// field their results fill; none for none): history ties the new task to
+// them as the request is recorded.
+func (s *Studio) SendFrom(ctx context.Context, op api.Operation, body map[string]any, parents []record.Parent) (*track.Submission, error) {
+	return s.sendLinked(ctx, op, body, nil, parents)
+}
+
+// resultParents adds to the parents given the tasks whose result URLs the
+// request's fields hold, one per field not tied already: a result sent
+// onward before a restart, pasted, or typed in another front end is still
+// a link. A lookup that fails ties nothing more (the send goes on).
+func (s *Studio) resultParents(ctx context.Context, op api.Operation, body map[string]any, given []record.Parent) []record.Parent {
+	tied := map[string]bool{}
+	for _, p := range given {
+		tied[p.Field] = true
+	}
+	type place struct{ label, url string }
+	var places []place
+	var urls []string
+	for _, out := range []catalog.Output{catalog.OutputImage, catalog.OutputVideo, catalog.OutputAudio} {
+		for _, t := range catalog.TargetsOf(op, out) {
+			for _, u := range urlsIn(body[t.Field]) {
+				if label, ok := t.Holds(body[t.Field], u); ok && !tied[label] {
+					tied[label] = true
+					places = append(places, place{label, u})
+					urls = append(urls, u)
+				}
+			}
+		}
+	}
+	if len(urls) == 0 {
+		return given
+	}
+	found, err := s.store.TasksByResultURL(ctx, urls)
+	if err != nil {
+		return given
+	}
+	out := slices.Clone(given)
+	for _, p := range places {
+		if id, ok := found[p.url]; ok {
+			out = append(out, record.Parent{LocalID: id, Field: p.label})
+		}
+	}
+	return out
+}
+
+// urlsIn are the http(s) URLs a field's value holds: itself, its items, or
+// its subjects' images.
+func urlsIn(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if strings.HasPrefix(x, "https://") || strings.HasPrefix(x, "http://") {
+				out = append(out, x)
+			}
+		case []any:
+			for _, it := range x {
+				walk(it)
+			}
+		case map[string]any:
+			walk(x["images"])
+		}
+	}
+	walk(v)
+	return out
 }
 
 // ChainLink is one end of a task's chain as the CLI's --json and the MCP
@@ -190,12 +254,12 @@ type ChainLink struct {
 	Place string `json:"place,omitempty"`
 }
 
-// Chain is where a task came from (nil when it was sent from nothing) and
-// where its result went, as read with the task's detail.
-func Chain(t record.Task) (from *ChainLink, onward []ChainLink) {
-	if l := t.From; l != nil {
-		c := chainLink(*l, t.Operation, l.Operation)
-		from = &c
+// Chain is where a task came from (one link per field a result filled;
+// none when it was sent from nothing) and where its result went, as read
+// with the task's detail.
+func Chain(t record.Task) (from, onward []ChainLink) {
+	for _, l := range t.From {
+		from = append(from, chainLink(l, t.Operation, l.Operation))
 	}
 	for _, l := range t.Onward {
 		onward = append(onward, chainLink(l, l.Operation, t.Operation))

@@ -35,7 +35,7 @@ func TestSetVersionsKeepTheirParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range reqs {
-		reqs[i].Parent = &record.Parent{LocalID: image.LocalID, Field: "images[0]"}
+		reqs[i].Parents = []record.Parent{{LocalID: image.LocalID, Field: "images[0]"}}
 	}
 	id, _, err := s.Record().OpenSet(ctx, record.SetVariations, "", "two", studio.SetMembers(reqs))
 	if err != nil {
@@ -52,8 +52,74 @@ func TestSetVersionsKeepTheirParent(t *testing.T) {
 	}
 	for _, m := range members {
 		got, err := s.Record().Task(ctx, m.LocalID)
-		if err != nil || got.From == nil || got.From.LocalID != image.LocalID || got.From.Field != "images[0]" {
+		if err != nil || len(got.From) != 1 || got.From[0].LocalID != image.LocalID || got.From[0].Field != "images[0]" {
 			t.Fatalf("line %d (#%d): from %+v, %v", m.Line, m.LocalID, got.From, err)
 		}
+	}
+}
+
+// A lip-sync made of one task's video and another's speech remembers both
+// (one link per field); a request whose field holds a result's URL, typed
+// or restored after a restart, is tied to that task with no pick at all;
+// a URL no task made ties nothing.
+func TestARequestHoldsSeveralParentsFoundByTheirURLs(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	video, err := s.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-turbo", "prompt": "a face talking"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	speech, err := s.Submit(ctx, api.OpAudioTTS, map[string]any{"text": "hello there", "voice_setting_voice_id": "English_Graceful_Lady"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	urlOf := func(localID int64) string {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if t, err := s.Record().Task(ctx, localID); err == nil && t.State == api.StateSuccess && len(t.Creations) > 0 {
+				return t.Creations[0].URL
+			}
+		}
+		t.Fatalf("task #%d never succeeded", localID)
+		return ""
+	}
+	videoURL, speechURL := urlOf(video.LocalID), urlOf(speech.LocalID)
+	// The video picked onward; the speech's URL only typed in.
+	sync, err := s.SubmitFrom(ctx, api.OpLipSync, map[string]any{"video_url": videoURL, "audio_url": speechURL},
+		[]record.Parent{{LocalID: video.LocalID, Field: "video_url"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Record().Task(ctx, sync.LocalID)
+	if err != nil || len(got.From) != 2 {
+		t.Fatalf("from %+v, %v; want the video and the speech", got.From, err)
+	}
+	fields := map[string]int64{}
+	for _, l := range got.From {
+		fields[l.Field] = l.LocalID
+	}
+	if fields["video_url"] != video.LocalID || fields["audio_url"] != speech.LocalID {
+		t.Errorf("links %v; want video_url from #%d, audio_url from #%d", fields, video.LocalID, speech.LocalID)
+	}
+	from, _ := studio.Chain(got)
+	if len(from) != 2 {
+		t.Errorf("the chain names %d sources", len(from))
+	}
+	other, err := s.SubmitFrom(ctx, api.OpLipSync, map[string]any{"video_url": "https://elsewhere.example/v.mp4", "text": "hi there"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Record().Task(ctx, other.LocalID); len(got.From) != 0 {
+		t.Errorf("a URL no task made is tied to %+v", got.From)
 	}
 }

@@ -39,10 +39,10 @@ type SetRequest struct {
 	Op    api.Operation
 	Body  map[string]any
 	Label string // what tells a version from its siblings (seed=7)
-	// Parent is the task whose result the request was filled with (sent
-	// onward); nil for none. It is not kept with the set: a run taken up
-	// after a restart sends its remaining lines without it.
-	Parent *record.Parent
+	// Parents are the tasks whose results the request was filled with (sent
+	// onward), one per field. They are not kept with the set: a run taken
+	// up after a restart finds them again by their result URLs.
+	Parents []record.Parent
 	// Content tells what a batch line asks for (record.SetMember.Content).
 	Content string
 }
@@ -337,7 +337,7 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	if r.OverCap {
 		ctx = OverCap(ctx)
 	}
-	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &record.SetLine{SetID: r.SetID, Line: req.Line}, req.Parent)
+	sub, err := r.s.sendLinked(ctx, req.Op, req.Body, &record.SetLine{SetID: r.SetID, Line: req.Line}, req.Parents)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

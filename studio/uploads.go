@@ -48,16 +48,19 @@ func (s *Studio) SendInSet(ctx context.Context, op api.Operation, body map[strin
 	return s.sendLinked(ctx, op, body, line, nil)
 }
 
-// sendLinked is Send for a set's line and a parent task (either nil).
-func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine, parent *record.Parent) (*track.Submission, error) {
+// sendLinked is Send for a set's line (nil for none) and the tasks it was
+// sent onward from: those given, and those whose result URLs its fields
+// hold (resultParents).
+func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine, parents []record.Parent) (*track.Submission, error) {
 	if err := s.checkServerIDs(ctx, op, body); err != nil {
 		return nil, err
 	}
+	parents = s.resultParents(ctx, op, body, parents)
 	prepared, reused, err := s.uploadImages(ctx, op, body, false)
 	if err != nil {
 		return nil, err
 	}
-	sub, err := s.tracker.SubmitLinked(ctx, op, prepared, line, parent)
+	sub, err := s.tracker.SubmitLinked(ctx, op, prepared, line, parents)
 	if err == nil {
 		return sub, s.recordJobCredits(ctx, op, body, sub)
 	}
@@ -76,7 +79,7 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 	if prepared, _, err = s.uploadImages(ctx, op, body, true); err != nil {
 		return nil, err
 	}
-	sub, err = s.tracker.SubmitLinked(ctx, op, prepared, line, parent)
+	sub, err = s.tracker.SubmitLinked(ctx, op, prepared, line, parents)
 	if err != nil {
 		return sub, err
 	}

@@ -77,10 +77,10 @@ func (t *Tracker) SubmitInSet(ctx context.Context, op api.Operation, body map[st
 	return t.SubmitLinked(ctx, op, body, line, nil)
 }
 
-// SubmitLinked is Submit for a line of a set and a request sent onward from
-// a parent task (either nil for none): both are tied to the request as it
-// is recorded.
-func (t *Tracker) SubmitLinked(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine, parent *record.Parent) (*Submission, error) {
+// SubmitLinked is Submit for a line of a set (nil for none) and a request
+// sent onward from parent tasks (one per field they fill): all are tied to
+// the request as it is recorded.
+func (t *Tracker) SubmitLinked(ctx context.Context, op api.Operation, body map[string]any, line *record.SetLine, parents []record.Parent) (*Submission, error) {
 	if t.CallbackURL != "" {
 		if _, ok := body["callback_url"]; !ok {
 			if _, takes := catalog.FieldOf(op, "callback_url"); takes {
@@ -92,7 +92,7 @@ func (t *Tracker) SubmitLinked(ctx context.Context, op api.Operation, body map[s
 	if err != nil {
 		return nil, err
 	}
-	in := record.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line, Parent: parent}
+	in := record.Intent{Operation: op, Body: raw, Origin: t.Origin, Sender: Sender(), Set: line, Parents: parents}
 	if t.Budget != nil {
 		in.Reserve, in.Caps = t.Budget(ctx, op, body)
 	}

@@ -151,7 +151,7 @@ func (d *detailModel) Help() help.KeyMap {
 	// Offered on every finished task: what it gives, or why it gives
 	// nothing (a lapsed URL never saved), is said when pressed.
 	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
-	k.Parent.SetEnabled(t != nil && t.From != nil)
+	k.Parent.SetEnabled(t != nil && len(t.From) > 0)
 	k.Child.SetEnabled(t != nil && len(t.Onward) > 0)
 	return k
 }
@@ -265,8 +265,7 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		t := *d.task
 		return func() tea.Msg { return duplicateMsg{task: t} }
 	case key.Matches(msg, k.Parent):
-		id := d.task.From.LocalID
-		return func() tea.Msg { return openDetailMsg{localID: id, chain: true} }
+		return openParent(d.task.From)
 	case key.Matches(msg, k.Child):
 		return openChild(d.task.Onward)
 	case key.Matches(msg, k.Onward):
@@ -466,19 +465,30 @@ func rereadTask(e *env, t record.Task) tea.Cmd {
 // openChild opens the task a result was sent onward to; of several, it asks
 // which, by number (the first nine, as the detail lists them).
 func openChild(links []record.Link) tea.Cmd {
+	return openLinked(links, "Open which task it was sent onward to?", fmt.Sprintf("It was sent onward %d times.", len(links)))
+}
+
+// openParent opens the task a task came from, asking which when several
+// results made it (one per field: a video and a speech).
+func openParent(links []record.Link) tea.Cmd {
+	return openLinked(links, "Open which task it came from?", fmt.Sprintf("It was made of %d tasks' results.", len(links)))
+}
+
+// openLinked opens one linked task's detail, asking which when several.
+func openLinked(links []record.Link, title, body string) tea.Cmd {
 	open := func(id int64) tea.Cmd { return func() tea.Msg { return openDetailMsg{localID: id, chain: true} } }
 	if len(links) == 1 {
 		return open(links[0].LocalID)
 	}
-	d := &choiceDialog{title: "Open which task it was sent onward to?"}
-	d.body = fmt.Sprintf("It was sent onward %d times.", len(links))
+	d := &choiceDialog{title: title}
+	d.body = body
 	if len(links) > 9 {
 		d.body += " The first nine are listed; the Tasks page (/ filter) finds the rest."
 	}
 	for i, l := range links[:min(len(links), 9)] {
 		d.choices = append(d.choices, dialogChoice{
 			key:   strconv.Itoa(i + 1),
-			label: fmt.Sprintf("#%d %s %s", l.LocalID, l.Operation, glyph(l.State)),
+			label: fmt.Sprintf("#%d %s %s (%s)", l.LocalID, l.Operation, glyph(l.State), api.CleanLine(l.Field)),
 			cmd:   open(l.LocalID),
 		})
 	}

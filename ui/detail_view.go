@@ -227,8 +227,15 @@ func orDash(s string) string {
 // "from: reference2image ✓ #12 (the first frame)".
 func chainLines(th *Theme, t record.Task, w int) string {
 	var b strings.Builder
-	if l := t.From; l != nil {
-		b.WriteString(th.Dim.Render("from: ") + textutil.Truncate(linkText(*l, t.Operation, l.Operation), w-20) + th.Dim.Render("  (p opens it)") + "\n")
+	for i, l := range t.From {
+		hint := "  (p opens it)"
+		if len(t.From) > 1 {
+			hint = "  (p asks which)"
+		}
+		if i > 0 {
+			hint = ""
+		}
+		b.WriteString(th.Dim.Render("from: ") + textutil.Truncate(linkText(l, t.Operation, l.Operation), w-20) + th.Dim.Render(hint) + "\n")
 	}
 	if len(t.Onward) > 0 {
 		texts := make([]string, len(t.Onward))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -84,9 +85,9 @@ type newPage struct {
 	// fills, while open.
 	search    *promptSearch
 	searchFor *forms.Form
-	// origin is the task a field of the form was filled from (s, send
-	// onward), until the form is sent.
-	origin *onwardOrigin
+	// origins are the tasks fields of the form were filled from (s, send
+	// onward), one per field, until the form is sent.
+	origins []onwardOrigin
 }
 
 type (
@@ -513,10 +514,10 @@ func (p *newPage) send(msg forms.SubmitMsg) tea.Cmd {
 		ctx = studio.OverCap(ctx)
 	}
 	body := msg.Body
-	parent := p.parentOf(msg.Op)
+	parents := p.parentsOf(msg.Op)
 	return submit(func() tea.Msg {
 		_ = d.RememberSources(msg.Sources) // only duplicates lose by a failure here
-		sub, err := s.SubmitFrom(ctx, msg.Op, body, parent)
+		sub, err := s.SubmitFrom(ctx, msg.Op, body, parents)
 		return sentMsg{op: msg.Op, sub: sub, err: err}
 	})
 }
@@ -551,9 +552,8 @@ func (p *newPage) onSent(msg sentMsg) tea.Cmd {
 	if p.form != nil {
 		focus = tea.Batch(p.form.Delivered(), p.keepSent())
 	}
-	if p.origin != nil && p.origin.op == msg.op {
-		p.origin = nil // recorded with the task sent
-	}
+	// Recorded with the task sent.
+	p.origins = slices.DeleteFunc(p.origins, func(o onwardOrigin) bool { return o.op == msg.op })
 	id := msg.sub.Task.Identifier()
 	state := msg.sub.Task.State
 	if state == "" {

@@ -14,10 +14,13 @@ import (
 
 // A result sent onward fills a field of the New page's form, over the
 // operation's draft as any handed-over value does (newFormMsg). The form
-// carries where the value came from until it is sent: the request is then
-// recorded as sent onward from that task, unless the field no longer holds
-// the value (removed or replaced by hand), when the link is dropped. The
-// link lives while clapper runs; a draft restored after a restart has none.
+// carries where each value came from until it is sent (one task per field:
+// a video into video_url, a speech into audio_url): the request is then
+// recorded as sent onward from those tasks, except where a field no longer
+// holds the value (removed or replaced by hand). The links live while
+// clapper runs; a draft restored after a restart has none, but a field
+// that holds a result's URL is tied to its task when sent (the studio
+// finds it by the URL).
 
 // onwardOrigin is the task a form's field was filled from.
 type onwardOrigin struct {
@@ -53,7 +56,9 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	}
 	v, label := t.Place(p.form.Values()[t.Field], src.Value)
 	values[t.Field] = v
-	p.origin = &onwardOrigin{op: t.Operation, parent: src.Task.LocalID, target: t, value: src.Value}
+	// A new pick for a field replaces the one before it there.
+	p.origins = slices.DeleteFunc(p.origins, func(o onwardOrigin) bool { return o.op == t.Operation && o.target.Label() == t.Label() })
+	p.origins = append(p.origins, onwardOrigin{op: t.Operation, parent: src.Task.LocalID, target: t, value: src.Value})
 	note := fmt.Sprintf("%s %s now holds %s of #%d (%s %s): %s", t.Operation, label, src.Output, src.Task.LocalID, src.Task.Operation, glyph(src.Task.State), api.CleanLine(src.Why))
 	if model, switched := values["model"].(string); switched {
 		note += "; model " + model + " takes it"
@@ -66,26 +71,31 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	return tea.Batch(p.form.Apply(values), status(note))
 }
 
-// parentOf is the task a request of op being sent came from: the form's
-// origin, while its field still holds the result.
-func (p *newPage) parentOf(op api.Operation) *record.Parent {
-	o := p.origin
-	if o == nil || o.op != op || p.form == nil {
+// parentsOf are the tasks a request of op being sent came from: the form's
+// origins whose fields still hold their results, one per field.
+func (p *newPage) parentsOf(op api.Operation) []record.Parent {
+	if p.form == nil {
 		return nil
 	}
-	label, held := o.target.Holds(p.form.Values()[o.target.Field], o.value)
-	if !held {
-		return nil
+	var out []record.Parent
+	for _, o := range p.origins {
+		if o.op != op {
+			continue
+		}
+		label, held := o.target.Holds(p.form.Values()[o.target.Field], o.value)
+		if held && !slices.ContainsFunc(out, func(q record.Parent) bool { return q.Field == label }) {
+			out = append(out, record.Parent{LocalID: o.parent, Field: label})
+		}
 	}
-	return &record.Parent{LocalID: o.parent, Field: label}
+	return out
 }
 
 // linkVersions ties each variation of a form filled onward to the task it
 // came from: versions vary a number, a choice or a text (studio's
 // VaryFields), never the media or voice a result fills, so each holds it.
 func (p *newPage) linkVersions(op api.Operation, versions []studio.SetRequest) {
-	parent := p.parentOf(op)
+	parents := p.parentsOf(op)
 	for i := range versions {
-		versions[i].Parent = parent
+		versions[i].Parents = parents
 	}
 }

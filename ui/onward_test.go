@@ -140,7 +140,7 @@ func TestOnwardFillsTheFormAndRecordsTheChain(t *testing.T) {
 	}
 	child := sendOnwardForm(t, m, api.OpImg2Video)
 	parent := localOf(t, m, "811000000000000002")
-	if child.From == nil || child.From.LocalID != parent || child.From.Field != "images[0]" {
+	if len(child.From) != 1 || child.From[0].LocalID != parent || child.From[0].Field != "images[0]" {
 		t.Fatalf("the child's parent: %+v", child.From)
 	}
 	send(m, openDetailMsg{localID: child.LocalID})
@@ -168,7 +168,7 @@ func TestOnwardLinkDropsWhenTheFieldIsEdited(t *testing.T) {
 	if !runUntil(m, p.form.Init(), func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
 		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
 	}
-	if child := sendOnwardForm(t, m, api.OpLipSync); child.From != nil {
+	if child := sendOnwardForm(t, m, api.OpLipSync); len(child.From) != 0 {
 		t.Fatalf("a request whose video was replaced keeps a link: %+v", child.From)
 	}
 }
@@ -275,16 +275,16 @@ func TestOnwardVariationsKeepTheLink(t *testing.T) {
 	p.linkVersions(api.OpImg2Video, seeds)
 	parent := localOf(t, m, "811000000000000002")
 	for _, v := range seeds {
-		if v.Parent == nil || v.Parent.LocalID != parent || v.Parent.Field != "images[0]" {
-			t.Fatalf("version %s: parent %+v", v.Label, v.Parent)
+		if len(v.Parents) != 1 || v.Parents[0].LocalID != parent || v.Parents[0].Field != "images[0]" {
+			t.Fatalf("version %s: parents %+v", v.Label, v.Parents)
 		}
 	}
 	// A form whose image was replaced by hand sends versions of its own.
 	p.form.Apply(map[string]any{"images": []any{"https://x/other.png"}})
 	p.linkVersions(api.OpImg2Video, seeds)
 	for _, v := range seeds {
-		if v.Parent != nil {
-			t.Fatalf("version %s of a form whose image was replaced is tied to #%d", v.Label, v.Parent.LocalID)
+		if len(v.Parents) != 0 {
+			t.Fatalf("version %s of a form whose image was replaced is tied to %+v", v.Label, v.Parents)
 		}
 	}
 }
@@ -383,5 +383,49 @@ func TestOnwardPickerFitsTheScreen(t *testing.T) {
 	got = screen(m)
 	if strings.Contains(got, "of 14") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "general_one_click images") {
 		t.Fatalf("at 140x40 the picker does not list all 14 places:\n%s", got)
+	}
+}
+
+// Two picks fill one form (a task's video into a lip-sync's source, then
+// another's speech into its audio): the request remembers both, and the
+// detail names both, p asking which to open.
+func TestTwoOnwardPicksMakeTwoLinks(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000033")
+	send(m, press("down"))
+	send(m, press("enter")) // lip-sync → source video
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["video_url"] != nil }, 5*time.Second) {
+		t.Fatalf("the video was not filled:\n%s", screen(m))
+	}
+	pressOnward(t, m, "811000000000000031")
+	for range 3 {
+		send(m, press("down"))
+	}
+	send(m, press("enter")) // lip-sync → audio to sync
+	if !runUntil(m, nil, func() bool {
+		return p.form != nil && p.form.Values()["audio_url"] != nil && p.form.Values()["video_url"] != nil
+	}, 5*time.Second) {
+		t.Fatalf("the speech was not filled beside the video:\n%s", screen(m))
+	}
+	if !runUntil(m, p.form.Init(), func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
+	}
+	child := sendOnwardForm(t, m, api.OpLipSync)
+	fields := map[string]int64{}
+	for _, l := range child.From {
+		fields[l.Field] = l.LocalID
+	}
+	if len(child.From) != 2 || fields["video_url"] != localOf(t, m, "811000000000000033") || fields["audio_url"] != localOf(t, m, "811000000000000031") {
+		t.Fatalf("the lip-sync came from %+v; want the video and the speech", child.From)
+	}
+	send(m, openDetailMsg{localID: child.LocalID})
+	got := screen(m)
+	if !strings.Contains(got, "from: text2video ✓ #") || !strings.Contains(got, "from: audio-tts ✓ #") || !strings.Contains(got, "(p asks which)") {
+		t.Fatalf("the detail does not name both sources:\n%s", got)
+	}
+	send(m, press("p"))
+	if got := screen(m); !strings.Contains(got, "Open which task it came from?") {
+		t.Fatalf("p with two sources does not ask which:\n%s", got)
 	}
 }
