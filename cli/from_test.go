@@ -108,6 +108,19 @@ func TestCreateFromTwoTasks(t *testing.T) {
 	if !strings.Contains(r.out, "from: text2video task "+video) || !strings.Contains(r.out, "from: audio-tts task "+speech) {
 		t.Fatalf("get of the lip-sync names both sources:\n%s", r.out)
 	}
+	// The video's lineage: itself, then the lip-sync made from it, with
+	// both its sources.
+	r = runIn(t, data, append([]string{"get", video, "--lineage"}, fast...)...)
+	lines := strings.Split(strings.TrimRight(r.out, "\n"), "\n")
+	if r.code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "▶ #1 text2video success "+video) ||
+		!strings.HasPrefix(lines[1], "     #3 lip-sync ") || !strings.Contains(lines[2]+lines[3], "audio_url") ||
+		!strings.Contains(lines[2]+lines[3], "video_url (source video) of #1 (text2video success)") {
+		t.Fatalf("get --lineage of the video:\n%s%s", r.out, r.err)
+	}
+	r = runIn(t, data, append([]string{"get", "#3", "--lineage", "--json"}, fast...)...)
+	if r.code != 0 || strings.Count(r.out, "\n") != 3 || strings.Count(r.out, `"depth":-1`) != 2 || !strings.Contains(r.out, `"sent_onward_from":[`) {
+		t.Fatalf("get --lineage --json of the lip-sync:\n%s%s", r.out, r.err)
+	}
 	r = runIn(t, data, append([]string{"create", "lip-sync", "--from", video, "--from", video}, fast...)...)
 	if r.code != 2 || !strings.Contains(r.err, "video_url is filled by --from already") {
 		t.Fatalf("two --from for one field: %+v", r)

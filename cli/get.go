@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,11 +13,12 @@ import (
 
 	"clapper/api"
 	"clapper/internal/textutil"
+	"clapper/record"
 	"clapper/studio"
 )
 
 func newGetCmd(app *App) *cobra.Command {
-	var asJSON bool
+	var asJSON, lineage bool
 	cmd := &cobra.Command{
 		Use:   "get TASK_ID",
 		Short: "Show a task's state and results",
@@ -27,6 +30,9 @@ func newGetCmd(app *App) *cobra.Command {
 			"  clapper get 812345678901234567 --json |\n    jq -r '.creations[].url'",
 		Args: exactArgs(1, "a TASK_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if lineage {
+				return app.lineage(cmd.Context(), args[0], asJSON)
+			}
 			s, err := app.open(cmd.Context(), studio.Options{SendOnly: true})
 			if err != nil {
 				return err
@@ -57,7 +63,89 @@ func newGetCmd(app *App) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer as received (with\nsent_onward_from and sent_onward_to from history)")
+	cmd.Flags().BoolVar(&lineage, "lineage", false, "Show the task's whole chain from history: every\ntask it came from and every task made from it\n(TASK_ID or #N; with --json, one object a task)")
 	return cmd
+}
+
+// lineageNode is a task of a lineage as get --lineage --json prints it.
+type lineageNode struct {
+	LocalID   int64              `json:"local_id"`
+	TaskID    string             `json:"task_id,omitempty"`
+	Operation string             `json:"operation"`
+	State     string             `json:"state"`
+	Prompt    string             `json:"prompt,omitempty"`
+	Depth     int                `json:"depth"`
+	From      []studio.ChainLink `json:"sent_onward_from,omitempty"`
+}
+
+// lineage prints a task's whole chain from history: the tasks above it
+// (its sources, theirs...), the task (marked ▶), the tasks made from it,
+// indented by depth, each with the sources it was made from.
+func (app *App) lineage(ctx context.Context, ref string, asJSON bool) error {
+	store, err := app.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	var t record.Task
+	var local int64
+	if _, serr := fmt.Sscanf(ref, "#%d", &local); serr == nil {
+		t, err = store.Task(ctx, local)
+	} else {
+		t, err = store.TaskByID(ctx, ref)
+	}
+	if errors.Is(err, record.ErrNotFound) {
+		return &ExitError{Code: 2, Err: fmt.Errorf("no task %s in this history (clapper history lists them; #N is a row's number)", api.CleanText(ref))}
+	}
+	if err != nil {
+		return err
+	}
+	nodes, err := store.Lineage(ctx, t.LocalID)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(app.Out)
+		for _, n := range nodes {
+			out := lineageNode{LocalID: n.LocalID, TaskID: api.CleanText(n.TaskID), Operation: string(n.Operation), State: n.State,
+				Prompt: api.CleanText(n.Prompt), Depth: n.Depth}
+			for _, l := range n.From {
+				out.From = append(out.From, studio.ChainLink{LocalID: l.LocalID, TaskID: api.CleanText(l.TaskID), Operation: string(l.Operation),
+					State: l.State, Field: api.CleanText(l.Field), Place: studio.PlaceOf(l, n.Operation, l.Operation)})
+			}
+			if err := enc.Encode(out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	top := 0
+	for _, n := range nodes {
+		top = min(top, n.Depth)
+	}
+	var b strings.Builder
+	for _, n := range nodes {
+		mark := "  "
+		if n.LocalID == t.LocalID {
+			mark = "▶ "
+		}
+		indent := strings.Repeat("   ", n.Depth-top)
+		id := ""
+		if n.TaskID != "" {
+			id = " " + api.CleanText(n.TaskID)
+		}
+		fmt.Fprintf(&b, "%s%s#%d %s %s%s", mark, indent, n.LocalID, n.Operation, n.State, id)
+		if n.Prompt != "" {
+			fmt.Fprintf(&b, "  %q", textutil.Clip(api.CleanLine(n.Prompt), 50))
+		}
+		b.WriteString("\n")
+		for _, l := range n.From {
+			fmt.Fprintf(&b, "  %s   ← %s of #%d (%s %s)\n", indent, chainPlace(studio.ChainLink{Field: api.CleanText(l.Field),
+				Place: studio.PlaceOf(l, n.Operation, l.Operation)}), l.LocalID, l.Operation, l.State)
+		}
+	}
+	_, err = io.WriteString(app.Out, b.String())
+	return err
 }
 
 // writeResult renders whichever shape the body has: a task result, a

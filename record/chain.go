@@ -18,3 +18,16 @@ type Link struct {
 	State     string
 	Field     string
 }
+
+// LineageNode is one task of a lineage: the task summed up, how far from
+// the task asked about (negative: made before it, in its sources), and the
+// tasks of the lineage it was made from, by field.
+type LineageNode struct {
+	LocalID   int64
+	TaskID    string
+	Operation api.Operation
+	State     string
+	Prompt    string
+	Depth     int
+	From      []Link
+}

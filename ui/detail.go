@@ -19,7 +19,7 @@ import (
 )
 
 type detailKeys struct {
-	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Child, Tags key.Binding
+	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Child, Lineage, Tags key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -37,6 +37,7 @@ func newDetailKeys() detailKeys {
 		Onward:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
 		Parent:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "task it came from")),
 		Child:     key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "task sent onward to")),
+		Lineage:   key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lineage: the whole chain")),
 		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
 	}
 }
@@ -46,7 +47,7 @@ func (k detailKeys) ShortHelp() []key.Binding {
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Child, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Child, k.Lineage, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -153,6 +154,7 @@ func (d *detailModel) Help() help.KeyMap {
 	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
 	k.Parent.SetEnabled(t != nil && len(t.From) > 0)
 	k.Child.SetEnabled(t != nil && len(t.Onward) > 0)
+	k.Lineage.SetEnabled(t != nil && (len(t.From) > 0 || len(t.Onward) > 0))
 	return k
 }
 
@@ -268,6 +270,8 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return openParent(d.task.From)
 	case key.Matches(msg, k.Child):
 		return openChild(d.task.Onward)
+	case key.Matches(msg, k.Lineage):
+		return openLineage(d.env, d.task.LocalID)
 	case key.Matches(msg, k.Onward):
 		id := d.localID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }

@@ -429,3 +429,40 @@ func TestTwoOnwardPicksMakeTwoLinks(t *testing.T) {
 		t.Fatalf("p with two sources does not ask which:\n%s", got)
 	}
 }
+
+// l in a task's detail shows its whole chain: every source above it, the
+// task (▶), what was made from it, each with its sources; enter opens the
+// chosen task's detail, esc closes.
+func TestLineageShowsTheWholeChain(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	pressOnward(t, m, "811000000000000033")
+	send(m, press("down"))
+	send(m, press("enter")) // lip-sync → source video
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Values()["video_url"] != nil }, 5*time.Second) {
+		t.Fatalf("the video was not filled:\n%s", screen(m))
+	}
+	p.form.Apply(map[string]any{"text": "hello there"})
+	if !runUntil(m, p.form.Init(), func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
+	}
+	child := sendOnwardForm(t, m, api.OpLipSync)
+	video := localOf(t, m, "811000000000000033")
+	send(m, openDetailMsg{localID: video})
+	send(m, press("?"))
+	if got := screen(m); !strings.Contains(got, "l lineage: the whole chain") {
+		t.Fatalf("the help does not name l:\n%s", got)
+	}
+	send(m, press("esc"))
+	send(m, press("l"))
+	got := screen(m)
+	if !strings.Contains(got, fmt.Sprintf("Lineage of #%d", video)) || !strings.Contains(got, fmt.Sprintf("▶ #%d text2video ✓", video)) ||
+		!strings.Contains(got, fmt.Sprintf("#%d lip-sync", child.LocalID)) || !strings.Contains(got, fmt.Sprintf("← source video of #%d text2video", video)) {
+		t.Fatalf("the lineage does not show the chain:\n%s", got)
+	}
+	send(m, press("down"))
+	send(m, press("enter"))
+	if m.detail() == nil || m.detail().localID != child.LocalID {
+		t.Fatalf("enter did not open the lip-sync's detail:\n%s", screen(m))
+	}
+}
