@@ -326,3 +326,17 @@ func TestBatchEditedAfterARunSendsOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("run again: exit %d, %d sent in all:\n%s", r.code, svc.count(), r.err)
 	}
 }
+
+// Variations are named as versions, each with its row of clapper history
+// (#N), and the summary names the set they were kept as.
+func TestVariationsSayTheirVersionsAndSet(t *testing.T) {
+	_, flags := countingSandbox(t)
+	r := execute("", append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a fox", "--variations", "2"}, flags...)...)
+	if r.code != 0 || !strings.Contains(r.err, "version 1 (seed=") || !strings.Contains(r.err, "version 2 (seed=") ||
+		!strings.Contains(r.err, "(#1) created") || strings.Contains(r.err, "line 1") {
+		t.Fatalf("the versions are not named so:\n%s", r.err)
+	}
+	if !strings.Contains(r.out, "; set 1 in clapper history") {
+		t.Fatalf("the summary does not name the set:\n%s", r.out)
+	}
+}

@@ -188,7 +188,7 @@ func TestLocalFilesBecomeDataURIs(t *testing.T) {
 	if _, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(img, "data:image/png;base64,")); err != nil {
 		t.Error(err)
 	}
-	if !strings.Contains(r.out, "reference2video task t1: created, 40 credits") {
+	if !strings.Contains(r.out, "reference2video task t1 (#1): created, 40 credits") {
 		t.Errorf("output %q", r.out)
 	}
 	// --set appends list items, converting paths.

@@ -160,7 +160,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		fmt.Fprintf(app.Err, "clapper: warning: %v\n", sub.Warning)
 	}
 	if !o.wait {
-		write := func() error { return writeCreated(app.Out, op, sub.Task) }
+		write := func() error { return writeCreated(app.Out, op, sub.Task, sub.LocalID) }
 		if o.json {
 			write = func() error { return writeRaw(app.Out, sub.Task.Raw) }
 		}
@@ -306,7 +306,9 @@ func writeJSON(w io.Writer, v any, indent bool) error {
 	return writeRaw(w, b.Bytes())
 }
 
-func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
+// writeCreated says what the service answered a creation, with the row of
+// clapper history (#N) when there is one (localID 0: none).
+func writeCreated(w io.Writer, op api.Operation, t *api.Task, localID int64) error {
 	state := t.State
 	if state == "" {
 		state = api.StateCreated
@@ -316,6 +318,9 @@ func writeCreated(w io.Writer, op api.Operation, t *api.Task) error {
 		label = string(op) + " task"
 	}
 	line := fmt.Sprintf("%s %s: %s", label, api.CleanText(t.Identifier()), api.CleanText(state))
+	if localID > 0 {
+		line = fmt.Sprintf("%s %s (#%d): %s", label, api.CleanText(t.Identifier()), localID, api.CleanText(state))
+	}
 	if t.Credits > 0 {
 		line += ", " + textutil.Plural(int(t.Credits), "credit")
 	}

@@ -154,7 +154,7 @@ func TestForceSendsWhatTheCatalogRefuses(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.err)
 		}
 	}
-	if !strings.Contains(r.out, "reference2video task t1: created, 1 credit\n") {
+	if !strings.Contains(r.out, "reference2video task t1 (#1): created, 1 credit\n") {
 		t.Errorf("output %q", r.out)
 	}
 	if len(svc.got) != 1 {

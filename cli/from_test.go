@@ -126,3 +126,20 @@ func TestCreateFromTwoTasks(t *testing.T) {
 		t.Fatalf("two --from for one field: %+v", r)
 	}
 }
+
+// get takes #N, a row of clapper history, as --from does; a row never
+// taken by the service, or none at all, is refused naming why (exit 2).
+func TestGetTakesAHistoryRow(t *testing.T) {
+	data := t.TempDir()
+	fast := []string{"--sandbox-speed", "3600"}
+	if r := runIn(t, data, append([]string{"create", "text2video", "--set", "model=svcq3-turbo", "--set", "prompt=a face", "--wait", "--no-download"}, fast...)...); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	id := historyIDs(t, data)[0]
+	if r := runIn(t, data, append([]string{"get", "#1"}, fast...)...); r.code != 0 || !strings.Contains(r.out, id) {
+		t.Fatalf("get #1: %+v", r)
+	}
+	if r := runIn(t, data, append([]string{"get", "#9"}, fast...)...); r.code != 2 || !strings.Contains(r.err, "no task #9 in this history") {
+		t.Fatalf("get #9: %+v", r)
+	}
+}

@@ -26,7 +26,7 @@ func newGetCmd(app *App) *cobra.Command {
 			"shows each scene; a task sent onward from another (create --from, s in the studio) names it, " +
 			"and a task whose result went on names those tasks. With --json, the service's answer as " +
 			"received, with the chain as sent_onward_from and sent_onward_to.",
-		Example: "  clapper get 812345678901234567\n" +
+		Example: "  clapper get 812345678901234567\n  clapper get '#7'\n" +
 			"  clapper get 812345678901234567 --json |\n    jq -r '.creations[].url'",
 		Args: exactArgs(1, "a TASK_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,6 +38,20 @@ func newGetCmd(app *App) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			// #N is a row of clapper history, as --from takes it.
+			var local int64
+			if _, serr := fmt.Sscanf(args[0], "#%d", &local); serr == nil {
+				t, err := s.Record().Task(cmd.Context(), local)
+				switch {
+				case errors.Is(err, record.ErrNotFound):
+					return &ExitError{Code: 2, Err: fmt.Errorf("no task %s in this history (clapper history lists them)", api.CleanText(args[0]))}
+				case err != nil:
+					return err
+				case t.TaskID == "":
+					return &ExitError{Code: 2, Err: fmt.Errorf("%s was never taken by the service (%s): it has no task id to read", api.CleanText(args[0]), t.State)}
+				}
+				args[0] = t.TaskID
+			}
 			raw, err := s.Fetch(cmd.Context(), args[0])
 			if err != nil {
 				return studio.DescribeAPIError(err)
@@ -167,7 +181,7 @@ func writeResult(w io.Writer, op api.Operation, id string, raw []byte) error {
 		if err := json.Unmarshal(raw, &t); err != nil {
 			return fmt.Errorf("decode task: %w", err)
 		}
-		return writeCreated(w, op, &t)
+		return writeCreated(w, op, &t, 0)
 	}
 	var r api.TaskResult
 	if err := json.Unmarshal(raw, &r); err != nil {

@@ -101,6 +101,9 @@ func writeSummary(w io.Writer, sum *studio.SetSummary, asJSON bool) error {
 		line += fmt.Sprintf(", %d not sent yet", sum.Waiting)
 	}
 	line += "; " + textutil.Plural(int(sum.Credits), "credit")
+	if sum.SetID > 0 {
+		line += fmt.Sprintf("; set %d in clapper history", sum.SetID)
+	}
 	_, err := fmt.Fprintln(w, line)
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/internal/textutil"
 	"clapper/record"
 )
 
@@ -71,7 +72,11 @@ func newVoicesCmd(app *App) *cobra.Command {
 				err = writeVoices(app.Out, voices, now, !expiring)
 			}
 			if err == nil && expiring {
-				err = &ExitError{Code: 1, Err: fmt.Errorf("%d voice(s) expire within %s unless used in speech synthesis", len(voices), shortDuration(within))}
+				verb := "expire"
+				if len(voices) == 1 {
+					verb = "expires"
+				}
+				err = &ExitError{Code: 1, Err: fmt.Errorf("%s %s within %s unless used in speech synthesis", textutil.Plural(len(voices), "voice"), verb, shortDuration(within))}
 			}
 			return err
 		},

@@ -59,7 +59,7 @@ func TestVoicesExpiringExitCodes(t *testing.T) {
 	}, "kept_voice")
 
 	r := runCLIData(t, data, "voices", "--expiring")
-	if r.code != 1 || !strings.Contains(r.out, "soon_voice") || !strings.Contains(r.err, "1 voice(s) expire within 24h") {
+	if r.code != 1 || !strings.Contains(r.out, "soon_voice") || !strings.Contains(r.err, "1 voice expires within 24h") {
 		t.Errorf("--expiring: exit %d\n%s\n%s", r.code, r.out, r.err)
 	}
 	for _, absent := range []string{"fresh_voice", "kept_voice", "gone_voice", "edge_voice"} {

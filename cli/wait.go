@@ -19,7 +19,7 @@ func (app *App) wait(ctx context.Context, s *studio.Studio, op api.Operation, mo
 	var final *studio.Event
 	if !api.IsTerminal(task.State) {
 		if !o.json {
-			writeCreated(app.Err, op, task)
+			writeCreated(app.Err, op, task, 0)
 		}
 		events := s.Await(ctx, record.Task{TaskID: id, Operation: op, Model: model, State: task.State, CreatedAt: s.Now()})
 		for ev := range events {
@@ -156,7 +156,7 @@ func newResubmitCmd(app *App) *cobra.Command {
 			if asJSON {
 				return writeRaw(app.Out, sub.Task.Raw)
 			}
-			return writeCreated(app.Out, t.Operation, sub.Task)
+			return writeCreated(app.Out, t.Operation, sub.Task, sub.LocalID)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the service's JSON answer")

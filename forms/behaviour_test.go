@@ -142,6 +142,11 @@ func TestUnknownFieldsWarnNotBlock(t *testing.T) {
 	if _, ok := hasRow(f, "camera_path"); !ok {
 		t.Fatal("the unknown field must show on the form")
 	}
+	f.Apply(map[string]any{"lens": "wide"})
+	syncCheck(f)
+	if v := f.View(); !strings.Contains(v, "! 2 unknown fields") {
+		t.Errorf("the count of unknown fields does not read as words:\n%s", v)
+	}
 }
 
 // Pause markers are checked as typed and the broken one is pointed at.

@@ -138,7 +138,7 @@ func (f *Form) statusLine(w int) string {
 		parts = append(parts, s.Error.Render(text))
 	}
 	if len(c.Warnings) > 0 {
-		parts = append(parts, s.Warning.Render(fmt.Sprintf("! %d unknown field(s)", len(c.Warnings))))
+		parts = append(parts, s.Warning.Render("! "+textutil.Plural(len(c.Warnings), "unknown field")))
 	}
 	if f.rev != f.checkedRev {
 		parts = append(parts, s.Dim.Render("checking…"))

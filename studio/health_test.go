@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"clapper/api"
@@ -25,6 +26,21 @@ func TestHealthOfAFailedRead(t *testing.T) {
 	} {
 		if got := HealthOf(err); got != want {
 			t.Errorf("%v: %q, want %q", err, got, want)
+		}
+	}
+}
+
+// A cap's refusal reads as a sentence whatever it priced: "these
+// variations cost", "this batch costs".
+func TestCapRefusalAgreesWithWhatItPriced(t *testing.T) {
+	for sending, want := range map[string]string{
+		"these variations": "; these variations cost 76 more",
+		"this batch":       "; this batch costs 76 more",
+		"":                 "; this request costs 76 more",
+	} {
+		e := &CapError{Cap: 100, Spent: 50, Price: Price{Known: true, Credits: 76}, Period: "day", Sending: sending, Setting: "x"}
+		if !strings.Contains(e.Error(), want) {
+			t.Errorf("%q: %s", sending, e.Error())
 		}
 	}
 }

@@ -141,7 +141,7 @@ func TestStartSetRules(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(notes) != 1 || notes[0] != "line %d%s: task %s %s" {
+	if len(notes) != 1 || notes[0] != "%s%s: task %s (#%d) %s" {
 		t.Errorf("notes of a set that ended well: %q", notes)
 	}
 	// The front end hears of the set's send as of any other.

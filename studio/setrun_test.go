@@ -190,7 +190,7 @@ func TestSetRunEndsEachLineAsTheServiceSays(t *testing.T) {
 		t.Errorf("creations sent: %v; want busy twice (429, then taken), every other line once", svc.posts)
 	}
 	for prefix, want := range map[string]string{
-		"line 1 (seed=7): task t1 created": "",
+		"line 1 (seed=7): task t1 (#1) created": "",
 		"line 1 (seed=7): task t1 success": "",
 		"line 2: task":                     "created",
 		"line 3: ":                         "BadRequest",

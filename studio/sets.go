@@ -126,6 +126,15 @@ type SetProgress struct {
 }
 
 // NewSetRun prepares the run of set setID's requests.
+// place names a request of the run as people know it: a batch's line, a
+// set of variations' version.
+func (r *SetRun) place(n int) string {
+	if r.Noun == "variations" {
+		return fmt.Sprintf("version %d", n)
+	}
+	return fmt.Sprintf("line %d", n)
+}
+
 func (s *Studio) NewSetRun(setID int64, noun string, reqs []SetRequest) *SetRun {
 	return &SetRun{s: s, SetID: setID, Noun: noun, reqs: reqs,
 		inflight: map[string]*SetRequest{}, ended: map[int]string{},
@@ -349,18 +358,18 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	case IsRetryable(err) && !errors.Is(err, track.ErrOutcomeUnknown):
 		// Too many tasks at the service (ours or others'): try again once
 		// one ends, or after a pause when none of ours runs.
-		r.note("line %d: %s; sent again later", req.Line, api.CleanText(err.Error()))
+		r.note("%s: %s; sent again later", r.place(req.Line), api.CleanText(err.Error()))
 		if running == 0 {
 			retry.Reset(SetRetryPause)
 		}
 		return false, nil
 	case errors.Is(err, track.ErrOutcomeUnknown):
 		r.end(req.Line, stateUnknown)
-		r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+		r.note("%s: %s", r.place(req.Line), api.CleanText(r.explain(err).Error()))
 		return true, nil
 	default:
 		r.end(req.Line, api.StateFailed)
-		r.note("line %d: %s", req.Line, api.CleanText(r.explain(err).Error()))
+		r.note("%s: %s", r.place(req.Line), api.CleanText(r.explain(err).Error()))
 		return true, nil
 	}
 	id := sub.Task.Identifier()
@@ -368,7 +377,7 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 	r.queue = r.queue[1:]
 	r.taskIDs[req.Line] = id
 	r.mu.Unlock()
-	r.note("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(id), api.CleanText(sub.Task.State))
+	r.note("%s%s: task %s (#%d) %s", r.place(req.Line), labelled(req.Label), api.CleanText(id), sub.LocalID, api.CleanText(sub.Task.State))
 	if id != "" {
 		// Every front end hears of the send (the TUI's lists show the task).
 		r.s.publish(track.Event{Kind: track.EventState, TaskID: id, Operation: req.Op, To: sub.Task.State, Result: track.SyncResult(sub.Task), At: r.s.Now()})
@@ -444,12 +453,12 @@ func (r *SetRun) take(ev track.Event) {
 	case ev.Kind == track.EventLost:
 		delete(r.inflight, ev.TaskID)
 		r.ended[req.Line] = api.StateFailed
-		news = fmt.Sprintf("line %d: the service does not know task %s (%s)", req.Line, api.CleanText(ev.TaskID), api.CleanText(ev.Err.Error()))
+		news = fmt.Sprintf("%s: the service does not know task %s (%s)", r.place(req.Line), api.CleanText(ev.TaskID), api.CleanText(ev.Err.Error()))
 	case ev.Kind == track.EventState && api.IsTerminal(ev.To):
 		delete(r.inflight, ev.TaskID)
 		r.ended[req.Line] = ev.To
 		r.results[req.Line] = ev.Result
-		news = fmt.Sprintf("line %d%s: task %s %s", req.Line, labelled(req.Label), api.CleanText(ev.TaskID), api.CleanText(ev.To))
+		news = fmt.Sprintf("%s%s: task %s %s", r.place(req.Line), labelled(req.Label), api.CleanText(ev.TaskID), api.CleanText(ev.To))
 	}
 	r.mu.Unlock()
 	if news != "" {
@@ -509,7 +518,9 @@ func (r *SetRun) progress() SetProgress {
 
 // SetSummary is what a run ends with.
 type SetSummary struct {
-	Kind    string        `json:"kind"`
+	Kind string `json:"kind"`
+	// SetID is the set in history (the contact sheet's, get --lineage's).
+	SetID   int64         `json:"set_id"`
 	Done    int           `json:"done"`
 	Failed  int           `json:"failed"`
 	Unknown int           `json:"unknown"`
@@ -531,7 +542,7 @@ func (r *SetRun) Summary(ctx context.Context) *SetSummary {
 	kind := r.Noun
 	ctx = context.WithoutCancel(ctx)
 	p := r.progress()
-	sum := &SetSummary{Kind: kind, Done: p.Done, Failed: p.Failed, Unknown: p.Unknown, Waiting: p.Waiting}
+	sum := &SetSummary{Kind: kind, SetID: r.SetID, Done: p.Done, Failed: p.Failed, Unknown: p.Unknown, Waiting: p.Waiting}
 	members, err := r.s.store.SetMembers(ctx, r.SetID)
 	if err != nil {
 		r.say("the %s's lines could not be read back for the summary: %v", kind, err)

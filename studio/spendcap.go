@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"clapper/api"
@@ -43,7 +44,11 @@ func (e *CapError) Error() string {
 	msg := fmt.Sprintf("not sent: %s is %s and %s cost %s %s", cap,
 		textutil.Plural(int(e.Cap), "credit"), what, textutil.Plural(int(e.Spent), "credit"), when)
 	if e.Price.Known {
-		msg += fmt.Sprintf("; %s costs %d more", sending, e.Price.Credits)
+		verb := "costs"
+		if strings.HasPrefix(sending, "these ") {
+			verb = "cost"
+		}
+		msg += fmt.Sprintf("; %s %s %d more", sending, verb, e.Price.Credits)
 	}
 	reset := "local midnight"
 	if e.Period == "month" {
