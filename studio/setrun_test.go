@@ -191,11 +191,11 @@ func TestSetRunEndsEachLineAsTheServiceSays(t *testing.T) {
 	}
 	for prefix, want := range map[string]string{
 		"line 1 (seed=7): task t1 (#1) created": "",
-		"line 1 (seed=7): task t1 success": "",
-		"line 2: task":                     "created",
-		"line 3: ":                         "BadRequest",
-		"line 4: ":                         "sent again later",
-		"line 5: ":                         "",
+		"line 1 (seed=7): task t1 success":      "",
+		"line 2: task":                          "created",
+		"line 3: ":                              "BadRequest",
+		"line 4: ":                              "sent again later",
+		"line 5: ":                              "",
 	} {
 		if n := rec.noted(prefix); n == "" || !strings.Contains(n, want) {
 			t.Errorf("no note %q…%q in %q", prefix, want, rec.notes)
