@@ -157,13 +157,19 @@ func freeLoopback(t *testing.T) string {
 // test ends, and returns its base URL once it answers.
 func sandboxCmd(t *testing.T, args ...string) string {
 	t.Helper()
+	return sandboxIn(t, t.TempDir(), args...)
+}
+
+// sandboxIn is sandboxCmd on a given data directory.
+func sandboxIn(t *testing.T, data string, args ...string) string {
+	t.Helper()
 	addr := freeLoopback(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		root := NewRoot(&App{Out: io.Discard, Err: io.Discard, In: strings.NewReader("")})
-		root.SetArgs(append([]string{"sandbox", "--addr", addr, "--data-dir", t.TempDir()}, args...))
+		root.SetArgs(append([]string{"sandbox", "--addr", addr, "--data-dir", data}, args...))
 		root.ExecuteContext(ctx)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
@@ -267,4 +273,22 @@ func TestSandboxCommandFlags(t *testing.T) {
 			t.Errorf("--slow-delay 300ms: a read took %v", took)
 		}
 	})
+}
+
+// --data-dir names where clapper sandbox keeps its state (its sandbox.json),
+// so a task it made is still known after a restart on the same folder.
+func TestSandboxKeepsItsStateInTheDataDir(t *testing.T) {
+	data := t.TempDir()
+	base := sandboxIn(t, data)
+	code, task := sandboxDo(t, http.MethodPost, base+"/ent/v2/reference2image", sandboxImage)
+	if code != 200 || task["task_id"] == nil {
+		t.Fatalf("create: %d %v", code, task)
+	}
+	if _, err := os.Stat(filepath.Join(data, "sandbox.json")); err != nil {
+		t.Fatalf("no state in the data dir: %v", err)
+	}
+	again := sandboxIn(t, data)
+	if code, got := sandboxDo(t, http.MethodGet, again+"/ent/v2/tasks/"+fmt.Sprint(task["task_id"])+"/creations", ""); code != 200 || got["id"] != task["task_id"] {
+		t.Fatalf("a second sandbox on the folder does not know the task: %d %v", code, got)
+	}
 }

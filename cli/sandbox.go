@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,12 +22,18 @@ func newSandboxCmd(app *App) *cobra.Command {
 			"test against, with the same wire format, states, credits, callbacks, expiring result URLs and " +
 			"real media files, and what the service documents beyond the spec: the upload flow, stored " +
 			"subjects, the account's credits and the system voices. Any token is accepted. It takes the " +
-			"merged catalog (--catalog or catalog.json too). State lives in memory unless --state names a file.",
+			"merged catalog (--catalog or catalog.json too). State lives in memory unless --state names a file, " +
+			"or --data-dir a folder (its sandbox.json, which the studio's embedded sandbox of that folder shares).",
 		Example: "  clapper sandbox --addr 127.0.0.1:8765 --speed 60\n" +
 			"  clapper sandbox --fail-rate 0.2 --rate-429 0.1 --seed 7 \\\n" +
 			"    --state /tmp/sandbox.json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f := cmd.Flag("data-dir"); f != nil && f.Changed && cfg.StatePath == "" {
+				// The data directory given is where its state lives, as
+				// the embedded sandbox's does.
+				cfg.StatePath = filepath.Join(app.Config.DataDir, "sandbox.json")
+			}
 			base, _, stop, err := sandbox.Listen(cmd.Context(), addr, cfg)
 			if err != nil {
 				return err

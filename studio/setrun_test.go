@@ -193,6 +193,7 @@ func TestSetRunEndsEachLineAsTheServiceSays(t *testing.T) {
 		"line 1 (seed=7): task t1 (#1) created": "",
 		"line 1 (seed=7): task t1 success":      "",
 		"line 2: task":                          "created",
+		"line 2: task t2 failed":                "(InternalServiceFailure: The service failed internally",
 		"line 3: ":                              "BadRequest",
 		"line 4: ":                              "sent again later",
 		"line 5: ":                              "",

@@ -459,6 +459,10 @@ func (r *SetRun) take(ev track.Event) {
 		r.ended[req.Line] = ev.To
 		r.results[req.Line] = ev.Result
 		news = fmt.Sprintf("%s%s: task %s %s", r.place(req.Line), labelled(req.Label), api.CleanText(ev.TaskID), api.CleanText(ev.To))
+		if res := ev.Result; ev.To == api.StateFailed && res != nil && res.ErrCode != "" {
+			// Why it failed, in the service's word and in ours.
+			news += fmt.Sprintf(" (%s: %s)", api.CleanText(res.ErrCode), api.Explain(res.ErrCode, 0))
+		}
 	}
 	r.mu.Unlock()
 	if news != "" {
