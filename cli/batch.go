@@ -84,10 +84,18 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		return err
 	}
 	defer s.Close()
-	setID, _, err := s.Record().OpenSet(ctx, record.SetBatch, b.sha, filepath.Base(file), studio.SetMembers(b.requests))
+	setID, created, err := s.Record().OpenSet(ctx, record.SetBatch, b.sha, filepath.Base(file), studio.SetMembers(b.requests))
 	if err != nil {
 		return err
 	}
+	// A batch that sends nothing this time (checked, or refused) leaves no
+	// set behind it, unless an earlier run made the set.
+	sent := false
+	defer func() {
+		if created && !sent {
+			s.Record().DropSet(context.WithoutCancel(ctx), setID)
+		}
+	}()
 	// A file edited since an earlier run: its lines that ran then, unchanged
 	// (wherever they stand now), are this run's too, not sent again.
 	ran, err := s.Record().RanBefore(ctx, setID)
@@ -102,13 +110,13 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	if err != nil {
 		return err
 	}
-	sent := map[int]bool{}
+	tied := map[int]bool{}
 	for _, m := range members {
-		sent[m.Line] = m.LocalID != 0
+		tied[m.Line] = m.LocalID != 0
 	}
 	var unsent []studio.SetRequest
 	for _, r := range b.requests {
-		if !sent[r.Line] {
+		if !tied[r.Line] {
 			unsent = append(unsent, r)
 		}
 	}
@@ -129,6 +137,7 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	} else {
 		ctx = studio.OverCap(ctx)
 	}
+	sent = true
 	_, sum, err := app.runSet(ctx, s, setID, "batch", b.requests, o.json, false)
 	if err == nil && !o.noDownload {
 		err = app.saveSet(ctx, s, sum, createOpts{json: o.json, downloadDir: o.downloadDir})

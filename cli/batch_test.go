@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"clapper/api/sandbox"
+	"clapper/history"
 	"clapper/studio"
 )
 
@@ -338,5 +339,34 @@ func TestVariationsSayTheirVersionsAndSet(t *testing.T) {
 	}
 	if !strings.Contains(r.out, "; set 1 in clapper history") {
 		t.Fatalf("the summary does not name the set:\n%s", r.out)
+	}
+}
+
+// A batch that sends nothing (checked with --dry-run, refused by a cap or
+// --max-credits) leaves no set in history; one that ran keeps its set.
+func TestABatchThatSendsNothingLeavesNoSet(t *testing.T) {
+	data := t.TempDir()
+	file := batchLines(t, 3, 0)
+	sets := func() int {
+		t.Helper()
+		store, err := history.Open(studio.Config{DataDir: data}.HistoryPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+		all, err := store.Sets(context.Background(), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	for _, args := range [][]string{{"--dry-run"}, {"--daily-cap", "1"}, {"--max-credits", "1"}} {
+		r := execute("", append([]string{"batch", file, "--data-dir", data, "--sandbox-speed", "3600"}, args...)...)
+		if n := sets(); n != 0 || embeddedTasks(t, data) != 0 {
+			t.Fatalf("%v: exit %d, %d sets left, %d sent:\n%s", args, r.code, n, embeddedTasks(t, data), r.err)
+		}
+	}
+	if r := execute("", "batch", file, "--data-dir", data, "--sandbox-speed", "3600"); r.code != 0 || sets() != 1 {
+		t.Fatalf("a batch that ran: exit %d, %d sets:\n%s", r.code, sets(), r.err)
 	}
 }

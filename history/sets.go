@@ -72,6 +72,20 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 	return out, nil
 }
 
+// DropSet forgets a set that sent nothing (a batch checked or refused
+// before it ran): its lines go, the tasks its lines were tied to stay.
+func (s *Store) DropSet(ctx context.Context, setID int64) error {
+	return s.write(ctx, func(tx *dbTx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM task_set_lines WHERE set_id = ?`, setID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM task_sets WHERE id = ?`, setID); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		return nil
+	})
+}
+
 // RanBefore ties each line of set setID that an earlier set of its kind
 // ran with the same content (a line of an earlier run of the batch file,
 // unchanged though it may have moved) to the task that run made, so that

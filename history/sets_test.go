@@ -136,3 +136,36 @@ func TestRanBeforeTiesUnchangedLines(t *testing.T) {
 		t.Errorf("a second look ties %v, %v", again, err)
 	}
 }
+
+// A set dropped goes with its lines; the tasks its lines were tied to stay
+// (in the sets that sent them).
+func TestDropSetKeepsTheTasks(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	first, _, err := s.OpenSet(ctx, record.SetBatch, "a", "b.jsonl", []record.SetMember{{Line: 1, Operation: api.OpText2Video, Content: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{}`), Set: &record.SetLine{SetID: first, Line: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := s.OpenSet(ctx, record.SetBatch, "b", "b.jsonl", []record.SetMember{{Line: 1, Operation: api.OpText2Video, Content: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RanBefore(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DropSet(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	sets, _ := s.Sets(ctx, 10)
+	members, _ := s.SetMembers(ctx, first)
+	if len(sets) != 1 || sets[0].ID != first || len(members) != 1 || members[0].LocalID != local {
+		t.Fatalf("sets %+v, the first's lines %+v", sets, members)
+	}
+	if got, err := s.SetOfTask(ctx, local); err != nil || got != first {
+		t.Errorf("the task's set: %d, %v", got, err)
+	}
+}

@@ -140,6 +140,7 @@ type Sets interface {
 	OpenSet(ctx context.Context, kind SetKind, key, name string, members []SetMember) (id int64, created bool, err error)
 	SetMembers(ctx context.Context, setID int64) ([]SetMember, error)
 	RanBefore(ctx context.Context, setID int64) (map[int]int64, error)
+	DropSet(ctx context.Context, setID int64) error
 	TasksByResultURL(ctx context.Context, urls []string) (map[string]int64, error)
 	Lineage(ctx context.Context, localID int64) ([]LineageNode, error)
 	Sets(ctx context.Context, limit int) ([]SetInfo, error)
