@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -203,6 +204,15 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 			e.TraceID = eb.Metadata.TraceID
 		}
 	}
+	if e.Message == "" && isWebPage(header, body) {
+		// A proxy's or a web server's page: its markup says nothing, the
+		// wrong address does.
+		e.Message = "the address answered with a web page, not the service's answer: is the service address right?"
+		if m := pageTitle.FindSubmatch(truncate(body, 64<<10)); m != nil {
+			e.Message = fmt.Sprintf("the address answered with a web page (%q), not the service's answer: is the service address right?",
+				CapText(strings.TrimSpace(CleanLine(string(m[1]))), maxWord))
+		}
+	}
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(CleanText(string(truncate(body, 200))))
 	}
@@ -215,6 +225,18 @@ func decodeError(status int, header http.Header, body []byte) *Error {
 		e.Fields[i] = CapText(f, maxWord)
 	}
 	return e
+}
+
+// pageTitle finds a web page's title.
+var pageTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// isWebPage reports an answer that is an HTML page rather than JSON.
+func isWebPage(header http.Header, body []byte) bool {
+	if strings.Contains(strings.ToLower(header.Get("Content-Type")), "html") {
+		return true
+	}
+	head := strings.ToLower(strings.TrimSpace(string(truncate(body, 64))))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html")
 }
 
 // MaxMessage is the most of a service's error message clapper keeps, prints

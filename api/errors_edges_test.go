@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,20 @@ func TestPlainRejectionBodyKeeps200Bytes(t *testing.T) {
 		if e.Message != want {
 			t.Errorf("a %d-byte page: message of %d bytes %q…", n, len(e.Message), e.Message[len(e.Message)-5:])
 		}
+	}
+}
+
+// A web page where the service's answer should be (a wrong address, a
+// proxy's error page) is named as such, with its title, never its markup.
+func TestAWebPageIsNamedNotPrinted(t *testing.T) {
+	page := []byte("<!DOCTYPE HTML>\n<html><head><title>Error response</title></head><body><h1>404</h1><script>x()</script></body></html>")
+	for _, h := range []http.Header{{"Content-Type": {"text/html; charset=utf-8"}}, {}} {
+		e := decodeError(404, h, page)
+		if !strings.Contains(e.Message, `web page ("Error response")`) || strings.Contains(e.Message, "<") || !strings.Contains(e.Message, "service address") {
+			t.Errorf("%v: %q", h, e.Message)
+		}
+	}
+	if e := decodeError(502, http.Header{}, []byte("bad gateway")); e.Message != "bad gateway" {
+		t.Errorf("a plain text answer: %q", e.Message)
 	}
 }
