@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -185,6 +186,32 @@ func mustParseLayer(data []byte, name string, layer Layer) *overlay {
 	return o
 }
 
+// where is the place in the file a decoding error points at, as editors
+// count: ":3:14" (line 3, column 14).
+func where(data []byte, err error, read int64) string {
+	offset := read
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		offset = se.Offset
+	case errors.As(err, &te):
+		offset = te.Offset
+	default:
+		// A field the form does not have: where its name first stands.
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if i := bytes.Index(data, []byte(name)); i >= 0 {
+				offset = int64(i) + 1
+			}
+		}
+	}
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n') - 1
+	return fmt.Sprintf(":%d:%d", line, col)
+}
+
 // parseLayer reads and checks a layer on top of the layers below it. Every
 // error names the file and the entry: "catalog.json: text2video model
 // svcq5: field duration: min 10 is above max 2".
@@ -193,7 +220,7 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&lf); err != nil {
-		return nil, fmt.Errorf("%s: not a catalog in the form of clapper models --json: %v", name, err)
+		return nil, fmt.Errorf("%s%s: not a catalog in the form of clapper models --json: %v", name, where(data, err, dec.InputOffset()), err)
 	}
 	o := &overlay{layer: layer, ops: map[api.Operation][]*modelPatch{}}
 	trial := append(slices.Clone(below), o)
