@@ -59,7 +59,7 @@ func TestUserLayerChangesAndRemoves(t *testing.T) {
 func TestUserLayerErrorsNameTheEntry(t *testing.T) {
 	t.Cleanup(ResetUser)
 	for _, c := range []struct{ file, want string }{
-		{`{`, "c.json: not a catalog"},
+		{`{`, "c.json:1:1: not a catalog"},
 		{`[{"operation":"txt2video","models":[]}]`, "c.json: entry 1: operation"},
 		{`[{"operation":"text2video","models":[{"model":"svcq5","like":"svcq9"}]}]`, `text2video model "svcq5": like "svcq9" is not a model`},
 		{`[{"operation":"text2video","models":[{"model":"svcq5","fields":[{"name":"mood"}]}]}]`, "field mood is new: give its kind"},

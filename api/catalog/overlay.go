@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -197,6 +198,8 @@ func where(data []byte, err error, read int64) string {
 		offset = se.Offset
 	case errors.As(err, &te):
 		offset = te.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		offset = int64(len(data))
 	default:
 		// A field the form does not have: where its name first stands.
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
@@ -208,7 +211,7 @@ func where(data []byte, err error, read int64) string {
 	offset = min(max(offset, 0), int64(len(data)))
 	before := data[:offset]
 	line := bytes.Count(before, []byte("\n")) + 1
-	col := len(before) - bytes.LastIndexByte(before, '\n') - 1
+	col := max(len(before)-bytes.LastIndexByte(before, '\n')-1, 1)
 	return fmt.Sprintf(":%d:%d", line, col)
 }
 
