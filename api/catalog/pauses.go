@@ -41,6 +41,11 @@ func SplitPauses(text string, style Pauses) ([]Segment, error) {
 	if style == PausesLipSync {
 		re, open, close = lipMarker, "#", "#"
 	}
+	if style == PausesTTS {
+		if err := unclosedMarker(text); err != nil {
+			return nil, err
+		}
+	}
 	var segs []Segment
 	last, lastStart := 0, 0
 	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
@@ -76,6 +81,37 @@ func SplitPauses(text string, style Pauses) ([]Segment, error) {
 		return nil, &PauseError{Offset: lastStart, Length: last - lastStart, Message: fmt.Sprintf("pause %s%s%s must stand between two speakable texts, not at the end", open, trimFloat(segs[len(segs)-1].Pause), close)}
 	}
 	return append(segs, Segment{Text: rest}), nil
+}
+
+// unclosedMarker finds a <# that no #> closes before the next < or > (a
+// <#1.5> that lost its #): named on its own, never read as one marker with
+// the next.
+func unclosedMarker(text string) error {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "<#")
+		if j < 0 {
+			return nil
+		}
+		start := i + j
+		rest := text[start+2:]
+		end := strings.Index(rest, "#>")
+		if stray := strings.IndexAny(rest, "<>"); end < 0 || (stray >= 0 && stray < end) {
+			n := len(rest)
+			if stray >= 0 {
+				n = stray
+				if rest[stray] == '>' {
+					n++ // the > is the marker's: <#1.5>
+				}
+			}
+			if sp := strings.IndexFunc(rest[:n], unicode.IsSpace); sp >= 0 {
+				n = sp
+			}
+			marker := text[start : start+2+n]
+			return &PauseError{Offset: start, Length: len(marker),
+				Message: fmt.Sprintf("pause %s: a marker ends with #>, as <#1.5#>", textutil.Clip(marker, 40))}
+		}
+		i = start + 2 + end + 2
+	}
 }
 
 func speakable(s string) bool {

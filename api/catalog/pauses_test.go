@@ -30,3 +30,24 @@ func TestPauseErrorPointsAtTheMarker(t *testing.T) {
 		}
 	}
 }
+
+// A marker that lost its closing # is named on its own, where it stands,
+// never read as one marker with the next; a < or > in plain text is text.
+func TestAnUnclosedMarkerIsNamedAlone(t *testing.T) {
+	for text, want := range map[string]string{
+		"Hello <#1.5> there <#2#> friend": "pause <#1.5>: a marker ends with #>",
+		"Hello <#1.5 there":               "pause <#1.5: a marker ends with #>",
+		"Hello <#1.5<#2#> there":          "pause <#1.5: a marker ends with #>",
+	} {
+		_, err := SplitPauses(text, PausesTTS)
+		var pe *PauseError
+		if !errors.As(err, &pe) || pe.Message != want+", as <#1.5#>" || text[pe.Offset:pe.Offset+2] != "<#" {
+			t.Errorf("%q: %v, want %q at the marker", text, err, want)
+		}
+	}
+	for _, fine := range []string{"a < b and c > d <#1.5#> e", "Hello <#1.5#> there <#2#> friend"} {
+		if _, err := SplitPauses(fine, PausesTTS); err != nil {
+			t.Errorf("%q: %v", fine, err)
+		}
+	}
+}
