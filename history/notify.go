@@ -99,7 +99,7 @@ func (s *Store) setLink(up bool, err error) bool {
 	if up {
 		s.link = record.Reach{Up: true}
 	} else if s.link.Up || s.link.Since.IsZero() {
-		s.link = record.Reach{Since: time.Now()}
+		s.link = record.Reach{Since: s.now()}
 	}
 	if err != nil && !up {
 		s.link.Err = err.Error()

@@ -49,15 +49,20 @@ const (
 // errCacheFull is a fresh, signed callback that no room is left to remember.
 var errCacheFull = errors.New("too many callbacks at once")
 
+// now is the receiver's clock: the wall clock unless a test fixed one.
+func (rc *Receiver) now() time.Time {
+	if rc.Clock != nil {
+		return rc.Clock.Now()
+	}
+	return time.Now()
+}
+
 func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "callbacks are POSTed", http.StatusMethodNotAllowed)
 		return
 	}
-	now := time.Now()
-	if rc.Clock != nil {
-		now = rc.Clock.Now()
-	}
+	now := rc.now()
 	skew := rc.MaxSkew
 	if skew == 0 {
 		skew = 5 * time.Minute
