@@ -10,8 +10,9 @@ import (
 	"strings"
 )
 
-// Isolate unsets every CLAPPER_ variable and points HOME, the XDG folders
-// and CLAPPER_CONFIG_DIR at a fresh temporary folder; the returned function
+// Isolate unsets every CLAPPER_ variable, points HOME, the XDG folders
+// and CLAPPER_CONFIG_DIR at a fresh temporary folder and makes the terminal
+// a plain one (no NO_COLOR, no multiplexer: TERM=xterm-256color); the returned function
 // removes that folder, and only it. Call it first in TestMain, before any
 // child process is started: children inherit the isolated environment.
 func Isolate() (cleanup func()) {
@@ -40,5 +41,13 @@ func Isolate() (cleanup func()) {
 		}
 		os.Setenv(name, dir)
 	}
+	// The terminal is a plain 256-colour one, whatever the caller's: a
+	// test that needs NO_COLOR, a multiplexer or a terminal of its own
+	// sets it itself.
+	for _, name := range []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "COLORTERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
+		"TMUX", "STY", "WT_SESSION", "VTE_VERSION", "KITTY_WINDOW_ID", "COLORFGBG"} {
+		os.Unsetenv(name)
+	}
+	os.Setenv("TERM", "xterm-256color")
 	return func() { os.RemoveAll(root) }
 }

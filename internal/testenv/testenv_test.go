@@ -18,8 +18,14 @@ func TestIsolateLeavesTheCallersFoldersAlone(t *testing.T) {
 	t.Setenv("CLAPPER_API_KEY", "sk-users-own")
 	t.Setenv("HOME", users)
 	t.Setenv("XDG_CONFIG_HOME", users)
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("TERM", "dumb")
+	t.Setenv("TMUX", "/tmp/tmux-0/default,1,0")
 
 	cleanup := Isolate()
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TMUX") != "" || os.Getenv("TERM") != "xterm-256color" {
+		t.Errorf("the caller's terminal leaks in: NO_COLOR=%q TMUX=%q TERM=%q", os.Getenv("NO_COLOR"), os.Getenv("TMUX"), os.Getenv("TERM"))
+	}
 	for _, name := range []string{"CLAPPER_CONFIG_DIR", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
 		if got := os.Getenv(name); got == "" || got == users {
 			t.Errorf("%s = %q, want a fresh folder", name, got)
