@@ -106,19 +106,9 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		fmt.Fprintf(app.Err, "clapper: %s: %s ran before, unchanged (%s): not sent again\n", api.CleanText(file),
 			textutil.Plural(len(ran), "line"), ranLines(ran))
 	}
-	members, err := s.Record().SetMembers(ctx, setID)
+	unsent, err := s.Unsent(ctx, setID, b.requests)
 	if err != nil {
 		return err
-	}
-	tied := map[int]bool{}
-	for _, m := range members {
-		tied[m.Line] = m.LocalID != 0
-	}
-	var unsent []studio.SetRequest
-	for _, r := range b.requests {
-		if !tied[r.Line] {
-			unsent = append(unsent, r)
-		}
 	}
 	whole := s.SetPrice(b.requests)
 	if !o.json {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -305,6 +306,20 @@ func TestSetRunTakesUpWhereHistoryStands(t *testing.T) {
 		if _, err := s.Record().RecordNotFound(ctx, "gone-7", time.Now().Add(-time.Hour), api.ReasonTaskNotFound, 3, track.LostWindow); err != nil {
 			t.Fatal(err)
 		}
+	}
+
+	// What a resumed batch is priced and checked against the caps by is
+	// what the run sends: one rule.
+	unsent, err := s.Unsent(ctx, id, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, r := range unsent {
+		lines = append(lines, r.Line)
+	}
+	if !slices.Equal(lines, []int{1, 2, 9, 10}) {
+		t.Errorf("unsent lines %v, want 1, 2 (refused for now), 9 and 10", lines)
 	}
 
 	run := s.NewSetRun(id, "batch", reqs)

@@ -266,6 +266,43 @@ func (r *SetRun) unsentPrice(unsent []SetRequest) Price {
 
 // resume sorts the set's lines into never sent (queued), at the service
 // (followed) and ended, as history holds them.
+// refusedForNow reports a set's line whose request the service refused
+// for now (a 429): it is still to send. With a line tied to no request,
+// it is the one rule of what a set still sends, for every run and check.
+func refusedForNow(t record.Task) bool {
+	return t.TaskID == "" && t.State == record.StateRejected && t.Rejection != nil && t.Rejection.Retryable
+}
+
+// Unsent are a set's requests still to send, by the rule every run of it
+// follows (a line tied to no request, or to one refused for now): what a
+// resumed batch is priced and checked against the caps by.
+func (s *Studio) Unsent(ctx context.Context, setID int64, reqs []SetRequest) ([]SetRequest, error) {
+	members, err := s.store.SetMembers(ctx, setID)
+	if err != nil {
+		return nil, err
+	}
+	tied := map[int]int64{}
+	for _, m := range members {
+		tied[m.Line] = m.LocalID
+	}
+	var out []SetRequest
+	for _, req := range reqs {
+		id := tied[req.Line]
+		if id == 0 {
+			out = append(out, req)
+			continue
+		}
+		t, err := s.store.Task(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if refusedForNow(t) {
+			out = append(out, req)
+		}
+	}
+	return out, nil
+}
+
 func (r *SetRun) resume(ctx context.Context) error {
 	members, err := r.s.store.SetMembers(ctx, r.SetID)
 	if err != nil {
@@ -293,8 +330,8 @@ func (r *SetRun) resume(ctx context.Context) error {
 		}
 		r.taskIDs[req.Line] = t.TaskID
 		switch {
-		case t.TaskID == "" && t.State == record.StateRejected && t.Rejection != nil && t.Rejection.Retryable:
-			r.queue = append(r.queue, *req) // refused for now (429): sent again
+		case refusedForNow(t):
+			r.queue = append(r.queue, *req) // sent again
 		case t.TaskID == "" && t.State == record.StateRejected:
 			r.ended[req.Line] = api.StateFailed
 		case t.TaskID == "":
