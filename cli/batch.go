@@ -22,6 +22,7 @@ type batchOpts struct {
 	json        bool
 	noDownload  bool
 	downloadDir string
+	retryFailed bool
 	caps        capFlags
 }
 
@@ -63,6 +64,7 @@ func newBatchCmd(app *App) *cobra.Command {
 	f.BoolVar(&o.json, "json", false, "Print the summary as JSON (no progress bar)")
 	f.BoolVar(&o.noDownload, "no-download", false, "Do not download the results")
 	f.StringVar(&o.downloadDir, "download-dir", "", "Save results here (default\n"+downloadDirHint+")")
+	f.BoolVar(&o.retryFailed, "retry-failed", false, "Send the lines whose task failed again, once\n(priced and held to the caps with the rest)")
 	o.caps.add(cmd)
 	return cmd
 }
@@ -110,6 +112,20 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	if err != nil {
 		return err
 	}
+	var retry []studio.SetRequest
+	if o.retryFailed {
+		if retry, err = failedLines(ctx, s, setID, b.requests); err != nil {
+			return err
+		}
+		unsent = append(unsent, retry...)
+		if !o.json {
+			again := "sent again (once)"
+			if o.dryRun {
+				again = "would be sent again (once)"
+			}
+			fmt.Fprintf(app.Err, "clapper: %s: %s failed: %s\n", api.CleanText(file), textutil.Plural(len(retry), "line"), again)
+		}
+	}
 	whole := s.SetPrice(b.requests)
 	if !o.json {
 		fmt.Fprintf(app.Err, "clapper: %s: %s, %s\n", api.CleanText(file), textutil.Plural(len(b.requests), "request"), whole.Text)
@@ -127,6 +143,11 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 	} else {
 		ctx = studio.OverCap(ctx)
 	}
+	if len(retry) > 0 {
+		if _, err := s.Record().RetryFailedLines(ctx, setID); err != nil {
+			return err
+		}
+	}
 	sent = true
 	_, sum, err := app.runSet(ctx, s, setID, "batch", b.requests, o.json, false)
 	if err == nil && !o.noDownload {
@@ -136,6 +157,33 @@ func (app *App) batch(ctx context.Context, file string, o batchOpts) error {
 		err = fmt.Errorf("%s of the batch failed", textutil.Plural(sum.Failed, "line"))
 	}
 	return err
+}
+
+// failedLines are the requests of a set's lines whose task failed and was
+// not sent again before: what --retry-failed sends again.
+func failedLines(ctx context.Context, s *studio.Studio, setID int64, reqs []studio.SetRequest) ([]studio.SetRequest, error) {
+	members, err := s.Record().SetMembers(ctx, setID)
+	if err != nil {
+		return nil, err
+	}
+	failed := map[int]bool{}
+	for _, m := range members {
+		if m.LocalID == 0 || m.Retried {
+			continue
+		}
+		t, err := s.Record().Task(ctx, m.LocalID)
+		if err != nil {
+			return nil, err
+		}
+		failed[m.Line] = t.State == api.StateFailed
+	}
+	var out []studio.SetRequest
+	for _, r := range reqs {
+		if failed[r.Line] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // ranLines names the lines that ran before and their tasks: line 4 as #12.

@@ -18,6 +18,7 @@ import (
 
 	"clapper/api/sandbox"
 	"clapper/history"
+	"clapper/internal/textutil"
 	"clapper/studio"
 )
 
@@ -368,5 +369,34 @@ func TestABatchThatSendsNothingLeavesNoSet(t *testing.T) {
 	}
 	if r := execute("", "batch", file, "--data-dir", data, "--sandbox-speed", "3600"); r.code != 0 || sets() != 1 {
 		t.Fatalf("a batch that ran: exit %d, %d sets:\n%s", r.code, sets(), r.err)
+	}
+}
+
+// --retry-failed sends the lines whose task failed again, once: a second
+// --retry-failed leaves a line that failed twice as it is.
+func TestBatchRetryFailedSendsThemOnce(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Config{Speed: 3600, Seed: 5, FailRate: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &postCounter{h: sb, sent: make(chan struct{}, 64)}
+	srv := httptest.NewServer(svc)
+	t.Cleanup(srv.Close)
+	flags := []string{"--base-url", srv.URL, "--api-key", "k", "--data-dir", t.TempDir()}
+	file := batchLines(t, 8, 0)
+	r := execute("", append([]string{"batch", file, "--no-download"}, flags...)...)
+	var done, failed int
+	fmt.Sscanf(r.out, "batch: %d done, %d failed", &done, &failed)
+	if failed == 0 || done+failed != 8 || svc.count() != 8 {
+		t.Fatalf("first run: %d done, %d failed, %d sent:\n%s%s", done, failed, svc.count(), r.out, r.err)
+	}
+	r = execute("", append([]string{"batch", file, "--no-download", "--retry-failed"}, flags...)...)
+	if svc.count() != 8+failed || !strings.Contains(r.err, fmt.Sprintf("%s failed: sent again (once)", textutil.Plural(failed, "line"))) {
+		t.Fatalf("retry: %d sent in all, want %d:\n%s", svc.count(), 8+failed, r.err)
+	}
+	before := svc.count()
+	execute("", append([]string{"batch", file, "--no-download", "--retry-failed"}, flags...)...)
+	if svc.count() != before {
+		t.Fatalf("a second --retry-failed sent %d more; each line is sent again once", svc.count()-before)
 	}
 }

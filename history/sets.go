@@ -50,7 +50,7 @@ func (s *Store) OpenSet(ctx context.Context, kind record.SetKind, key, name stri
 
 // SetMembers lists a set's lines in order, with the task row each made.
 func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded, content
+	rows, err := s.r.QueryContext(ctx, `SELECT line, operation, label, coalesce(local_id, 0), discarded, content, retried
 		FROM task_set_lines WHERE set_id = ? ORDER BY line`, setID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -60,7 +60,7 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 	for rows.Next() {
 		var m record.SetMember
 		var op string
-		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded, &m.Content); err != nil {
+		if err := rows.Scan(&m.Line, &op, &m.Label, &m.LocalID, &m.Discarded, &m.Content, &m.Retried); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		m.Operation = api.Operation(op)
@@ -70,6 +70,40 @@ func (s *Store) SetMembers(ctx context.Context, setID int64) ([]record.SetMember
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
+}
+
+// RetryFailedLines unties the lines of a set whose task failed, once per
+// line (a line retried before keeps its new task), so that a run sends
+// them again; it returns those lines. Their first tasks stay in history.
+func (s *Store) RetryFailedLines(ctx context.Context, setID int64) ([]int, error) {
+	var lines []int
+	err := s.write(ctx, func(tx *dbTx) error {
+		lines = lines[:0]
+		rows, err := tx.QueryContext(ctx, `SELECT l.line FROM task_set_lines l JOIN tasks t ON t.id = l.local_id
+			WHERE l.set_id = ? AND l.retried = 0 AND t.state = ? ORDER BY l.line`, setID, api.StateFailed)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		for rows.Next() {
+			var line int
+			if err := rows.Scan(&line); err != nil {
+				rows.Close()
+				return fmt.Errorf("history: %w", err)
+			}
+			lines = append(lines, line)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		for _, line := range lines {
+			if _, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET local_id = NULL, retried = 1 WHERE set_id = ? AND line = ?`, setID, line); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		return nil
+	})
+	return lines, err
 }
 
 // DropSet forgets a set that sent nothing (a batch checked or refused

@@ -141,6 +141,7 @@ type Sets interface {
 	SetMembers(ctx context.Context, setID int64) ([]SetMember, error)
 	RanBefore(ctx context.Context, setID int64) (map[int]int64, error)
 	DropSet(ctx context.Context, setID int64) error
+	RetryFailedLines(ctx context.Context, setID int64) ([]int, error)
 	TasksByResultURL(ctx context.Context, urls []string) (map[string]int64, error)
 	Lineage(ctx context.Context, localID int64) ([]LineageNode, error)
 	Sets(ctx context.Context, limit int) ([]SetInfo, error)

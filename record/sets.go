@@ -27,6 +27,8 @@ type SetMember struct {
 	// Content tells what a batch line asks for (a hash of its operation
 	// and request), whatever its place in the file; "" for versions.
 	Content string
+	// Retried: the line's failed task was sent again once already.
+	Retried bool
 }
 
 // ErrLineSent refuses a second send of a set's line: its request was
