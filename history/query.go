@@ -78,9 +78,9 @@ func (s *Store) CountsByState(ctx context.Context, f record.Filter) (map[string]
 	case len(words) > 0:
 		conds, args = s.d.matching(f, words, conds, args)
 		query = `SELECT t.state, count(*)` + s.d.tallyFrom() + whereClause(conds) + ` GROUP BY t.state`
-	case len(f.Tags) > 0 || len(f.SentBy) > 0:
-		// Tags and senders are no columns of the trigger-kept counts: the
-		// tasks answer.
+	case len(f.Tags) > 0 || len(f.SentBy) > 0 || f.SetID != 0 || f.Keeper:
+		// Tags, senders and sets are no columns of the trigger-kept counts:
+		// the tasks answer.
 	case f.Text == "" && len(f.Operations) == 0 && len(f.Models) == 0 && !(f.From.IsZero() && f.To.IsZero()):
 		// Dates (and states): the trigger-kept sums per day answer.
 		return s.countsByDay(ctx, f)
@@ -167,6 +167,14 @@ func (d *dialect) where(f record.Filter) (conds []string, args []any, words []st
 	for _, tag := range f.Tags {
 		conds = append(conds, "EXISTS (SELECT 1 FROM task_tags g WHERE g.task = t.id AND g.tag = ?)")
 		args = append(args, tag)
+	}
+	if f.SetID != 0 {
+		conds = append(conds, "EXISTS (SELECT 1 FROM task_set_lines l WHERE l.local_id = t.id AND l.set_id = ?)")
+		args = append(args, f.SetID)
+	}
+	if f.Keeper {
+		conds = append(conds, `EXISTS (SELECT 1 FROM task_set_lines l JOIN task_sets ks ON ks.id = l.set_id AND ks.keeper_line = l.line
+			WHERE l.local_id = t.id AND l.discarded = 0)`)
 	}
 	if !f.From.IsZero() {
 		conds = append(conds, "t.created_at >= ?")

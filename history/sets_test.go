@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"clapper/api"
@@ -167,5 +169,54 @@ func TestDropSetKeepsTheTasks(t *testing.T) {
 	}
 	if got, err := s.SetOfTask(ctx, local); err != nil || got != first {
 		t.Errorf("the task's set: %d, %v", got, err)
+	}
+}
+
+// set:N finds a set's tasks and is:keeper the versions kept on contact
+// sheets, in the list, its counts and its totals alike.
+func TestSearchBySetAndKeeper(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	members := []record.SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
+	set, _, err := s.OpenSet(ctx, record.SetVariations, "", "two", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int64
+	for _, line := range []int{1, 2} {
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{"prompt":"a fox"}`), Set: &record.SetLine{SetID: set, Line: line}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, id)
+	}
+	if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{"prompt":"a fox"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.KeepSetLine(ctx, set, 2); err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string][]int64{fmt.Sprintf("set:%d", set): {lines[1], lines[0]}, "is:keeper": {lines[1]}, "fox is:keeper": {lines[1]}} {
+		f, err := record.ParseSearch(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := s.Tasks(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, task := range page.Tasks {
+			got = append(got, task.LocalID)
+		}
+		n, nerr := s.Count(ctx, f)
+		totals, terr := s.TotalsMatching(ctx, f)
+		sum := 0
+		for _, c := range totals.States {
+			sum += c
+		}
+		if !slices.Equal(got, want) || nerr != nil || n != len(want) || terr != nil || sum != len(want) {
+			t.Errorf("%s: tasks %v (want %v), count %d %v, totals %v %v", query, got, want, n, nerr, totals.States, terr)
+		}
 	}
 }

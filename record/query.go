@@ -19,6 +19,10 @@ type Filter struct {
 	// SentBy: sent by one of them: user@machine, a user (on any machine)
 	// or a machine (by anyone).
 	SentBy []string
+	// SetID: a line of that set (a batch, variations); Keeper: the version
+	// a contact sheet keeps (★).
+	SetID  int64
+	Keeper bool
 	// From and To bound created_at: From <= created_at < To.
 	From, To time.Time
 

@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,7 +11,7 @@ import (
 )
 
 // SearchSyntax is the History page's search language, for help texts.
-const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30"
+const SearchSyntax = "words state:failed op:text2video model:svcq1 tag:keeper by:ann set:3 is:keeper from:2026-11-01 to:2026-11-30"
 
 // SearchStates are the states a task can be in, as state: takes them:
 // the service's, then those of a request not taken ("unknown" is a
@@ -63,6 +64,17 @@ func ParseSearch(s string) (Filter, error) {
 			f.Models = append(f.Models, v)
 		case "by":
 			f.SentBy = append(f.SentBy, v)
+		case "set":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return f, fmt.Errorf("set:%s: a set is its number, as set:3 (clapper history shows it, the sheet's title too)", api.CleanLine(v))
+			}
+			f.SetID = n
+		case "is":
+			if strings.ToLower(v) != "keeper" {
+				return f, fmt.Errorf("is:%s: is: takes keeper (the version a contact sheet keeps, ★)", api.CleanLine(v))
+			}
+			f.Keeper = true
 		case "tag":
 			tag, err := ParseTag(v)
 			if err != nil {

@@ -40,3 +40,17 @@ func TestSearchTakesBothSpellingsOfAnOperation(t *testing.T) {
 		t.Errorf("op:premium: %v", err)
 	}
 }
+
+// set:N and is:keeper search the sets; a set that is no number, or an is:
+// other than keeper, is named with what it takes.
+func TestSearchTakesSetsAndKeepers(t *testing.T) {
+	f, err := ParseSearch("fox set:12 is:keeper")
+	if err != nil || f.SetID != 12 || !f.Keeper || f.Text != "fox" {
+		t.Fatalf("%+v, %v", f, err)
+	}
+	for bad, want := range map[string]string{"set:x": "set:x: a set is its number", "set:0": "set:0: a set is its number", "is:done": "is:done: is: takes keeper"} {
+		if _, err := ParseSearch(bad); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
