@@ -128,6 +128,10 @@ type Model struct {
 	// notified when it last did.
 	notify   notifyStyle
 	notified time.Time
+	// chrome and fitting spare a frame what the last one drew: a tick
+	// draws the body alone, and measures only lines it has not drawn.
+	chrome   chrome
+	fitting  fitting
 	ticking  bool
 	tickDue  time.Time
 	tickGen  int
@@ -210,6 +214,9 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tickMsg); !ok {
+		m.chrome.valid = false
+	}
 	cmd := m.update(msg)
 	return m, tea.Batch(cmd, m.scheduleTick())
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -48,8 +49,11 @@ func (m *Model) render() string {
 	default:
 		body = m.pages[m.active].View()
 	}
-	body = clampBlock(body, m.width, h)
-	screen := m.header() + "\n" + body + "\n" + m.footer()
+	body = m.fitting.clampBlock(body, m.width, h)
+	if now := m.env.now(); !m.chrome.valid || now.Sub(m.chrome.at) >= time.Second || now.Before(m.chrome.at) {
+		m.chrome = chrome{header: m.header(), footer: m.footer(), at: now, valid: true}
+	}
+	screen := m.chrome.header + "\n" + body + "\n" + m.chrome.footer
 	if m.dialog() != nil {
 		d := m.dialog().View(th, m.width)
 		x := max((m.width-lipgloss.Width(d))/2, 0)
@@ -57,6 +61,16 @@ func (m *Model) render() string {
 		screen = lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(d).X(x).Y(y).Z(1)).Render()
 	}
 	return screen
+}
+
+// chrome is the header and the footer last drawn. A tick (tickMsg) changes
+// neither: what moves by itself is in the body. So a tick reuses them,
+// for up to a second (a tab's count of voices about to expire follows the
+// clock, by the minute); any other message has them drawn again.
+type chrome struct {
+	header, footer string
+	at             time.Time
+	valid          bool
 }
 
 func (m *Model) header() string {

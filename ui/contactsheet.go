@@ -496,7 +496,7 @@ func (c *contactSheet) moving() bool {
 // tickEvery is how soon the sheet changes by itself: its spinners.
 func (c *contactSheet) tickEvery() time.Duration {
 	if c.moving() {
-		return 120 * time.Millisecond
+		return spinnerStep
 	}
 	return 0
 }

@@ -129,18 +129,35 @@ func credits(n int64) string {
 	return fmt.Sprintf("%d credits", n)
 }
 
+// fitting remembers the lines of recent frames that fit the width: a
+// spinner's turn draws again rows drawn a turn before, and measuring their
+// widths cost more than the rest of the frame's View.
+type fitting struct {
+	width int
+	fit   map[string]bool
+}
+
 // clampBlock makes text exactly h lines of at most w cells: longer lines
 // are cut, missing lines added. It is the cheap frame of every page (a
 // lipgloss Height/MaxWidth style re-wraps the whole text on each frame).
-func clampBlock(s string, w, h int) string {
+func (f *fitting) clampBlock(s string, w, h int) string {
+	if f.width != w || len(f.fit) > 4096 {
+		f.width, f.fit = w, map[string]bool{}
+	}
 	lines := strings.SplitN(s, "\n", h+1)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
+		// A cell takes a byte at least: a line no longer than w bytes fits.
+		if len(l) <= w || f.fit[l] {
+			continue
+		}
 		if ansi.StringWidth(l) > w {
 			lines[i] = ansi.Truncate(l, w, "")
+			continue
 		}
+		f.fit[l] = true
 	}
 	for len(lines) < h {
 		lines = append(lines, "")

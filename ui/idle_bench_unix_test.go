@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,10 +19,16 @@ import (
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 )
 
+// cpuUsed is the CPU time this process has used: the CPU clock where it is
+// known (processCPU), else getrusage's, which counts scheduler ticks.
 func cpuUsed(b *testing.B) time.Duration {
+	if t := processCPU(); t > 0 {
+		return t
+	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		b.Fatal(err)
@@ -136,13 +144,131 @@ func BenchmarkIdleSearchOpen(b *testing.B) {
 	}
 }
 
-func copyFile(b *testing.B, from, to string) {
+// The running TUI left alone on the Tasks page of a 100,000-task history,
+// as a person runs it: Bubble Tea drawing the real wiring (runWith) into a
+// 140x40 terminal. Reported: the CPU the process uses (core-%), and the
+// frames and bytes written a second. With nothing in flight, with 5 tasks
+// processing at the embedded sandbox (the watcher reads them), and with
+// 20,000 in flight, which fill the screen with spinners. Target: 5
+// processing within 1.3x of nothing in flight, 20,000 within 1.5x.
+func BenchmarkIdleTasks(b *testing.B) {
+	for _, c := range []struct {
+		name                 string
+		inFlight, processing int
+	}{{"nothing-in-flight", 0, 0}, {"5-processing", 0, 5}, {"20000-in-flight", 20_000, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			copyFile(b, filepath.Join(benchDataDirInFlight(b, 100_000, c.inFlight), "history.db"), filepath.Join(dir, "history.db"))
+			cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if c.processing > 0 {
+				submitLong(b, ctx, cfg, c.processing)
+			}
+			var out frameCounter
+			done := make(chan error, 1)
+			go func() {
+				done <- runWith(ctx, cfg, tea.WithInput(nil), tea.WithWindowSize(140, 40), tea.WithOutput(&out))
+			}()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					b.Error(err)
+				}
+			}()
+			// The start, the first reads, the watcher's load (of 20,000
+			// tasks: a second or two); the tasks sent leave queueing
+			// within seconds.
+			awaitProcessing(b, cfg, c.processing)
+			time.Sleep(3 * time.Second)
+			var used, wall time.Duration
+			var frames, bytes int64
+			for b.Loop() {
+				start, cpu, f, n := time.Now(), cpuUsed(b), out.frames.Load(), out.bytes.Load()
+				time.Sleep(2 * time.Second)
+				used += cpuUsed(b) - cpu
+				wall += time.Since(start)
+				frames += out.frames.Load() - f
+				bytes += out.bytes.Load() - n
+			}
+			if c.processing > 0 {
+				awaitProcessing(b, cfg, c.processing) // still processing: the window was idle as named
+			}
+			b.ReportMetric(100*used.Seconds()/wall.Seconds(), "core-%")
+			b.ReportMetric(float64(frames)/wall.Seconds(), "frames/s")
+			b.ReportMetric(float64(bytes)/wall.Seconds()/1000, "kB/s")
+		})
+	}
+}
+
+// submitLong sends n videos that process for over a minute at the
+// embedded sandbox of cfg's data dir, from a studio of their own: the one
+// the TUI opens then finds them in flight, as after a restart.
+func submitLong(b *testing.B, ctx context.Context, cfg studio.Config, n int) {
 	b.Helper()
-	data, err := os.ReadFile(from)
+	s, err := studio.Open(ctx, cfg, studio.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(to, data, 0o600); err != nil {
+	defer s.Close()
+	for i := range n {
+		if _, err := s.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": fmt.Sprint("a long dusk ", i),
+			"duration": 10, "audio": false}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// awaitProcessing waits until n tasks of cfg's history are processing.
+func awaitProcessing(b *testing.B, cfg studio.Config, n int) {
+	b.Helper()
+	if n == 0 {
+		return
+	}
+	h, err := history.Open(cfg.HistoryPath())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	for deadline := time.Now().Add(hangGuard); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		p, err := h.Tasks(context.Background(), record.Filter{States: []string{api.StateProcessing}, Limit: n + 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(p.Tasks) == n {
+			return
+		}
+	}
+	b.Fatalf("%d tasks not processing within %s", n, hangGuard)
+}
+
+// frameCounter is a terminal that counts what it is sent: Bubble Tea
+// writes each frame whole.
+type frameCounter struct{ frames, bytes atomic.Int64 }
+
+func (w *frameCounter) Write(p []byte) (int, error) {
+	w.frames.Add(1)
+	w.bytes.Add(int64(len(p)))
+	return len(p), nil
+}
+
+func copyFile(b *testing.B, from, to string) {
+	b.Helper()
+	// Streamed: a history of 160 MB read whole would leave the heap's
+	// collection in the windows measured after it.
+	in, err := os.Open(from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
 		b.Fatal(err)
 	}
 }

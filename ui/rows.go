@@ -11,8 +11,11 @@ import (
 	"clapper/studio"
 )
 
-// spinnerStep is how often the spinner of a task at work turns.
-const spinnerStep = 120 * time.Millisecond
+// spinnerStep is how often the spinner of a task at work turns: five
+// steps a second, plainly moving. Each step is a frame, and Bubble Tea
+// draws a changed frame whole (a millisecond at 140x40, whatever changed),
+// so the spinner's pace is most of what a screen of tasks at work costs.
+const spinnerStep = 200 * time.Millisecond
 
 // spinnerFrames turn once per tick while something is in flight.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -34,11 +37,17 @@ func motion(state string, offPeak bool, now time.Time, frame int) (string, int) 
 	case state == api.StateQueueing:
 		n := int(now.Unix() % int64(len(queuedFrames)))
 		return queuedFrames[n], n
-	case inFlight(state) && state != record.StateSubmitting:
+	case spins(state):
 		n := frame % len(spinnerFrames)
 		return spinnerFrames[n], n
 	}
 	return "", -1
+}
+
+// spins reports whether a row in state shows the spinner: a task at work
+// (a request still being sent has no spinner, a queued one its clock hand).
+func spins(state string) bool {
+	return inFlight(state) && state != api.StateQueueing && state != record.StateSubmitting
 }
 
 // nextMotion is how soon a row in state next moves by itself, zero when
@@ -141,19 +150,37 @@ func stateStyle(th *Theme, state string) func(...string) string {
 // renderRow draws one task: plain padded text with a few styled cells, so a
 // screenful costs well under a millisecond.
 func renderRow(th *Theme, c columns, t record.Task, now time.Time, selected bool, frame int) string {
-	t.State = displayState(t, now)
-	var b strings.Builder
-	if selected {
-		b.WriteString(th.Marker.Render("▌"))
-	} else {
-		b.WriteString(" ")
-	}
-	g, n := motion(t.State, t.OffPeak, now, frame)
+	return newRow(th, c, t, now, selected).at(now, frame)
+}
+
+// row is a task's row drawn but for its state glyph, the one cell that
+// moves by itself: a spinner's turn puts the row together from its parts
+// instead of drawing it again.
+type row struct {
+	head, tail string // before and after the glyph
+	style      func(...string) string
+	state      string
+	offPeak    bool
+}
+
+// at is the whole row at now and the root's spinner frame.
+func (r row) at(now time.Time, frame int) string {
+	g, n := motion(r.state, r.offPeak, now, frame)
 	if n < 0 {
-		g = glyph(t.State)
+		g = glyph(r.state)
 	}
-	style := stateStyle(th, t.State)
-	b.WriteString(" " + style(g) + " ")
+	return r.head + r.style(g) + r.tail
+}
+
+func newRow(th *Theme, c columns, t record.Task, now time.Time, selected bool) row {
+	t.State = displayState(t, now)
+	r := row{style: stateStyle(th, t.State), state: t.State, offPeak: t.OffPeak, head: " "}
+	if selected {
+		r.head = th.Marker.Render("▌")
+	}
+	r.head += " "
+	var b strings.Builder
+	b.WriteString(" ")
 	op := string(t.Operation)
 	if c.short {
 		op = opLabel(t.Operation)
@@ -198,7 +225,7 @@ func renderRow(th *Theme, c columns, t record.Task, now time.Time, selected bool
 		b.WriteString(th.Key.Render(labels))
 	}
 	b.WriteString(render(subject))
-	b.WriteString(style(textutil.Fit(stateCell(t), c.state)) + " ")
+	b.WriteString(r.style(textutil.Fit(stateCell(t), c.state)) + " ")
 	cr := ""
 	if t.Credits > 0 {
 		cr = fmt.Sprint(t.Credits)
@@ -226,7 +253,8 @@ func renderRow(th *Theme, c columns, t record.Task, now time.Time, selected bool
 		}
 		b.WriteString(" " + cell)
 	}
-	return b.String()
+	r.tail = b.String()
+	return r
 }
 
 // displayState is the state a row shows: a request still submitting that
@@ -239,12 +267,13 @@ func displayState(t record.Task, now time.Time) string {
 	return t.State
 }
 
-// rowCache keeps rendered rows by everything that shows in them, so a
-// frame re-renders only rows that changed: a cursor move redraws two rows,
-// a tick only the spinners.
+// rowCache keeps rendered rows by everything that shows in them but the
+// moving glyph, and each row whole at each frame of its glyph once shown:
+// a frame re-renders only rows that changed (a cursor move redraws two),
+// and a spinner's turn only puts rows together.
 type rowCache struct {
 	theme *Theme
-	rows  map[rowKey]string
+	rows  map[rowKey]*cachedRow
 }
 
 type rowKey struct {
@@ -253,27 +282,38 @@ type rowKey struct {
 	state     string
 	width     int
 	selected  bool
-	frame     int // -1 when the row has no spinner
 	age, urls string
 	progress  int64
 	tags      string // tags change no time of the task
+}
+
+type cachedRow struct {
+	row
+	frames []string // the whole row by its glyph's frame + 1 (0: a still glyph)
 }
 
 func (c *rowCache) render(th *Theme, cols columns, width int, t record.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
 		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
 		tags: strings.Join(t.Tags, " ")}
-	_, k.frame = motion(k.state, t.OffPeak, now, frame)
 	if t.Progress != nil {
 		k.progress = *t.Progress
 	}
 	if c.theme != th || len(c.rows) > 2000 {
-		c.theme, c.rows = th, map[rowKey]string{}
+		c.theme, c.rows = th, map[rowKey]*cachedRow{}
 	}
-	if r, ok := c.rows[k]; ok {
-		return r
+	r := c.rows[k]
+	if r == nil {
+		r = &cachedRow{row: newRow(th, cols, t, now, selected)}
+		c.rows[k] = r
 	}
-	r := renderRow(th, cols, t, now, selected, frame)
-	c.rows[k] = r
-	return r
+	_, n := motion(k.state, t.OffPeak, now, frame)
+	i := n + 1
+	if i >= len(r.frames) {
+		r.frames = append(r.frames, make([]string, i+1-len(r.frames))...)
+	}
+	if r.frames[i] == "" {
+		r.frames[i] = r.at(now, frame)
+	}
+	return r.frames[i]
 }

@@ -431,8 +431,10 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // tickEvery is how soon a visible row changes by itself: a spinner turns
-// (a queued task's clock hand once a second), an age in seconds or minutes moves on, a URL countdown drops a minute, a
-// request waiting for its answer passes the grace and is pinned.
+// (a queued task's clock hand once a second), an age in seconds or minutes
+// moves on, a URL countdown drops a minute, a request waiting for its
+// answer passes the grace and is pinned. While a spinner turns, the rest
+// moves with it, at most a step late: one frame serves them all.
 func (p *tasksPage) tickEvery() time.Duration {
 	now := p.env.now()
 	var every time.Duration
@@ -446,17 +448,26 @@ func (p *tasksPage) tickEvery() time.Duration {
 			shorter(at.Sub(now) + time.Millisecond) // just past it: displayState is strict
 		}
 	}
-	for _, t := range append(p.visible(), p.unknown()...) {
-		if d := nextMotion(t.State, t.OffPeak, now); d > 0 {
-			shorter(d) // at most a second: the age moves with it
-			continue
+	spinning := false
+	// Two loops, not an append to the visible rows: they are the page's
+	// own, and an append would write over the row below the screen.
+	for _, rows := range [][]record.Task{p.visible(), p.unknown()} {
+		for _, t := range rows {
+			if d := nextMotion(t.State, t.OffPeak, now); d > 0 {
+				spinning = spinning || spins(t.State)
+				shorter(d) // at most a second: the age moves with it
+				continue
+			}
+			switch {
+			case now.Sub(t.CreatedAt) < time.Minute:
+				shorter(time.Second)
+			case now.Sub(t.CreatedAt) < time.Hour, !t.URLsExpireAt.IsZero() && t.URLsExpireAt.After(now):
+				shorter(time.Minute)
+			}
 		}
-		switch {
-		case now.Sub(t.CreatedAt) < time.Minute:
-			shorter(time.Second)
-		case now.Sub(t.CreatedAt) < time.Hour, !t.URLsExpireAt.IsZero() && t.URLsExpireAt.After(now):
-			shorter(time.Minute)
-		}
+	}
+	if spinning {
+		return spinnerStep
 	}
 	return every
 }

@@ -10,7 +10,7 @@ import (
 // itself, and not otherwise.
 
 // scheduleTick keeps one timer running while something on screen moves
-// and none otherwise: spinners and download bars step every 120 ms; a
+// and none otherwise: spinners and download bars step every spinnerStep; a
 // queued task's clock hand, ages, a detail's running time and URL
 // countdowns only as often as their labels change (seconds under a minute
 // old, else minutes). An idle screen with nothing recent never

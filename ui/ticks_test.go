@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -46,12 +47,12 @@ func TestSpinnerMovesWhileAMinuteTickIsPending(t *testing.T) {
 	if first == "" {
 		t.Fatalf("the new task is not listed:\n%s", screen(m))
 	}
-	advance(m, clk, 120*time.Millisecond)
+	advance(m, clk, spinnerStep)
 	if next := lineWith(screen(m), "the fresh one"); next == first {
-		t.Errorf("the spinner did not move in 120 ms:\n%s\n%s", first, next)
+		t.Errorf("the spinner did not move in %s:\n%s\n%s", spinnerStep, first, next)
 	}
-	for range 9 {
-		advance(m, clk, 120*time.Millisecond)
+	for range time.Second/spinnerStep - 1 {
+		advance(m, clk, spinnerStep)
 	}
 	if row := lineWith(screen(m), "the fresh one"); !strings.Contains(row, "1s") {
 		t.Errorf("the age did not count after a second: %q", row)
@@ -198,5 +199,31 @@ func TestUnknownRequestIsAttachedFromItsListRow(t *testing.T) {
 	send(m, press("down")) // the finished task: nothing to attach
 	if tp.KeyMap().Attach.Enabled() {
 		t.Error("a is offered on a finished task")
+	}
+}
+
+// Working out when the screen next moves (at every message) leaves the
+// page's rows alone: the row below the screen was written over by the
+// request of unknown outcome pinned above the list (an append to the rows
+// on screen), and scrolling down showed that request twice.
+func TestTickEveryKeepsTheRowsBelowTheScreen(t *testing.T) {
+	var tasks []task
+	for i := range 40 {
+		tasks = append(tasks, task{api.OpText2Video, "svcq1", fmt.Sprintf(`{"model":"svcq1","prompt":"fox %d"}`, i),
+			fmt.Sprintf("8110000000000001%02d", i), api.StateSuccess, 40, "", testNow.Add(-time.Duration(i+2) * time.Hour), 1})
+	}
+	tasks = append(tasks, task{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-time.Hour), 0})
+	m, _, _ := clockModel(t, tasks)
+	tp := m.pages[pageTasks].(*tasksPage)
+	if len(tp.unknown()) != 1 || len(tp.win.rows) <= len(tp.visible()) {
+		t.Fatalf("%d pinned, %d rows for %d on screen", len(tp.unknown()), len(tp.win.rows), len(tp.visible()))
+	}
+	tp.tickEvery() // as every message does
+	seen := map[int64]bool{}
+	for i, r := range tp.win.rows {
+		if seen[r.LocalID] {
+			t.Errorf("row %d: #%d (%q) twice in the list", i, r.LocalID, r.Prompt)
+		}
+		seen[r.LocalID] = true
 	}
 }
