@@ -483,9 +483,12 @@ func versionName(cell sheetCell) string {
 	return fmt.Sprintf("version %d (%s)", cell.line, api.CleanLine(cell.label))
 }
 
-// moving: a spinner turns while a cell runs or waits.
+// moving: a spinner turns while a cell on screen runs or waits; one
+// scrolled away needs no frames.
 func (c *contactSheet) moving() bool {
-	for _, cell := range c.cells {
+	per := c.perRow()
+	from, to := min(c.top*per, len(c.cells)), min((c.top+c.rowsShown())*per, len(c.cells))
+	for _, cell := range c.cells[from:to] {
 		if cell.waiting || cell.task != nil && inFlight(cell.task.State) {
 			return true
 		}

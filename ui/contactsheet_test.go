@@ -478,3 +478,19 @@ func TestSheetReloadsAtTheFrame(t *testing.T) {
 		t.Errorf("the sheet did not reload at the frame:\n%s", screen(m))
 	}
 }
+
+// The sheet draws frames for the spinners of the cells on screen only: a
+// version at work scrolled out of view is not drawn, so nothing ticks for
+// it.
+func TestSheetTicksOnlyForCellsOnScreen(t *testing.T) {
+	m, _, _, _ := sheetModel(t, 80, 24, 12) // 8 cells fit; versions 11 and 12 wait below
+	c := m.sheet()
+	if d := c.tickEvery(); d != 0 {
+		t.Fatalf("a tick every %s for versions out of view:\n%s", d, screen(m))
+	}
+	send(m, press("down"))
+	send(m, press("down"))
+	if !strings.Contains(screen(m), "processing 40%") || c.tickEvery() != spinnerStep {
+		t.Errorf("scrolled to them: a tick every %s, want %s:\n%s", c.tickEvery(), spinnerStep, screen(m))
+	}
+}
