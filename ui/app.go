@@ -50,6 +50,9 @@ const (
 	pageSettings
 )
 
+// pageTitles name the tabs; boot draws them before the pages exist.
+var pageTitles = [...]string{pageTasks: "Tasks", pageNew: "New", pageScenes: "Scenes", pageVoices: "Voices", pageHistory: "History", pageSettings: "Settings"}
+
 type globalKeys struct {
 	Quit, Help, Next, Prev, New, Jump, Message key.Binding
 }
@@ -115,14 +118,15 @@ type Model struct {
 	nextImageID int
 
 	kittyProbe *preview.Kitty
-	// afterFirstRows holds the hidden pages' first reads until the Tasks
-	// list has its rows: on a 2-core machine they would otherwise compete
-	// with the one read the first frame waits for.
+	// afterFirstRows holds the hidden pages' first reads (and the
+	// studio's start) until the frame with the Tasks list's rows is drawn:
+	// on a 2-core machine they would otherwise compete with the one read
+	// that frame waits for, and then with drawing it.
 	afterFirstRows []tea.Cmd
 	// start, when set (Run), starts the studio after the first rows.
 	start func() error
-	// early, when set (readEarly), stands for the first frame's reads,
-	// begun before the program started.
+	// early, when set (readEarly), stands for the first rows' reads, begun
+	// before the root took over.
 	early tea.Cmd
 	// notify is how the terminal shows a notification (announce), and
 	// notified when it last did.
@@ -189,9 +193,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.start != nil {
 		if m.active == pageTasks {
 			// Loading what is in flight and the watcher's first reads
-			// begin once the frame with the rows is drawn (within two
-			// frames): until then they would compete with drawing it.
-			m.afterFirstRows = append(m.afterFirstRows, m.env.timers.after(frameInterval, startDueMsg{}))
+			// begin once the frame with the rows is drawn: until then
+			// they would compete with drawing it.
+			m.afterFirstRows = append(m.afterFirstRows, m.startStudio())
 		} else {
 			cmds = append(cmds, m.startStudio())
 		}
@@ -253,8 +257,8 @@ func (m *Model) onTerminal(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			return m.sheet().reload(), true // thumbnails for the box the new size fits
 		}
 		return nil, true
-	case startDueMsg:
-		return m.startStudio(), true
+	case rowsDrawnMsg:
+		return tea.Batch(msg.then...), true
 	case tea.BackgroundColorMsg:
 		m.terminalDark = msg.IsDark()
 		m.applyTheme()

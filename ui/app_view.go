@@ -12,6 +12,8 @@ import (
 
 	"clapper/api"
 	"clapper/internal/textutil"
+	"clapper/record"
+	"clapper/studio"
 )
 
 // The root's screen: the header, the page or detail on screen, the status
@@ -76,26 +78,11 @@ type chrome struct {
 func (m *Model) header() string {
 	th := m.env.theme
 	s := m.env.studio
-	left := th.Title.Render(" clapper ")
-	if s.Sandbox() {
-		left += th.Badge.Render("SANDBOX")
-		if m.width >= 90 {
-			left += th.Dim.Render(" results are simulated")
-		}
-	} else {
-		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(s.Config.Backend()))
-		if b := m.env.health.badge(); b != "" {
-			left += " " + th.Error.Render(b)
-		}
-	}
+	reach := record.Reach{Up: true}
 	if s.Config.Team() {
-		// Which history is shown matters as much as which service: a
-		// team's list holds its colleagues' tasks too.
-		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(s.Config.HistoryName(), "TEAM ")))
-		if r := s.HistoryReach(); !r.Up {
-			left += " " + th.Error.Render("OUT OF REACH "+r.Since.Local().Format("15:04"))
-		}
+		reach = s.HistoryReach()
 	}
+	left := brand(th, s.Config, m.width, m.env.health.badge(), reach)
 	right := ""
 	summaries := m.accountSummaries()
 	if summaries == nil && m.statsLoaded {
@@ -115,19 +102,56 @@ func (m *Model) header() string {
 			break
 		}
 	}
-	line1 := textutil.JoinEnds(left, right, m.width)
-	var tabs []string
+	titles := make([]string, len(m.pages))
 	for i, p := range m.pages {
-		label := string(rune('1'+i)) + " " + p.Title()
-		if i == m.active && m.front() == nil {
-			tabs = append(tabs, th.TabActive.Render(label))
-		} else {
-			tabs = append(tabs, th.Tab.Render(label))
+		titles[i] = p.Title()
+	}
+	lit := m.active
+	if m.front() != nil {
+		lit = -1
+	}
+	return textutil.JoinEnds(left, right, m.width) + "\n" + tabLine(th, titles, lit, m.width) + "\n" +
+		th.Faint.Render(strings.Repeat("─", m.width))
+}
+
+// brand is the header's left end: the name, the backend (a live one's
+// trouble, health), and a team's history (its reach).
+func brand(th *Theme, cfg studio.Config, width int, health string, reach record.Reach) string {
+	left := th.Title.Render(" clapper ")
+	if !cfg.Live() {
+		left += th.Badge.Render("SANDBOX")
+		if width >= 90 {
+			left += th.Dim.Render(" results are simulated")
+		}
+	} else {
+		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(cfg.Backend()))
+		if health != "" {
+			left += " " + th.Error.Render(health)
 		}
 	}
-	line2 := textutil.Cut(" "+strings.Join(tabs, ""), m.width)
-	rule := th.Faint.Render(strings.Repeat("─", m.width))
-	return line1 + "\n" + line2 + "\n" + rule
+	if cfg.Team() {
+		// Which history is shown matters as much as which service: a
+		// team's list holds its colleagues' tasks too.
+		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(cfg.HistoryName(), "TEAM ")))
+		if !reach.Up {
+			left += " " + th.Error.Render("OUT OF REACH "+reach.Since.Local().Format("15:04"))
+		}
+	}
+	return left
+}
+
+// tabLine is the header's tabs, the page shown lit (none when lit is -1).
+func tabLine(th *Theme, titles []string, lit, width int) string {
+	tabs := make([]string, len(titles))
+	for i, t := range titles {
+		label := string(rune('1'+i)) + " " + t
+		if i == lit {
+			tabs[i] = th.TabActive.Render(label)
+		} else {
+			tabs[i] = th.Tab.Render(label)
+		}
+	}
+	return textutil.Cut(" "+strings.Join(tabs, ""), width)
 }
 
 func (m *Model) footer() string {

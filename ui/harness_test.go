@@ -315,6 +315,12 @@ func run(m *Model, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case timerSetMsg:
+			if drawn, ok := msg.timer.msg.(rowsDrawnMsg); ok {
+				// What waits for the frame with the first rows runs as
+				// they arrive: the harness draws no frames.
+				queue = append(queue, func() tea.Msg { return drawn })
+				continue
+			}
 			f.pending = append(f.pending, msg.timer)
 		case owned:
 			if set, ok := msg.msg.(timerSetMsg); ok {
@@ -361,8 +367,9 @@ func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
 
 // runUntil runs commands concurrently, as the program does, feeding their
 // messages back until done reports true. Timers are filed as run files
-// them, except a frame's flush, which fires at once: the concurrent work
-// (a form's check, the watcher) is real, and its screen should follow.
+// them, except a frame's flush and the frame with the first rows, which
+// fire at once: the concurrent work (a form's check, the watcher) is real,
+// and its screen should follow.
 // limit only guards against a hang: every caller expects done to come
 // true, so it is stretched to hangGuard, which a -race run on a loaded
 // machine never reaches, and a passing test returns as soon as done holds.
@@ -393,8 +400,9 @@ func runUntil(m *Model, cmd tea.Cmd, done func() bool, limit time.Duration) bool
 					start(c)
 				}
 			case timerSetMsg:
-				if _, ok := msg.timer.msg.(flushMsg); ok {
-					start(func() tea.Msg { return flushMsg{} })
+				switch t := msg.timer.msg.(type) {
+				case flushMsg, rowsDrawnMsg:
+					start(func() tea.Msg { return t })
 					continue
 				}
 				f.pending = append(f.pending, msg.timer)

@@ -94,7 +94,7 @@ func newHistoryPage(e *env) *historyPage {
 	return p
 }
 
-func (p *historyPage) Title() string   { return "History" }
+func (p *historyPage) Title() string   { return pageTitles[pageHistory] }
 func (p *historyPage) Capturing() bool { return p.typing }
 
 func (p *historyPage) Help() help.KeyMap {

@@ -175,7 +175,7 @@ func (p *newPage) resetBackend() {
 	p.ctx.SizeRule = s.Config.SizeRule
 }
 
-func (p *newPage) Title() string { return "New" }
+func (p *newPage) Title() string { return pageTitles[pageNew] }
 
 func (p *newPage) Init() tea.Cmd {
 	p.has = map[api.Operation]bool{}

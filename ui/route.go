@@ -136,7 +136,9 @@ func (m *Model) route(msg tea.Msg, from owner) tea.Cmd {
 			if m.pages[i].(interface{ window() *taskWindow }).window() == msg.win {
 				cmd := m.toPage(i, msg)
 				if i == pageTasks && m.afterFirstRows != nil {
-					cmd = tea.Batch(append(m.afterFirstRows, cmd)...)
+					// The frame with the rows is drawn within two of our
+					// frames (frameInterval).
+					cmd = tea.Batch(cmd, m.env.timers.after(frameInterval, rowsDrawnMsg{then: m.afterFirstRows}))
 					m.afterFirstRows = nil
 				}
 				return cmd

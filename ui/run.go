@@ -31,36 +31,63 @@ const framesPerSecond = 120
 // runWith is Run with the program's options given: the start-to-first-frame
 // benchmark reads the frames of the real wiring from its own output.
 func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) error {
+	// A configuration that cannot run is said before the screen takes over.
+	if err := cfg.Check(); err != nil {
+		return err
+	}
 	// Quitting cancels every command still running for any backend.
 	signalled := ctx
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
-	s, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginTUI})
-	if err != nil {
-		return err
-	}
 	var p *tea.Program
 	relays := newRelays(ctx)
-	m := newModel(ctx, s, nil, func(s *studio.Studio) { relays.start(s, p) })
-	// The studio starts once the first frame has its rows: loading what is
-	// in flight, the watcher's first reads and the change watcher would
-	// otherwise compete with the one read that frame waits for.
 	var started sync.Once
-	m.start = func() error {
-		var err error
-		started.Do(func() { err = s.Start(ctx) })
-		return err
-	}
-	m.readEarly()
-	p = tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(framesPerSecond)}, opts...)...)
-	relays.start(s, p)
-	_, err = p.Run()
+	// The studio opens once boot's first frame is due (boot.go), and the
+	// root's first reads begin as soon as it is open.
+	start := newOpening()
+	go func() {
+		defer close(start.done)
+		select {
+		case <-start.due:
+		case <-ctx.Done():
+			return
+		}
+		s, err := studio.Open(ctx, cfg, studio.Options{Origin: record.OriginTUI})
+		if err != nil {
+			start.err = err
+			return
+		}
+		m := newModel(ctx, s, nil, func(s *studio.Studio) { relays.start(s, p) })
+		// The studio starts once the first frame has its rows: loading
+		// what is in flight, the watcher's first reads and the change
+		// watcher would otherwise compete with the one read that frame
+		// waits for.
+		m.start = func() error {
+			var err error
+			started.Do(func() { err = s.Start(ctx) })
+			return err
+		}
+		m.readEarly()
+		relays.start(s, p)
+		start.root = m
+	}()
+	p = tea.NewProgram(newBoot(cfg, start), append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(framesPerSecond)}, opts...)...)
+	final, err := p.Run()
 	quit()
-	// A start still running is waited for; one not yet run never runs.
+	// An opening under way ends (its context is cancelled); a start still
+	// running is waited for, and one not yet run never runs.
+	<-start.done
 	started.Do(func() {})
 	relays.stop()
-	// The studio in use at the end (the user may have switched backends).
-	closeErr := m.env.studio.Close()
+	if b, ok := final.(*boot); ok && b.failed != nil {
+		return b.failed // the studio did not open: said as the screen closes
+	}
+	var closeErr error
+	if start.root != nil {
+		// The studio in use at the end (the user may have switched
+		// backends).
+		closeErr = start.root.env.studio.Close()
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && signalled.Err() != nil {
 		return nil
 	}

@@ -60,7 +60,7 @@ const jobListLimit = 500
 
 func newScenesPage(e *env) *scenesPage { return &scenesPage{env: e, keys: newScenesKeys()} }
 
-func (p *scenesPage) Title() string { return "Scenes" }
+func (p *scenesPage) Title() string { return pageTitles[pageScenes] }
 func (p *scenesPage) Init() tea.Cmd { return p.refresh() }
 
 // Capturing: the editor's prompt takes every key while it is open.

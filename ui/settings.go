@@ -234,7 +234,7 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func (p *settingsPage) Title() string    { return "Settings" }
+func (p *settingsPage) Title() string    { return pageTitles[pageSettings] }
 func (p *settingsPage) Init() tea.Cmd    { return nil }
 func (p *settingsPage) Capturing() bool  { return p.editing }
 func (p *settingsPage) SetSize(w, h int) { p.width, p.height = w, h; p.input.SetWidth(max(w-30, 10)) }

@@ -1,8 +1,8 @@
 package ui
 
-// The start: the first frame's reads begin before the program does; the
-// hidden pages' reads wait for them, and the studio's start for that frame
-// to be drawn.
+// The start: boot draws the first frame (boot.go); the rows' reads begin
+// as the studio opens, before the root takes over; the hidden pages' reads
+// and the studio's start wait for the frame with the rows to be drawn.
 
 import (
 	"slices"
@@ -12,12 +12,13 @@ import (
 	"clapper/api"
 )
 
-// startDueMsg says the studio's start is due (Init).
-type startDueMsg struct{}
+// rowsDrawnMsg says the frame with the Tasks list's first rows is drawn:
+// what waited for it runs.
+type rowsDrawnMsg struct{ then []tea.Cmd }
 
-// readEarly begins the first frame's reads now, before the program starts:
-// opening the history and reading the first rows then overlap the
-// terminal's set-up instead of following it. Init hands on their results.
+// readEarly begins the reads of the frame with the rows now, as the studio
+// opens, before the root takes over from boot: they overlap the hand-over
+// instead of following it. Init hands on their results.
 func (m *Model) readEarly() {
 	m.early = early(m.firstReads())
 }

@@ -115,7 +115,7 @@ func newTasksPage(e *env) *tasksPage {
 	return p
 }
 
-func (p *tasksPage) Title() string { return "Tasks" }
+func (p *tasksPage) Title() string { return pageTitles[pageTasks] }
 
 // Capturing: while the filter is being typed, keys are text.
 func (p *tasksPage) Capturing() bool { return p.filtering }

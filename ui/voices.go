@@ -76,9 +76,9 @@ func newVoicesPage(e *env) *voicesPage {
 // unless they are used.
 func (p *voicesPage) Title() string {
 	if n := p.expiringSoon(); n > 0 {
-		return fmt.Sprintf("Voices (%d)", n)
+		return fmt.Sprintf("%s (%d)", pageTitles[pageVoices], n)
 	}
-	return "Voices"
+	return pageTitles[pageVoices]
 }
 
 func (p *voicesPage) Capturing() bool  { return false }
