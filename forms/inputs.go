@@ -108,12 +108,8 @@ type lineEditor struct {
 	f     catalog.Field
 	val   string
 	input *huh.Input
-	// completions are the candidates tab offers for the current text.
-	completions []string
-	// listed is the folder listing for a typed path, read in a command
-	// (never in Update) each time the text changes or the field is
-	// focused; tab completes from it once it matches the text.
-	listed pathsListedMsg
+	// paths completes a local path of the field's media with tab.
+	paths *PathCompleter
 	// raw holds a field no table knows: its text is read as JSON when it
 	// parses, as text otherwise.
 	raw bool
@@ -128,7 +124,7 @@ func newRawEditor(ctx *Context, name string) *lineEditor {
 }
 
 func newLineEditor(ctx *Context, f catalog.Field) *lineEditor {
-	e := &lineEditor{ctx: ctx, f: f, input: huh.NewInput().Prompt("")}
+	e := &lineEditor{ctx: ctx, f: f, input: huh.NewInput().Prompt(""), paths: NewPathCompleter(ctx.Dir, f)}
 	e.input.Value(&e.val)
 	e.SetField(f)
 	return e
@@ -136,6 +132,7 @@ func newLineEditor(ctx *Context, f catalog.Field) *lineEditor {
 
 func (e *lineEditor) SetField(f catalog.Field) {
 	e.f = f
+	e.paths.Exts = mediaExtensions(f)
 	e.input.Placeholder(placeholder(f))
 	if f.Kind == catalog.KindText && f.MaxChars > 0 && f.MaxChars < 1000 {
 		e.input.CharLimit(0) // over-long text is flagged with its count, never cut
@@ -171,39 +168,30 @@ func placeholder(f catalog.Field) string {
 
 func (e *lineEditor) Focus() tea.Cmd { return tea.Batch(e.input.Focus(), e.listPaths()) }
 
-// pathsListedMsg is the candidates for a typed local path, listed off the
-// UI's path for the editor ed.
-type pathsListedMsg struct {
-	ed    *lineEditor
-	typed string
-	cands []string
-}
-
 // listPaths reads, in a command, the candidates for the text as a local
 // path of the field's media.
 func (e *lineEditor) listPaths() tea.Cmd {
-	if e.f.Kind != catalog.KindMedia || !catalog.IsLocalPath(e.val) {
+	if e.f.Kind != catalog.KindMedia {
 		return nil
 	}
-	ed, dir, typed, f := e, e.ctx.Dir, e.val, e.f
-	return func() tea.Msg { return pathsListedMsg{ed: ed, typed: typed, cands: completePath(dir, typed, f)} }
+	return e.paths.Changed(e.val)
 }
 func (e *lineEditor) Blur() { e.input.Blur() }
 
 func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
-	if l, ok := msg.(pathsListedMsg); ok {
-		if l.ed == e {
-			e.listed = l
+	if text, cmd, changed, ok := e.paths.Take(msg, e.val); ok {
+		if changed {
+			e.set(text)
 		}
-		return nil, false
+		return cmd, changed
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case k.String() == "tab":
-			if c := e.completion(); c != "" {
-				e.set(c)
-				return e.listPaths(), true
-			}
+		case k.String() == "tab" && e.completes():
+			text, cmd := e.paths.Tab(e.val)
+			changed := text != e.val
+			e.set(text)
+			return cmd, changed
 		case k.String() == "ctrl+l" && e.f.Kind == catalog.KindVoiceID && !e.cloning():
 			// The next voice after the one shown: cloned ones, then the system's.
 			voices := e.ctx.voiceChoices()
@@ -218,7 +206,6 @@ func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	before := e.val
 	_, cmd := e.input.Update(msg)
 	if e.val != before {
-		e.completions = nil
 		cmd = tea.Batch(cmd, e.listPaths())
 	}
 	return cmd, e.val != before
@@ -231,26 +218,14 @@ func (e *lineEditor) set(s string) {
 	e.input.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 }
 
-// completion is what tab would write: the longest common prefix of the
-// candidates listed for the text, when it adds anything.
-func (e *lineEditor) completion() string {
-	if e.f.Kind != catalog.KindMedia || !catalog.IsLocalPath(e.val) || e.listed.ed != e || e.listed.typed != e.val {
-		return ""
-	}
-	cands := e.listed.cands
-	e.completions = cands
-	if len(cands) == 0 {
-		return ""
-	}
-	c := commonPrefix(cands)
-	if c == e.val || !strings.HasPrefix(c, e.val) {
-		return ""
-	}
-	return c
+// completes reports that tab is completion here: a local path being typed
+// in a media field (tab then never leaves the field).
+func (e *lineEditor) completes() bool {
+	return e.f.Kind == catalog.KindMedia && e.paths.Wants(e.val)
 }
 
 func (e *lineEditor) OwnsKey(k tea.KeyPressMsg) bool {
-	return k.String() == "tab" && e.completion() != ""
+	return k.String() == "tab" && e.completes()
 }
 
 func (e *lineEditor) Value() any {
@@ -385,7 +360,7 @@ func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	e.input.WithTheme(s.widgets)
 	e.input.WithWidth(width)
 	out := e.input.View()
-	if focused && e.f.Kind == catalog.KindVoiceID && !e.cloning() && len(e.completions) <= 1 {
+	if focused && e.f.Kind == catalog.KindVoiceID && !e.cloning() {
 		hint := e.ctx.voiceNote(strings.TrimSpace(e.val))
 		switch {
 		case hint != "":
@@ -396,12 +371,8 @@ func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 		}
 		out += "\n" + s.Dim.Render(textutil.Truncate("  "+hint+" (ctrl+l)", width))
 	}
-	if focused && len(e.completions) > 1 {
-		shown := e.completions
-		if len(shown) > 4 {
-			shown = append(shown[:4:4], fmt.Sprintf("… %d more", len(e.completions)-4))
-		}
-		out += "\n" + s.Dim.Render(textutil.Truncate("  "+strings.Join(shown, "  "), width))
+	if hint := e.paths.Hint(width); focused && e.f.Kind == catalog.KindMedia && hint != "" {
+		out += "\n" + s.Dim.Render(hint)
 	}
 	return out
 }

@@ -58,11 +58,17 @@ func (e *listEditor) Focus() tea.Cmd {
 	return e.line.Focus()
 }
 
-// Blur adds a path or URL typed but not yet added with enter: leaving the
-// field must not drop it.
+// Blur adds a URL, or a path its folder's listing shows is a file, typed
+// but not yet added with enter: leaving the field must not drop it. A path
+// not known to be a file stays on the line (shown, and flagged by the
+// check): a missing file never joins the list.
 func (e *listEditor) Blur() {
 	e.line.Blur()
-	if v := strings.TrimSpace(e.line.val); v != "" && !e.absent[v] {
+	v := strings.TrimSpace(e.line.val)
+	if catalog.IsLocalPath(v) && !e.line.paths.Whole(e.line.val) {
+		return
+	}
+	if v != "" && !e.absent[v] {
 		e.Add(v)
 		e.line.set("")
 	}
@@ -262,7 +268,7 @@ func (e *listEditor) view(s *Styles, width int, focused bool, info func(string) 
 		}
 		b.WriteString(textutil.Truncate(line, width) + "\n")
 	}
-	if focused || len(e.items) == 0 {
+	if focused || len(e.items) == 0 || strings.TrimSpace(e.line.val) != "" {
 		if n := len(e.items); n < len(names) {
 			// The line says which frame it adds.
 			b.WriteString(s.Dim.Render(fmt.Sprintf("  [%d] %s:", n, names[n])) + "\n")
@@ -309,9 +315,10 @@ func mediaExtensions(f catalog.Field) []string {
 	return nil
 }
 
-// completePath lists the directories and the files of the media's types
-// that start with what was typed, as paths the user could have typed.
-func completePath(dir, typed string, f catalog.Field) []string {
+// completePath lists the folders and the files of the given types (any
+// file for none) that start with what was typed, as paths the user could
+// have typed.
+func completePath(dir, typed string, exts []string, dirsOnly bool) []string {
 	expanded := typed
 	if strings.HasPrefix(typed, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -331,7 +338,6 @@ func completePath(dir, typed string, f catalog.Field) []string {
 	if err != nil {
 		return nil
 	}
-	exts := mediaExtensions(f)
 	var out []string
 	for _, en := range entries {
 		name := en.Name()
@@ -347,6 +353,7 @@ func completePath(dir, typed string, f catalog.Field) []string {
 		switch {
 		case isDir:
 			out = append(out, typedDir+name+"/")
+		case dirsOnly:
 		case len(exts) == 0 || slices.Contains(exts, strings.ToLower(filepath.Ext(name))):
 			out = append(out, typedDir+name)
 		}

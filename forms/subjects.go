@@ -36,6 +36,8 @@ type subjectsEditor struct {
 	undo     []subjectUndo
 	notice   string
 	warn     bool // the notice refuses something rather than reports it
+	// paths completes the image or video path being typed with tab.
+	paths *PathCompleter
 }
 
 // subject is one subject as typed. What the editor cannot show as a part is
@@ -84,7 +86,7 @@ func newSubjectsEditor(ctx *Context, f catalog.Field) *subjectsEditor {
 	}
 	in := textinput.New()
 	in.Prompt = ""
-	return &subjectsEditor{ctx: ctx, field: f, input: in}
+	return &subjectsEditor{ctx: ctx, field: f, input: in, paths: &PathCompleter{Dir: ctx.Dir}}
 }
 
 // SetField takes the new model's limits; the subjects stay as they are,
@@ -384,6 +386,22 @@ func (e *subjectsEditor) bind() {
 	e.input.SetValue(t)
 	e.input.CursorEnd()
 	e.bound = e.input.Value()
+	e.paths.Changed("")
+}
+
+// onMedia reports that the focused part takes a path: an image or a video,
+// whose file types it completes.
+func (e *subjectsEditor) onMedia() bool {
+	_, p, ok := e.current()
+	if !ok || !e.editable() || (p.kind != partImage && p.kind != partVideo) {
+		return false
+	}
+	m := catalog.MediaImage
+	if p.kind == partVideo {
+		m = catalog.MediaVideo
+	}
+	e.paths.Exts = mediaExtensions(catalog.Field{Media: m})
+	return true
 }
 
 func (e *subjectsEditor) clampCursor() {

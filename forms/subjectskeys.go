@@ -28,6 +28,12 @@ var subjectKeys = subjectKeyMap{
 }
 
 func (e *subjectsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if text, cmd, changed, ok := e.paths.Take(msg, e.input.Value()); ok {
+		if changed && e.onMedia() {
+			return e.complete(text, cmd)
+		}
+		return nil, false
+	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	if !isKey {
 		return e.typeIn(msg)
@@ -47,6 +53,8 @@ func (e *subjectsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, e.add()
 	case key.Matches(k, subjectKeys.Enter):
 		e.move(1)
+	case key.Matches(k, completeKey) && e.completes():
+		return e.complete(e.paths.Tab(e.input.Value()))
 	case key.Matches(k, subjectKeys.Remove):
 		return nil, e.remove()
 	case key.Matches(k, subjectKeys.Undo):
@@ -91,6 +99,28 @@ func (e *subjectsEditor) typeIn(msg tea.Msg) (tea.Cmd, bool) {
 	e.bound = v
 	s, p, _ := e.current()
 	s.setText(p, v)
+	if e.onMedia() {
+		cmd = tea.Batch(cmd, e.paths.Changed(v))
+	}
+	return cmd, true
+}
+
+// completes reports that tab is completion: a path being typed in an
+// image or video part (tab then stays on it).
+func (e *subjectsEditor) completes() bool {
+	return e.onMedia() && e.paths.Wants(e.input.Value())
+}
+
+// complete writes what tab completed into the focused part.
+func (e *subjectsEditor) complete(text string, cmd tea.Cmd) (tea.Cmd, bool) {
+	if text == e.input.Value() {
+		return cmd, false
+	}
+	e.input.SetValue(text)
+	e.input.CursorEnd()
+	e.bound = text
+	s, p, _ := e.current()
+	s.setText(p, text)
 	return cmd, true
 }
 
@@ -312,6 +342,8 @@ func (e *subjectsEditor) OwnsKey(k tea.KeyPressMsg) bool {
 		return e.canMove(1)
 	case key.Matches(k, subjectKeys.Enter):
 		return true
+	case key.Matches(k, completeKey):
+		return e.completes()
 	}
 	return false
 }
@@ -350,6 +382,9 @@ func (e *subjectsEditor) Keys() []key.Binding {
 	}
 	if e.onPart(partVoice) {
 		ks = append(ks, subjectKeys.Voice)
+	}
+	if e.onMedia() {
+		ks = append(ks, completeKey)
 	}
 	if !onAdd && !e.editable() {
 		ks = append(ks, subjectKeys.Drop)

@@ -61,6 +61,9 @@ func (e *subjectsEditor) View(s *Styles, width int, focused bool) string {
 			line("  " + right)
 		}
 	}
+	if hint := e.paths.Hint(width); hint != "" && focused && e.onMedia() {
+		line(s.Dim.Render(hint))
+	}
 	if e.notice != "" && focused {
 		st := s.OK
 		if e.warn {
