@@ -56,6 +56,9 @@ type PathsListedMsg struct {
 	cands []string
 }
 
+// For reports that the listing was read for the completer c.
+func (m PathsListedMsg) For(c *PathCompleter) bool { return m.c == c }
+
 // word splits the text into what stays (earlier items of a list) and the
 // path being typed.
 func (c *PathCompleter) word(text string) (head, w string) {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"clapper/forms"
 	"clapper/internal/textutil"
 )
 
@@ -90,6 +91,20 @@ type inputDialog struct {
 	check       func(string) error
 	onSubmit    func(string) tea.Cmd
 	problem     string
+	// paths, when set, completes the local paths typed with tab, as every
+	// path field does (forms.PathCompleter).
+	paths *forms.PathCompleter
+	// verify, when set, checks the text in a command (it reads files):
+	// the dialog stays open, with what was typed, until it answers.
+	verify    func(string) error
+	verifying bool
+}
+
+// dialogVerifiedMsg is verify's answer for the dialog d.
+type dialogVerifiedMsg struct {
+	d     *inputDialog
+	value string
+	err   error
 }
 
 func newInputDialog(th *Theme, title, hint, placeholder string, check func(string) error, onSubmit func(string) tea.Cmd) *inputDialog {
@@ -102,11 +117,31 @@ func newInputDialog(th *Theme, title, hint, placeholder string, check func(strin
 }
 
 func (d *inputDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
+	if d.paths != nil {
+		if text, cmd, changed, ok := d.paths.Take(msg, d.input.Value()); ok {
+			if changed {
+				d.input.SetValue(text)
+				d.input.CursorEnd()
+			}
+			return cmd, false
+		}
+	}
+	switch msg := msg.(type) {
+	case dialogVerifiedMsg:
+		if msg.d != d || msg.value != strings.TrimSpace(d.input.Value()) {
+			return nil, false // an answer for a text since changed
+		}
+		d.verifying = false
+		if msg.err != nil {
+			d.problem = msg.err.Error()
+			return nil, false
+		}
+		return d.onSubmit(msg.value), true
+	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(k, dialogKeys.Cancel):
+		case key.Matches(msg, dialogKeys.Cancel):
 			return nil, true
-		case key.Matches(k, dialogKeys.Submit):
+		case key.Matches(msg, dialogKeys.Submit):
 			v := strings.TrimSpace(d.input.Value())
 			if d.check != nil {
 				if err := d.check(v); err != nil {
@@ -114,12 +149,28 @@ func (d *inputDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 					return nil, false
 				}
 			}
+			if d.verify != nil {
+				d.verifying, d.problem = true, ""
+				verify := d.verify
+				return func() tea.Msg { return dialogVerifiedMsg{d: d, value: v, err: verify(v)} }, false
+			}
 			return d.onSubmit(v), true
+		case msg.String() == "tab" && d.paths != nil:
+			text, cmd := d.paths.Tab(d.input.Value())
+			d.input.SetValue(text)
+			d.input.CursorEnd()
+			return cmd, false
 		}
 	}
+	before := d.input.Value()
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
-	d.problem = ""
+	if d.input.Value() != before {
+		d.problem = ""
+		if d.paths != nil {
+			cmd = tea.Batch(cmd, d.paths.Changed(d.input.Value()))
+		}
+	}
 	return cmd, false
 }
 
@@ -127,7 +178,15 @@ func (d *inputDialog) View(th *Theme, width int) string {
 	w := min(width-4, 70)
 	d.input.SetWidth(w - 8)
 	body := th.Strong.Render(d.title) + "\n" + th.Dim.Render(wrap(d.hint, w-4)) + "\n\n" + d.input.View()
-	if d.problem != "" {
+	if d.paths != nil {
+		if hint := d.paths.Hint(w - 4); hint != "" {
+			body += "\n" + th.Dim.Render(hint)
+		}
+	}
+	switch {
+	case d.verifying:
+		body += "\n" + th.Dim.Render("checking…")
+	case d.problem != "":
 		body += "\n" + th.Error.Render(wrap(d.problem, w-4))
 	}
 	body += "\n\n" + th.Key.Render("enter") + th.Dim.Render(" ok   ") + th.Key.Render("esc") + th.Dim.Render(" cancel")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"clapper/forms"
 )
 
 // Routing. A message the root knows by its type goes where route or
@@ -157,6 +159,17 @@ func (m *Model) route(msg tea.Msg, from owner) tea.Cmd {
 		return m.toPage(pageNew, msg)
 	case detailLoadedMsg, previewLoadedMsg:
 		return m.toDetail(msg)
+	case dialogVerifiedMsg:
+		// An open dialog's own answers (a check, a folder listing) are
+		// its, whoever opened it.
+		if msg.d == m.dialog() {
+			return m.toDialog(msg)
+		}
+		return nil
+	case forms.PathsListedMsg:
+		if d, ok := m.dialog().(*inputDialog); ok && d.paths != nil && msg.For(d.paths) {
+			return m.toDialog(msg)
+		}
 	}
 	return m.toOwner(from, msg)
 }

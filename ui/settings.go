@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/forms"
 	"clapper/internal/textutil"
 	"clapper/studio"
 )
@@ -40,6 +41,8 @@ type setting struct {
 	show func(v string) string
 	// unset is what an empty value is shown as ("default" when "").
 	unset string
+	// folder: the value is a local folder, completed with tab.
+	folder bool
 }
 
 type settingKind int
@@ -70,6 +73,8 @@ type settingsPage struct {
 	editing bool
 	input   textinput.Model
 	problem string
+	// paths completes the folder being typed into a folder row.
+	paths *forms.PathCompleter
 	// typed marks the rows changed on the page: only these are saved.
 	typed  map[int]bool
 	width  int
@@ -102,7 +107,7 @@ func newSettingsPage(e *env) *settingsPage {
 			get:  func(c *studio.Config) string { return c.BaseURL },
 			set:  func(c *studio.Config, v string) error { c.BaseURL = v; return nil },
 			keep: func(s *studio.Settings, c studio.Config) { s.BaseURL = c.BaseURL }},
-		{label: "Download folder", help: "Empty picks ~/Videos, ~/Pictures or ~/Music /clapper by media.",
+		{label: "Download folder", folder: true, help: "Empty picks ~/Videos, ~/Pictures or ~/Music /clapper by media.",
 			get:  func(c *studio.Config) string { return c.DownloadDir },
 			set:  func(c *studio.Config, v string) error { c.DownloadDir = v; return nil },
 			keep: func(s *studio.Settings, c studio.Config) { s.DownloadDir = c.DownloadDir }},
@@ -266,6 +271,15 @@ func (p *settingsPage) Help() help.KeyMap {
 }
 
 func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
+	if p.editing && p.paths != nil {
+		if text, cmd, changed, ok := p.paths.Take(msg, p.input.Value()); ok {
+			if changed {
+				p.input.SetValue(text)
+				p.input.CursorEnd()
+			}
+			return cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		if p.editing {
@@ -296,6 +310,11 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 				p.input.EchoMode = textinput.EchoPassword
 			}
 			p.input.CursorEnd()
+			p.paths = nil
+			if row.folder {
+				p.paths = &forms.PathCompleter{DirsOnly: true}
+				return tea.Batch(p.input.Focus(), p.paths.Changed(p.input.Value()))
+			}
 			return p.input.Focus()
 		case key.Matches(msg, k.Toggle):
 			p.toggle(row, 1)
@@ -356,9 +375,20 @@ func (p *settingsPage) updateEditing(msg tea.KeyPressMsg) tea.Cmd {
 		p.editing, p.problem = false, ""
 		p.input.Blur()
 		return nil
+	case "tab":
+		if p.paths != nil {
+			text, cmd := p.paths.Tab(p.input.Value())
+			p.input.SetValue(text)
+			p.input.CursorEnd()
+			return cmd
+		}
 	}
+	before := p.input.Value()
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
+	if p.paths != nil && p.input.Value() != before {
+		cmd = tea.Batch(cmd, p.paths.Changed(p.input.Value()))
+	}
 	return cmd
 }
 
@@ -476,7 +506,15 @@ func (p *settingsPage) View() string {
 		}
 		rows = append(rows, marker+label+" "+v)
 		if i == p.cursor {
-			rows = append(rows, strings.Repeat(" ", lw+3)+th.Dim.Render(textutil.Fit(r.help, max(p.width-lw-4, 10))))
+			help := r.help
+			if p.editing && p.paths != nil {
+				if hint := strings.TrimSpace(p.paths.Hint(max(p.width-lw-4, 10))); hint != "" {
+					help = hint
+				} else {
+					help += " Tab completes."
+				}
+			}
+			rows = append(rows, strings.Repeat(" ", lw+3)+th.Dim.Render(textutil.Fit(help, max(p.width-lw-4, 10))))
 		}
 	}
 	var tail []string

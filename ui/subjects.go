@@ -10,6 +10,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/forms"
 	"clapper/internal/textutil"
 	"clapper/record"
 )
@@ -96,10 +97,18 @@ func (sp *subjectsPanel) onKey(msg tea.KeyPressMsg, k subjectsKeys) (tea.Cmd, bo
 }
 
 // subjectDraft is a subject being created (id "") or edited, filled one
-// dialog at a time: name, images, voice, then style when editing.
+// dialog at a time: name, images, voice, then style when editing. A save
+// the service refuses opens the step it names again, the draft whole.
 type subjectDraft struct {
 	id, name, images, voice, style string
 	step                           int
+	problem                        string
+}
+
+// subjectNotSavedMsg is a draft the service refused, and why.
+type subjectNotSavedMsg struct {
+	d   *subjectDraft
+	err string
 }
 
 func (sp *subjectsPanel) ask(d *subjectDraft) tea.Cmd {
@@ -112,6 +121,8 @@ func (sp *subjectsPanel) ask(d *subjectDraft) tea.Cmd {
 		title, hint, placeholder string
 		value                    *string
 		check                    func(string) error
+		// verify reads what was typed (the files) before the next step.
+		verify func(string) error
 	}
 	steps := []step{
 		{"name", "What the prompt calls it as [@name]; at most 64 characters.", "mia", &d.name, func(v string) error {
@@ -122,18 +133,18 @@ func (sp *subjectsPanel) ask(d *subjectDraft) tea.Cmd {
 				return errors.New("at most 64 characters")
 			}
 			return nil
-		}},
-		{"images", "1 to 3 images, comma-separated: local files, http(s) URLs or ssupload: URIs.", "mia.png, mia-side.jpg", &d.images, func(v string) error {
+		}, nil},
+		{"images", "1 to 3 images, comma-separated: local files (tab completes), http(s) URLs or ssupload: URIs.", "mia.png, mia-side.jpg", &d.images, func(v string) error {
 			n := len(splitList(v))
 			if n < 1 || n > 3 {
 				return fmt.Errorf("give 1 to 3 images, got %d", n)
 			}
 			return nil
-		}},
-		{"voice", fmt.Sprintf("Optional: a cloned voice id or one of the %d system voices (%s, ...); empty for none.", len(catalog.SystemVoices), catalog.SystemVoices[0].ID), "", &d.voice, nil},
+		}, readSubjectImages},
+		{"voice", fmt.Sprintf("Optional: a cloned voice id or one of the %d system voices (%s, ...); empty for none.", len(catalog.SystemVoices), catalog.SystemVoices[0].ID), "", &d.voice, nil, nil},
 	}
 	if d.id != "" {
-		steps = append(steps, step{"style", "Optional: at most 100 characters.", "", &d.style, nil})
+		steps = append(steps, step{"style", "Optional: at most 100 characters.", "", &d.style, nil, nil})
 	}
 	if d.step >= len(steps) {
 		return sp.save(d)
@@ -146,7 +157,50 @@ func (sp *subjectsPanel) ask(d *subjectDraft) tea.Cmd {
 			return sp.ask(d)
 		})
 	dlg.input.SetValue(*st.value)
+	dlg.input.CursorEnd()
+	dlg.problem, d.problem = d.problem, ""
+	dlg.verify = st.verify
+	if st.title == "images" {
+		dlg.paths = forms.NewPathCompleter("", catalog.Field{Media: catalog.MediaImage})
+		dlg.paths.List = true
+	}
 	return func() tea.Msg { return openDialogMsg{dlg} }
+}
+
+// readSubjectImages reads each local image as the save will, so that a
+// missing or wrong file is named at the images step, not after the last.
+func readSubjectImages(v string) error {
+	for _, p := range splitList(v) {
+		if !catalog.IsLocalPath(p) {
+			continue
+		}
+		if _, err := catalog.FileToDataURI(p, catalog.MediaImage); err != nil {
+			return errors.New(api.CleanLine(err.Error()))
+		}
+	}
+	return nil
+}
+
+// onNotSaved opens again the step the service's refusal names (the last
+// one when it names none), with everything typed and the reason.
+func (sp *subjectsPanel) onNotSaved(msg subjectNotSavedMsg) tea.Cmd {
+	d := msg.d
+	d.problem = "not saved: " + msg.err
+	d.step = 0
+	switch low := strings.ToLower(msg.err); {
+	case strings.Contains(low, "style") && d.id != "":
+		d.step = 3
+	case strings.Contains(low, "voice"):
+		d.step = 2
+	case strings.Contains(low, "image"):
+		d.step = 1
+	case !strings.Contains(low, "name"):
+		d.step = 2
+		if d.id != "" {
+			d.step = 3
+		}
+	}
+	return sp.ask(d)
 }
 
 // save sends the draft: local files become data URIs, the service checks
@@ -159,7 +213,7 @@ func (sp *subjectsPanel) save(d *subjectDraft) tea.Cmd {
 			if catalog.IsLocalPath(v) {
 				uri, err := catalog.FileToDataURI(v, catalog.MediaImage)
 				if err != nil {
-					return statusMsg{text: "subject not saved: " + api.CleanLine(err.Error()), bad: true}
+					return subjectNotSavedMsg{d, api.CleanLine(err.Error())}
 				}
 				v = uri
 			}
@@ -178,7 +232,7 @@ func (sp *subjectsPanel) save(d *subjectDraft) tea.Cmd {
 			sb, err = s.UpdateSubject(ctx, d.id, body)
 		}
 		if err != nil {
-			return statusMsg{text: "subject not saved: " + api.CleanLine(err.Error()), bad: true}
+			return subjectNotSavedMsg{d, api.CleanLine(err.Error())}
 		}
 		return done("subject "+api.CleanLine(sb.Name)+" stored as "+api.CleanLine(sb.ID), changedVoices)
 	}

@@ -129,6 +129,8 @@ func (p *voicesPage) Update(msg tea.Msg) tea.Cmd {
 	case subjectsLoadedMsg:
 		p.subjects.onLoaded(msg)
 		return nil
+	case subjectNotSavedMsg:
+		return p.subjects.onNotSaved(msg)
 	case voiceReminderMsg:
 		if msg.gen != p.rem.gen {
 			return nil // a tick an earlier schedule left behind
