@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -104,6 +105,15 @@ func Open(path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	s := &Store{now: time.Now, driver: "sqlite", d: sqliteDialect, where: abs, busy: busyTimeout}
+	for _, o := range opts {
+		o(s)
+	}
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+		if err := seedNew(abs, s.driver); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+	}
 	// Create the file ourselves: SQLite would create it with the umask's
 	// 0644, and the history holds prompts and signed URLs. SQLite gives the
 	// -wal and -shm files the mode of the database file.
@@ -115,10 +125,6 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 
-	s := &Store{now: time.Now, driver: "sqlite", d: sqliteDialect, where: abs, busy: busyTimeout}
-	for _, o := range opts {
-		o(s)
-	}
 	s.machine = "" // a history file is one machine's
 	w, err := sql.Open(s.driver, dsn(abs, true, s.busy))
 	if err != nil {
