@@ -220,3 +220,36 @@ func TestSearchBySetAndKeeper(t *testing.T) {
 		}
 	}
 }
+
+// A task read in a list says whether it is its set's keeper (★ on rows).
+func TestTaskSaysItIsItsSetsKeeper(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	members := []record.SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
+	set, _, err := s.OpenSet(ctx, record.SetVariations, "", "two", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []int{1, 2} {
+		if _, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Body: []byte(`{"prompt":"a fox"}`), Set: &record.SetLine{SetID: set, Line: line}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.KeepSetLine(ctx, set, 2); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.Tasks(ctx, record.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []bool
+	for _, task := range page.Tasks {
+		kept = append(kept, task.Keeper)
+		if task.SetID != set {
+			t.Errorf("task %d: set %d, want %d", task.LocalID, task.SetID, set)
+		}
+	}
+	if !slices.Equal(kept, []bool{true, false}) { // newest first: line 2, then line 1
+		t.Fatalf("keepers %v, want [true false]", kept)
+	}
+}

@@ -30,7 +30,8 @@ const taskCols = `t.id, t.task_id, t.operation, t.model, t.prompt, t.state, t.er
 	(SELECT i.sender FROM intent_senders i WHERE i.task = t.id),
 	(SELECT i.beat_at FROM intent_senders i WHERE i.task = t.id),
 	(SELECT group_concat(g.tag, ' ') FROM task_tags g WHERE g.task = t.id), t.note,
-	(SELECT max(l.set_id) FROM task_set_lines l WHERE l.local_id = t.id), t.account, t.sent_by`
+	(SELECT max(l.set_id) FROM task_set_lines l WHERE l.local_id = t.id), t.account, t.sent_by,
+	(SELECT count(*) FROM task_set_lines l JOIN task_sets ks ON ks.id = l.set_id AND ks.keeper_line = l.line WHERE l.local_id = t.id)`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -48,12 +49,13 @@ func scanTask(sc scanner, extra ...any) (record.Task, error) {
 		beat                                sql.NullInt64
 		tags                                sql.NullString
 		setID                               sql.NullInt64
+		kept                                int64
 	)
 	dest := []any{&t.LocalID, &taskID, &t.Operation, &t.Model, &t.Prompt, &t.State, &t.ErrCode,
 		&t.Credits, &progress, &t.OffPeak, &deadline, &created, &updated,
 		&service, &rStatus, &rReason, &rMessage,
 		&rTrace, &rFields, &rRetry, &t.Origin, &urlsExpire, &sender, &beat, &tags, &t.Note, &setID,
-		&t.Account, &t.SentBy}
+		&t.Account, &t.SentBy, &kept}
 	if err := sc.Scan(append(dest, extra...)...); err != nil {
 		return record.Task{}, err
 	}
@@ -69,6 +71,7 @@ func scanTask(sc scanner, extra ...any) (record.Task, error) {
 	t.Sender, t.SenderBeat = sender.String, fromNullMS(beat)
 	t.Tags = strings.Fields(tags.String)
 	t.SetID = setID.Int64
+	t.Keeper = kept > 0
 	if rStatus.Valid {
 		t.Rejection = &record.Rejection{
 			Status: int(rStatus.Int64), Reason: rReason.String, Message: rMessage.String,

@@ -76,6 +76,8 @@ type Task struct {
 	Note string
 	// SetID is the set (variations, a batch) it was sent in; 0 for none.
 	SetID int64
+	// Keeper: the version its set's contact sheet keeps (★).
+	Keeper bool
 
 	Request   []byte     // detail: the request with data URIs stripped
 	Media     []MediaRef // detail: what the stripped data URIs were

@@ -422,10 +422,11 @@ func (c *contactSheet) keep() tea.Cmd {
 		if err := store.KeepSetLine(ctx, id, line); err != nil {
 			return statusMsg{text: "the keeper was not kept: " + api.CleanLine(err.Error()), bad: true}
 		}
+		// The lists show the star on the keeper's row: they read again.
 		if line == 0 {
-			return statusMsg{text: "no keeper in this set now"}
+			return done("no keeper in this set now", changedTasks)
 		}
-		return statusMsg{text: "★ " + label + " is the keeper"}
+		return done("★ "+label+" is the keeper", changedTasks)
 	}
 }
 

@@ -147,7 +147,7 @@ func TestContactSheetKeys(t *testing.T) {
 	for row, ok := tp.win.selected(); !ok || row.LocalID != locals[4]; row, ok = tp.win.selected() {
 		send(m, press("j"))
 	}
-	if !strings.Contains(screen(m), "set 1 a lighthouse at dusk") {
+	if !strings.Contains(screen(m), "s1 a lighthouse at dusk") {
 		t.Fatalf("a version's row does not name its set:\n%s", screen(m))
 	}
 	send(m, press("c"))

@@ -197,10 +197,18 @@ func newRow(th *Theme, c columns, t record.Task, now time.Time, selected bool) r
 	if c.origin == 0 && t.Origin == record.OriginMCP {
 		tag = "mcp "
 	}
-	// A version of a set names it: c opens its contact sheet.
+	// A version of a set names it (s12: c opens its contact sheet), and
+	// the one its sheet keeps has the sheet's star; a narrow subject keeps
+	// the star alone.
 	labels := ""
-	if t.SetID != 0 && c.prompt >= 16 {
-		labels = fmt.Sprintf("set %d ", t.SetID)
+	if t.Keeper {
+		labels = "★"
+	}
+	switch {
+	case t.SetID != 0 && c.prompt >= 16:
+		labels += fmt.Sprintf("s%d ", t.SetID)
+	case labels != "":
+		labels += " "
 	}
 	// The user's tags lead the subject, in at most a third of its room (all
 	// the room left when there is no subject, as for a video made from a
@@ -285,6 +293,8 @@ type rowKey struct {
 	age, urls string
 	progress  int64
 	tags      string // tags change no time of the task
+	set       int64
+	keeper    bool // keeping a version changes no time of the task
 }
 
 type cachedRow struct {
@@ -295,7 +305,7 @@ type cachedRow struct {
 func (c *rowCache) render(th *Theme, cols columns, width int, t record.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
 		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
-		tags: strings.Join(t.Tags, " ")}
+		tags: strings.Join(t.Tags, " "), set: t.SetID, keeper: t.Keeper}
 	if t.Progress != nil {
 		k.progress = *t.Progress
 	}

@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The version a contact sheet keeps carries the sheet's star on its Tasks
+// and History rows, beside its set (s1), at 80 and 140 columns; History
+// finds it by is:keeper.
+func TestKeeperAndSetShowOnRows(t *testing.T) {
+	for _, w := range []int{80, 140} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m, _, _, _ := sheetModel(t, w, 30, 6)
+			send(m, press("right"))
+			send(m, press("space")) // version 2 is the keeper
+			send(m, press("esc"))
+			send(m, press("1"))
+			scr := screen(m)
+			if strings.Count(scr, "★s1 ") != 1 || strings.Count(scr, " s1 ") < 2 {
+				t.Fatalf("the keeper's row must show ★s1, the others s1:\n%s", scr)
+			}
+			send(m, press("5"))
+			send(m, press("/"))
+			typeText(m, "is:keeper")
+			send(m, press("enter"))
+			scr = screen(m)
+			if strings.Count(scr, "★s1 ") != 1 || strings.Contains(scr, " s1 ") {
+				t.Fatalf("History's is:keeper must list the keeper alone, starred:\n%s", scr)
+			}
+		})
+	}
+}
