@@ -8,7 +8,7 @@ import (
 
 // The version a contact sheet keeps carries the sheet's star on its Tasks
 // and History rows, beside its set (s1), at 80 and 140 columns; History
-// finds it by is:keeper.
+// finds it by is:keeper, while a bare keeper is a word of the prompts.
 func TestKeeperAndSetShowOnRows(t *testing.T) {
 	for _, w := range []int{80, 140} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
@@ -22,7 +22,19 @@ func TestKeeperAndSetShowOnRows(t *testing.T) {
 				t.Fatalf("the keeper's row must show ★s1, the others s1:\n%s", scr)
 			}
 			send(m, press("5"))
+			if scr := screen(m); !strings.Contains(scr, "tag:") || !strings.Contains(scr, "is:keeper") {
+				t.Fatalf("History's hint must name tag: and is:keeper:\n%s", scr)
+			}
 			send(m, press("/"))
+			typeText(m, "keeper") // a word of prompts ("a lighthouse keeper"), not the star
+			send(m, press("enter"))
+			if scr := screen(m); strings.Contains(scr, "★s1 ") {
+				t.Fatalf("a bare keeper searches the prompts:\n%s", scr)
+			}
+			send(m, press("/"))
+			for range len("keeper") {
+				send(m, press("backspace"))
+			}
 			typeText(m, "is:keeper")
 			send(m, press("enter"))
 			scr = screen(m)

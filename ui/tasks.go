@@ -109,7 +109,7 @@ type tasksPage struct {
 func newTasksPage(e *env) *tasksPage {
 	in := textinput.New()
 	in.Prompt = "/ "
-	in.Placeholder = "words, state: op: model: tag: from: to:"
+	in.Placeholder = "words state: op: model: tag: set: is:keeper from: to:"
 	p := &tasksPage{env: e, keys: newTasksKeys(), pinned: -1, filter: in}
 	p.win = newTaskWindow(e, p.segments())
 	return p
