@@ -382,7 +382,7 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 		// What the dialog answers is an action for whoever opened it.
 		m.openDialog(msg.d, from)
 		return nil, true
-	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetDiscardedMsg:
+	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetChangedMsg:
 		return m.onSheetMsg(msg), true
 	case variationsSentMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.openSheet(msg.setID),

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 	"clapper/record"
 	"clapper/studio"
 	"clapper/ui/preview"
@@ -31,7 +32,7 @@ var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}, {17, 3}}
 const cellTextLines = 3
 
 type sheetKeys struct {
-	Left, Right, Up, Down, First, Last, Keep, Open, File, Download, Discard, Onward, Back key.Binding
+	Left, Right, Up, Down, First, Last, Keep, Open, File, Download, Discard, Onward, Retry, Back key.Binding
 }
 
 func newSheetKeys() sheetKeys {
@@ -48,16 +49,17 @@ func newSheetKeys() sheetKeys {
 		Download: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "download")),
 		Discard:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "discard…")),
 		Onward:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
+		Retry:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "send again…")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
 
 func (k sheetKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Keep, k.Open, k.Onward, k.File, k.Download, k.Discard, k.Back}
+	return []key.Binding{k.Keep, k.Open, k.Onward, k.File, k.Download, k.Discard, k.Retry, k.Back}
 }
 
 func (k sheetKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.First, k.Last, k.Keep, k.Open}, {k.Onward, k.File, k.Download, k.Discard, k.Back}}
+	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.First, k.Last, k.Keep, k.Open}, {k.Onward, k.File, k.Download, k.Discard, k.Retry, k.Back}}
 }
 
 // contactSheet shows a set's results side by side (the versions of one
@@ -177,7 +179,23 @@ func (c *contactSheet) Help() help.KeyMap {
 	k.Download.SetEnabled(hasTask && cell.task.State == api.StateSuccess && len(cell.task.Creations) > 0)
 	k.Discard.SetEnabled(cell != nil)
 	k.Onward.SetEnabled(hasTask && cell.task.State == api.StateSuccess)
+	k.Retry.SetEnabled(c.retryable() > 0)
 	return k
+}
+
+// retryable counts the cells R would send again: failed, or never sent
+// and not waiting in a run here.
+func (c *contactSheet) retryable() int {
+	if c.activity.Running {
+		return 0
+	}
+	n := 0
+	for _, cell := range c.cells {
+		if cell.task == nil && !cell.waiting || cell.task != nil && cell.task.State == api.StateFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // reload reads the set, its lines' tasks and saved files in a command.
@@ -385,6 +403,10 @@ func (c *contactSheet) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Onward):
 		id := c.current().task.LocalID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }
+	case key.Matches(msg, k.Retry):
+		return c.askRetry()
+	case msg.String() == "R":
+		return status("R: nothing to send again here (no version failed or went unsent, or the set is still running)")
 	case msg.String() == "o" || msg.String() == "d" || msg.String() == "s" || msg.String() == "enter":
 		return c.explainIdle(msg.String())
 	}
@@ -464,14 +486,81 @@ func (c *contactSheet) askDiscard() tea.Cmd {
 				if err := store.DiscardSetLine(ctx, id, cell.line); err != nil {
 					return statusMsg{text: "not discarded: " + api.CleanLine(err.Error()), bad: true}
 				}
-				return sheetDiscardedMsg{setID: id, text: versionName(cell) + " discarded (its task and files stay)"}
+				return sheetChangedMsg{setID: id, text: versionName(cell) + " discarded (its task and files stay)"}
 			},
 		}}
 	}
 }
 
-// sheetDiscardedMsg: a line was discarded; the sheet re-reads.
-type sheetDiscardedMsg struct {
+// askRetry reads what R sends again (the failed and never-sent lines,
+// their requests from history), prices it and checks the caps in a
+// command, then asks, as a set's first send does; yes unties the failed
+// lines (once each) and runs the set again.
+func (c *contactSheet) askRetry() tea.Cmd {
+	ctx, s, id := c.env.ctx, c.env.studio, c.setID
+	noun := "versions"
+	if c.info.Kind == record.SetBatch {
+		noun = "lines"
+	}
+	return func() tea.Msg {
+		retry, err := s.RetryRequests(ctx, id)
+		if err != nil {
+			return statusMsg{text: "R: " + api.CleanLine(err.Error()), bad: true}
+		}
+		reqs := retry.Requests()
+		if len(reqs) == 0 {
+			return statusMsg{text: "R: nothing to send again (a failed line is sent again once)"}
+		}
+		price := s.SetPrice(reqs)
+		spent, overCap := s.SpendingFor(ctx, price, "these "+noun)
+		var body strings.Builder
+		if len(retry.Failed) > 0 {
+			fmt.Fprintf(&body, "Failed, sent again once: %s\n", linesOf(retry.Failed))
+		}
+		if len(retry.Unsent) > 0 {
+			fmt.Fprintf(&body, "Never sent: %s\n", linesOf(retry.Unsent))
+		}
+		fmt.Fprintf(&body, "Cost: %s for all %d\n", price.Text, len(reqs))
+		if spent != "" {
+			fmt.Fprintf(&body, "Spent: %s\n", spent)
+		}
+		fmt.Fprintf(&body, "The failed tasks stay in history; the new ones take their places on this sheet.")
+		title := fmt.Sprintf("Send %d %s of set %d again?", len(reqs), noun, id)
+		if overCap != "" {
+			title = fmt.Sprintf("Send %d %s of set %d again, past a credit cap?", len(reqs), noun, id)
+			why := strings.TrimPrefix(overCap, "not sent: ")
+			fmt.Fprintf(&body, "\n! %s.", strings.ToUpper(why[:1])+why[1:])
+		}
+		return openDialogMsg{d: &confirmDialog{title: title, body: body.String(), onYes: func() tea.Msg {
+			if len(retry.Failed) > 0 {
+				if _, err := s.Record().RetryFailedLines(ctx, id); err != nil {
+					return statusMsg{text: "not sent again: " + api.CleanLine(err.Error()), bad: true}
+				}
+			}
+			run := s.NewSetRun(id, string(c.info.Kind), reqs)
+			run.OverCap = overCap != "" // asked, and said yes
+			if err := s.StartSet(run); err != nil {
+				return statusMsg{text: "not sent again: " + api.CleanLine(err.Error()), bad: true}
+			}
+			return sheetChangedMsg{setID: id, text: fmt.Sprintf("set %d: %d %s sent again", id, len(reqs), noun)}
+		}}}
+	}
+}
+
+// linesOf names requests by their places: "2 (seed=7), 4 (seed=9)".
+func linesOf(reqs []studio.SetRequest) string {
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		parts[i] = fmt.Sprint(r.Line)
+		if r.Label != "" {
+			parts[i] += " (" + textutil.Clip(api.CleanLine(r.Label), 30) + ")"
+		}
+	}
+	return textutil.Clip(strings.Join(parts, ", "), 200)
+}
+
+// sheetChangedMsg: lines were discarded or sent again; the sheet re-reads.
+type sheetChangedMsg struct {
 	setID int64
 	text  string
 }

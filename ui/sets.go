@@ -103,7 +103,7 @@ func (m *Model) onSheetMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case openSheetMsg:
 		return m.openSheet(msg.setID)
-	case sheetDiscardedMsg:
+	case sheetChangedMsg:
 		cmd := status(msg.text)
 		if m.sheet() != nil && m.sheet().setID == msg.setID {
 			cmd = tea.Batch(cmd, m.sheet().reload())
