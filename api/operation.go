@@ -30,16 +30,36 @@ const (
 	OpMV                Operation = "mv"
 	OpPremiumMV         Operation = "premium_mv"
 	OpGeneralOneClick   Operation = "general_one_click"
+
+	// The operations the service added beyond the spec's tables (service
+	// notes, "The service in 2026").
+	OpExtend         Operation = "extend"
+	OpMultiframe     Operation = "multiframe"
+	OpUpscaleNew     Operation = "upscale-new"
+	OpText2Audio     Operation = "text2audio"
+	OpTemplate2Video Operation = "template2video"
 )
 
-// Operations lists the fourteen creation operations in the spec's order.
+// Operations lists the creation operations: the spec's fourteen in its
+// order, then the five the service added since, in the notes' order.
 func Operations() []Operation {
 	return []Operation{
 		OpReference2Video, OpImg2Video, OpText2Video, OpStartEnd2Video,
 		OpReference2Image, OpAudioClone, OpAudioTTS, OpTiming2Audio,
 		OpLipSync, OpTemplateStory, OpTrendingReplicate,
 		OpMV, OpPremiumMV, OpGeneralOneClick,
+		OpExtend, OpMultiframe, OpUpscaleNew, OpText2Audio, OpTemplate2Video,
 	}
+}
+
+// IsSpecOperation reports whether the spec's tables list the operation;
+// the others come from the service's later documentation.
+func (o Operation) IsSpecOperation() bool {
+	switch o {
+	case OpExtend, OpMultiframe, OpUpscaleNew, OpText2Audio, OpTemplate2Video:
+		return false
+	}
+	return true
 }
 
 // ParseOperation accepts an operation name, with '-' and '_' alike
@@ -52,7 +72,7 @@ func ParseOperation(s string) (Operation, error) {
 			return op, nil
 		}
 	}
-	names := make([]string, 0, 14)
+	names := make([]string, 0, len(Operations()))
 	for _, op := range Operations() {
 		names = append(names, string(op))
 	}

@@ -207,7 +207,7 @@ func csvAssignment(op api.Operation, name, value, dir string) string {
 		return name + "=" + value
 	}
 	switch f.Kind {
-	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray:
+	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray, catalog.KindKeyFrames:
 		return name + ":=" + value
 	}
 	if f.Media != catalog.MediaNone && catalog.IsLocalPath(value) && !filepath.IsAbs(value) {

@@ -56,7 +56,12 @@ func newCreateCmd(app *App) *cobra.Command {
 			"  clapper create timing2audio --set model=audio1.0 \\\n" +
 			"    --set 'timing_prompts:=[{\"from\":0,\"to\":2,\"prompt\":\"door slam\"}]'\n" +
 			"  clapper create start-end2video --from 812345678901234567:images[1] \\\n" +
-			"    --set images=./first.png",
+			"    --set images=./first.png\n" +
+			"  clapper create extend --set model=svcq2-pro --from 812345678901234567 \\\n" +
+			"    --set duration=7 --set prompt='the camera pulls back'\n" +
+			"  clapper create multiframe --set model=svcq2-turbo \\\n" +
+			"    --set start_image=a.png \\\n" +
+			"    --set 'image_settings:=[{\"key_image\":\"b.png\"},{\"key_image\":\"c.png\"}]'",
 		Args:      exactArgs(1, "an OPERATION ("+strings.Join(operationNames(), ", ")+")"),
 		ValidArgs: operationNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {

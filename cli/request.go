@@ -136,7 +136,7 @@ func applySet(op api.Operation, body map[string]any, s string, force bool) error
 		return nil
 	}
 	switch f.Kind {
-	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray:
+	case catalog.KindSubjects, catalog.KindTimingPrompts, catalog.KindJSONArray, catalog.KindKeyFrames:
 		return fmt.Errorf("--set %s: a list of objects; give it as JSON: --set '%s:=[...]'", name, name)
 	case catalog.KindMediaList, catalog.KindStringList:
 		item := raw

@@ -35,6 +35,7 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 	want := []string{"create_reference2video", "create_img2video", "create_text2video", "create_start_end2video",
 		"create_reference2image", "create_audio_clone", "create_audio_tts", "create_timing2audio", "create_lip_sync",
 		"create_template_story", "create_trending_replicate", "create_mv", "create_premium_mv", "create_general_one_click",
+		"create_extend", "create_multiframe", "create_upscale_new", "create_text2audio", "create_template2video",
 		"validate_request", "describe_operation", "get_task", "wait_task", "list_tasks", "download_results",
 		"list_voices", "get_scenes", "edit_scene", "compose_scenes", "get_account", "cancel_task"}
 	for _, name := range want {

@@ -80,8 +80,9 @@ func modelsOrNone(op api.Operation) []string {
 func fieldSchema(vs []variant, models []string) *jsonschema.Schema {
 	f := vs[0].field
 	s := valueSchema(f)
-	// Options: the union, unless some model takes any W:H ratio.
-	if f.Kind == catalog.KindEnum && !anyOf(vs, func(f catalog.Field) bool { return f.AnyRatio }) {
+	// Options: the union, unless some model takes any W:H ratio or any
+	// name (the description lists the known ones).
+	if f.Kind == catalog.KindEnum && !anyOf(vs, func(f catalog.Field) bool { return f.AnyRatio || f.OpenChoice }) {
 		var enum []any
 		for _, v := range vs {
 			for _, o := range v.field.Options {
@@ -154,6 +155,10 @@ func valueSchema(f catalog.Field) *jsonschema.Schema {
 		// The help names the keys: each a {name, images, videos,
 		// voice_id, server_id}.
 		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"name"}}}
+	case catalog.KindKeyFrames:
+		lo, hi := float64(catalog.KeyFrameMinSeconds), float64(catalog.KeyFrameMaxSeconds)
+		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"key_image"},
+			Properties: map[string]*jsonschema.Schema{"key_image": str(), "prompt": str(), "duration": {Type: "integer", Minimum: &lo, Maximum: &hi}}}}
 	case catalog.KindTimingPrompts:
 		num := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "number", Minimum: new(float64)} }
 		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object", Required: []string{"from", "to", "prompt"},
@@ -307,6 +312,9 @@ func ruleParts(f catalog.Field) []rulePart {
 		o := strings.Join(f.Options, ", ")
 		if f.AnyRatio {
 			o += " or any W:H"
+		}
+		if f.OpenChoice {
+			o += " or another name"
 		}
 		add(partOptions, "%s", o)
 	}

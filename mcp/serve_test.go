@@ -71,7 +71,7 @@ func TestHTTPNeedsTheBearerToken(t *testing.T) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(t.Context(), nil)
-	if err != nil || len(tools.Tools) != 26 {
+	if err != nil || len(tools.Tools) != 31 {
 		t.Fatalf("tools over HTTP: %v", err)
 	}
 }

@@ -18,6 +18,9 @@ var priors = map[api.Operation]time.Duration{
 	api.OpLipSync: 60 * time.Second, api.OpTemplateStory: 90 * time.Second,
 	api.OpTrendingReplicate: 120 * time.Second, api.OpMV: 5 * time.Minute,
 	api.OpPremiumMV: 6 * time.Minute, api.OpGeneralOneClick: 5 * time.Minute,
+	api.OpExtend: 75 * time.Second, api.OpMultiframe: 90 * time.Second,
+	api.OpUpscaleNew: 60 * time.Second, api.OpText2Audio: 15 * time.Second,
+	api.OpTemplate2Video: 60 * time.Second,
 }
 
 // Schedule decides when each task is read next. It learns how long each

@@ -13,6 +13,7 @@ type FieldRules struct {
 	Default    any      `json:"default,omitempty"`
 	Options    []string `json:"options,omitempty"`
 	AnyRatio   bool     `json:"any_ratio,omitempty"`
+	OpenChoice bool     `json:"open_choice,omitempty"`
 	Min        *float64 `json:"min,omitempty"`
 	Max        *float64 `json:"max,omitempty"`
 	MinItems   int      `json:"min_items,omitempty"`
@@ -25,6 +26,8 @@ type FieldRules struct {
 	Help       string   `json:"help"`
 	// Source is the layer the rule comes from: spec, service or user.
 	Source Layer `json:"source"`
+	// Cite is where a rule beyond the spec's tables was read.
+	Cite string `json:"cite,omitempty"`
 }
 
 // ModelRules are the fields one model takes.
@@ -69,9 +72,9 @@ func Describe(op api.Operation, only ...string) (OperationRules, error) {
 // Rules is the field's rules as data.
 func (f Field) Rules() FieldRules {
 	fr := FieldRules{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
-		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, MinItems: f.MinItems,
+		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, OpenChoice: f.OpenChoice, MinItems: f.MinItems,
 		MaxItems: f.MaxItems, MinChars: f.MinChars, MaxChars: f.MaxChars, MinSeconds: f.MinSeconds,
-		MaxSeconds: f.MaxSeconds, Unit: f.Unit, Help: f.Help, Source: f.Source}
+		MaxSeconds: f.MaxSeconds, Unit: f.Unit, Help: f.Help, Source: f.Source, Cite: f.Cite}
 	if f.Range != nil {
 		lo := f.Range.Min
 		fr.Min = &lo

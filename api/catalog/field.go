@@ -27,6 +27,7 @@ const (
 	KindTimingPrompts             // list of Timing prompt objects
 	KindJSONArray                 // a list whose elements the spec does not show
 	KindStringList                // a list of identifiers
+	KindKeyFrames                 // list of key frame objects {key_image, prompt, duration} (multiframe)
 )
 
 var kindNames = map[Kind]string{
@@ -34,7 +35,7 @@ var kindNames = map[Kind]string{
 	KindEnum: "choice", KindMedia: "media", KindMediaList: "media list", KindURL: "URL",
 	KindVoiceID: "voice id", KindColor: "HEX colour", KindJSONText: "JSON text",
 	KindSubjects: "subjects", KindTimingPrompts: "timing prompts", KindJSONArray: "JSON array",
-	KindStringList: "list",
+	KindStringList: "list", KindKeyFrames: "key frames",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -42,7 +43,7 @@ func (k Kind) String() string { return kindNames[k] }
 // IsList reports whether the field holds a JSON array.
 func (k Kind) IsList() bool {
 	switch k {
-	case KindMediaList, KindSubjects, KindTimingPrompts, KindJSONArray, KindStringList:
+	case KindMediaList, KindSubjects, KindTimingPrompts, KindJSONArray, KindStringList, KindKeyFrames:
 		return true
 	}
 	return false
@@ -91,8 +92,12 @@ type Field struct {
 	OptionHelp map[string]string
 	// AnyRatio lets an aspect ratio be any W:H within 1:4..4:1 besides Options.
 	AnyRatio bool
-	Range    *Range
-	Unit     string // "seconds", shown with ranges
+	// OpenChoice: Options are the values known here, and any other name is
+	// sent as written (template2video's templates: the service's list is
+	// long and changes).
+	OpenChoice bool
+	Range      *Range
+	Unit       string // "seconds", shown with ranges
 	// MinItems and MaxItems bound a list; MaxItems 0 means no bound shown.
 	MinItems, MaxItems int
 	MaxChars           int // 0 means no bound shown
@@ -120,6 +125,10 @@ type Field struct {
 	// Source is the layer the rule comes from: the spec's tables, the
 	// service's documented additions or the user's catalog file.
 	Source Layer
+	// Cite says where a rule beyond the spec's tables was read: the service
+	// notes' section and which of its sources ("The service in 2026: one
+	// source, ComfyUI's node"), so a rule from a weak source shows as such.
+	Cite string
 }
 
 // Describe renders the field's rules on one line for `clapper models` and form help.
@@ -146,6 +155,9 @@ func (f Field) Describe() string {
 		o := strings.Join(f.Options, ", ")
 		if f.AnyRatio {
 			o += " or any W:H"
+		}
+		if f.OpenChoice {
+			o += " or another name"
 		}
 		parts = append(parts, "one of "+o)
 	}
@@ -194,6 +206,9 @@ func (f Field) countText() string {
 	noun := "item"
 	if f.Media != MediaNone {
 		noun = f.Media.noun()
+	}
+	if f.Kind == KindKeyFrames {
+		noun = "key frame"
 	}
 	switch {
 	case f.MaxItems == 0:

@@ -79,6 +79,15 @@ func layersWith(user *overlay) []*overlay {
 	return []*overlay{serviceLayer()}
 }
 
+// tableLayer is the layer of an operation's built-in tables: the spec's,
+// or the service's for the operations its later pages added (tables2026.go).
+func tableLayer(op api.Operation) Layer {
+	if op.IsSpecOperation() {
+		return LayerSpec
+	}
+	return LayerService
+}
+
 // Info describes an operation.
 func Info(op api.Operation) OperationInfo {
 	return OperationInfo{Operation: op, Name: operationNames[op], Title: operationTitles[op], Models: Models(op)}
@@ -121,7 +130,7 @@ func modelsIn(ls []*overlay, op api.Operation) []string {
 // when the operation has no such model.
 func ModelSource(op api.Operation, model string) Layer {
 	if slices.Contains(operationModels[op], model) || (model == "" && operationModels[op] == nil) {
-		return LayerSpec
+		return tableLayer(op)
 	}
 	for _, o := range layers() {
 		for _, mp := range o.ops[op] {
@@ -167,7 +176,7 @@ func shared(op api.Operation, model string) (*Spec, error) {
 			return nil, fmt.Errorf("%s has no model field", op)
 		}
 	} else if !contains(models, model) {
-		return nil, fmt.Errorf("model: %s has no model %q; choose one of %s", op, model, strings.Join(models, ", "))
+		return nil, fmt.Errorf("model: %s", unknownModel(op, model))
 	}
 	s := specCache.resolve(user, op, model, models)
 	specCache.put(user, op, model, s)
@@ -339,10 +348,14 @@ func (r *resolver) build(n int, model string) *Spec {
 	ls := r.ls[:n]
 	var s *Spec
 	if intro, at := introduction(ls, r.op, model); intro == nil {
-		s = &Spec{Operation: r.op, Model: model, Source: LayerSpec, base: model}
+		layer := tableLayer(r.op)
+		s = &Spec{Operation: r.op, Model: model, Source: layer, base: model}
 		build[r.op](s)
 		for i := range s.Fields {
-			s.Fields[i].Source = LayerSpec
+			s.Fields[i].Source = layer
+			if layer == LayerService && s.Fields[i].Cite == "" {
+				s.Fields[i].Cite = citeOps
+			}
 		}
 	} else {
 		like := intro.like

@@ -147,6 +147,17 @@ func inlineValue(op api.Operation, name string, v *any, dir string, allow func(s
 				return err
 			}
 		}
+	case KindKeyFrames:
+		list, _ := (*v).([]any)
+		for i, it := range list {
+			kf, _ := it.(map[string]any)
+			if img, ok := kf["key_image"]; ok {
+				if err := inlineString(fmt.Sprintf("%s[%d].key_image", name, i), MediaImage, &img, dir, allow); err != nil {
+					return err
+				}
+				kf["key_image"] = img
+			}
+		}
 	case KindSubjects:
 		list, _ := (*v).([]any)
 		for i, it := range list {

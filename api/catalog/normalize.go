@@ -65,6 +65,25 @@ func wireValue(f Field, v any) any {
 		if s, ok := v.(string); ok {
 			return []any{s}
 		}
+	case KindKeyFrames:
+		durF := Field{Kind: KindInt}
+		return mapList(v, func(it any) any {
+			obj, ok := it.(map[string]any)
+			if !ok {
+				return it
+			}
+			out := make(map[string]any, len(obj))
+			for k, x := range obj {
+				switch k {
+				case "key_image":
+					x = lowerSchemeOf(x)
+				case "duration":
+					x = wireValue(durF, x)
+				}
+				out[k] = x
+			}
+			return out
+		})
 	case KindSubjects:
 		return mapList(v, func(it any) any {
 			obj, ok := it.(map[string]any)

@@ -32,12 +32,12 @@ func (o Output) String() string { return outputNames[o] }
 
 // ResultMedia is the kind of file an operation's result is: an image for
 // reference2image, audio for the audio operations (a clone's preview, a
-// speech, sound effects), a video for every other.
+// speech, sound effects, sound from text), a video for every other.
 func ResultMedia(op api.Operation) Media {
 	switch op {
 	case api.OpReference2Image:
 		return MediaImage
-	case api.OpAudioTTS, api.OpAudioClone, api.OpTiming2Audio:
+	case api.OpAudioTTS, api.OpAudioClone, api.OpTiming2Audio, api.OpText2Audio:
 		return MediaAudio
 	}
 	return MediaVideo

@@ -24,8 +24,9 @@ func TestTargetsFollowFieldKinds(t *testing.T) {
 	want := map[Output][]string{
 		OutputImage: {"reference2video images", "reference2video subjects[].images", "img2video images[0]", "start-end2video images[0]",
 			"start-end2video images[1]", "reference2image images", "lip-sync ref_photo_url", "template-story images", "trending-replicate images",
-			"mv images", "mv lip_ref_url", "premium_mv lip_ref_urls", "premium_mv images", "general_one_click images"},
-		OutputVideo: {"reference2video videos", "lip-sync video_url", "trending-replicate video_url"},
+			"mv images", "mv lip_ref_url", "premium_mv lip_ref_urls", "premium_mv images", "general_one_click images",
+			"extend images[0]", "multiframe start_image", "template2video images"},
+		OutputVideo: {"reference2video videos", "lip-sync video_url", "trending-replicate video_url", "extend video_url", "upscale-new video_url"},
 		OutputAudio: {"reference2video sounds", "audio-clone audio_url", "audio-clone prompt_audio_url", "lip-sync audio_url", "mv audio_url", "premium_mv audio_url"},
 		OutputVoice: {"reference2video subjects[].voice_id", "img2video voice_id", "audio-tts voice_setting_voice_id", "lip-sync voice_id"},
 	}

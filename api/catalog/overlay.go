@@ -57,6 +57,7 @@ type fieldPatch struct {
 	kind                   *Kind
 	media                  *Media
 	required, anyRatio     *bool
+	openChoice             *bool
 	def                    any
 	hasDef                 bool
 	options                []string
@@ -64,7 +65,7 @@ type fieldPatch struct {
 	minItems, maxItems     *int
 	minChars, maxChars     *int
 	minSeconds, maxSeconds *float64
-	unit, help             *string
+	unit, help, cite       *string
 }
 
 // apply changes the spec as the entry says, marking what it touched with
@@ -110,6 +111,9 @@ func (fp *fieldPatch) applyTo(f *Field) {
 	if fp.anyRatio != nil {
 		f.AnyRatio = *fp.anyRatio
 	}
+	if fp.openChoice != nil {
+		f.OpenChoice = *fp.openChoice
+	}
 	if fp.options != nil {
 		f.Options = fp.options
 	}
@@ -136,6 +140,9 @@ func (fp *fieldPatch) applyTo(f *Field) {
 	if fp.help != nil {
 		f.Help = *fp.help
 	}
+	if fp.cite != nil {
+		f.Cite = *fp.cite
+	}
 	if fp.hasDef {
 		f.Default = defaultOfKind(f.Kind, fp.def)
 	}
@@ -158,10 +165,10 @@ var kindByName, mediaByName = func() (map[string]Kind, map[string]Media) {
 }()
 
 // fieldKeys are the keys a field entry may carry: those `clapper models
-// --json` prints (source is read and ignored: a layer marks its own rules)
-// plus remove.
-var fieldKeys = []string{"name", "kind", "media", "required", "default", "options", "any_ratio", "min", "max",
-	"min_items", "max_items", "min_chars", "max_chars", "min_seconds", "max_seconds", "unit", "help", "source", "remove"}
+// --json` prints (source is read and ignored: a layer marks its own rules;
+// cite says where the layer read the rule) plus remove.
+var fieldKeys = []string{"name", "kind", "media", "required", "default", "options", "any_ratio", "open_choice", "min", "max",
+	"min_items", "max_items", "min_chars", "max_chars", "min_seconds", "max_seconds", "unit", "help", "cite", "source", "remove"}
 
 var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
@@ -322,10 +329,10 @@ func parseFieldPatch(raw map[string]json.RawMessage) (fieldPatch, error) {
 	}
 	var kind, media *string
 	if err := firstErr(get("remove", &fp.remove), get("kind", &kind), get("media", &media), get("required", &fp.required),
-		get("any_ratio", &fp.anyRatio), get("options", &fp.options), get("min", &fp.min), get("max", &fp.max),
+		get("any_ratio", &fp.anyRatio), get("open_choice", &fp.openChoice), get("options", &fp.options), get("min", &fp.min), get("max", &fp.max),
 		get("min_items", &fp.minItems), get("max_items", &fp.maxItems), get("min_chars", &fp.minChars),
 		get("max_chars", &fp.maxChars), get("min_seconds", &fp.minSeconds), get("max_seconds", &fp.maxSeconds),
-		get("unit", &fp.unit), get("help", &fp.help)); err != nil {
+		get("unit", &fp.unit), get("help", &fp.help), get("cite", &fp.cite)); err != nil {
 		return fp, err
 	}
 	if r, ok := raw["default"]; ok {
@@ -367,7 +374,7 @@ func firstErr(errs ...error) error {
 
 func kindNameList() []string {
 	var out []string
-	for k := Kind(0); k <= KindStringList; k++ {
+	for k := Kind(0); k <= KindKeyFrames; k++ {
 		out = append(out, k.String())
 	}
 	return out

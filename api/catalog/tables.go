@@ -109,6 +109,11 @@ var operationNames = map[api.Operation]string{
 	api.OpMV:                "Music video",
 	api.OpPremiumMV:         "Premium music video",
 	api.OpGeneralOneClick:   "Multi-scene video",
+	api.OpExtend:            "Extend a video",
+	api.OpMultiframe:        "Key frames",
+	api.OpUpscaleNew:        "Upscale a video",
+	api.OpText2Audio:        "Sound from text",
+	api.OpTemplate2Video:    "Video template",
 }
 
 var operationTitles = map[api.Operation]string{
@@ -126,6 +131,11 @@ var operationTitles = map[api.Operation]string{
 	api.OpMV:                "Music video (1.0)",
 	api.OpPremiumMV:         "Premium music video",
 	api.OpGeneralOneClick:   "Multi-scene video with editable scenes",
+	api.OpExtend:            "Lengthen a video by 1-7 s, optionally toward an end frame",
+	api.OpMultiframe:        "Video through 2-9 key frames from a start image",
+	api.OpUpscaleNew:        "Upscale a video to 1080p, 2K, 4K or 8K",
+	api.OpText2Audio:        "Sound effects or music from a prompt",
+	api.OpTemplate2Video:    "Video from a template and your photos",
 }
 
 var operationModels = map[api.Operation][]string{
@@ -135,6 +145,9 @@ var operationModels = map[api.Operation][]string{
 	api.OpStartEnd2Video:  {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic"},
 	api.OpReference2Image: {"svcq2", "svcq1"},
 	api.OpTiming2Audio:    {"audio1.0"},
+	api.OpExtend:          {"svcq2-pro", "svcq2-turbo"},
+	api.OpMultiframe:      {"svcq2-pro", "svcq2-turbo"},
+	api.OpText2Audio:      {"audio1.0"},
 }
 
 var build = map[api.Operation]func(*Spec){
@@ -152,6 +165,11 @@ var build = map[api.Operation]func(*Spec){
 	api.OpMV:                buildMV,
 	api.OpPremiumMV:         buildPremiumMV,
 	api.OpGeneralOneClick:   buildGeneralOneClick,
+	api.OpExtend:            buildExtend,
+	api.OpMultiframe:        buildMultiframe,
+	api.OpUpscaleNew:        buildUpscaleNew,
+	api.OpText2Audio:        buildText2Audio,
+	api.OpTemplate2Video:    buildTemplate2Video,
 }
 
 // POST /ent/v2/reference2video: request fields and model table.

@@ -107,6 +107,26 @@ var modelRows = []modelRow{
 	{op: "mv", base: `{"images":[` + img + `],"audio_url":"https://example.com/song.mp3"}`, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 7, promptMax: 3000},
 	{op: "premium_mv", base: `{"premium_mv_mode":"perform","images":[` + img + `],"audio_url":"https://example.com/song.mp3"}`, resDef: "720p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 6, promptMax: 3000},
 	{op: "general_one_click", base: `{"images":[` + img + `],"duration":30}`, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 7, promptMax: 3000},
+
+	// The service in 2026 (service notes): its table of five operations.
+	{op: "extend", model: "svcq2-pro", base: `{"model":"svcq2-pro","video_creation_id":"3141592653589793"}`, duration: &bound{5, 1, 7}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 0, imgMax: 1, promptMax: 2000},
+	{op: "extend", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","video_url":"https://example.com/v.mp4"}`, duration: &bound{5, 1, 7}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 0, imgMax: 1, promptMax: 2000,
+		unwanted: map[string]any{"aspect_ratio": "16:9", "audio": true}},
+	{op: "multiframe", model: "svcq2-pro", base: multiframeBase("svcq2-pro", 2), resDef: "720p", res: []string{"540p", "720p", "1080p"},
+		unwanted: map[string]any{"prompt": "a cat", "duration": 5, "images": []any{"https://example.com/a.png"}}},
+	{op: "multiframe", model: "svcq2-turbo", base: multiframeBase("svcq2-turbo", 9), resDef: "720p", res: []string{"540p", "720p", "1080p"}},
+	{op: "upscale-new", base: `{"video_creation_id":"3141592653589793","upscale_resolution":"4K"}`, unwanted: map[string]any{"resolution": "4K", "model": "svcq2-pro"}},
+	{op: "text2audio", model: "audio1.0", base: `{"model":"audio1.0","prompt":"rain on a tin roof"}`, promptMax: 1500, unwanted: map[string]any{"timing_prompts": []any{map[string]any{"from": 0, "to": 1, "prompt": "door"}}}},
+	{op: "template2video", base: `{"template":"subject_3","images":[` + img + `]}`, ratios: []string{"16:9", "9:16", "1:1"}, imgMin: 1, imgMax: -1},
+}
+
+// multiframeBase is a valid multiframe request with n key frames.
+func multiframeBase(model string, n int) string {
+	frames := make([]string, n)
+	for i := range frames {
+		frames[i] = fmt.Sprintf(`{"key_image":"https://example.com/k%d.png","prompt":"step %d","duration":%d}`, i, i, 2+i%6)
+	}
+	return `{"model":"` + model + `","start_image":` + img + `,"image_settings":[` + strings.Join(frames, ",") + `]}`
 }
 
 func decode(t testing.TB, s string) map[string]any {
@@ -258,6 +278,9 @@ func TestModelRowsCoverEveryModel(t *testing.T) {
 		"start-end2video": {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic"},
 		"reference2image": {"svcq2", "svcq1"},
 		"timing2audio":    {"audio1.0"},
+		"extend":          {"svcq2-pro", "svcq2-turbo"},
+		"multiframe":      {"svcq2-pro", "svcq2-turbo"},
+		"text2audio":      {"audio1.0"},
 	}
 	for op, models := range want {
 		if got := Models(api.Operation(op)); strings.Join(got, ",") != strings.Join(models, ",") {
@@ -273,7 +296,7 @@ func TestModelRowsCoverEveryModel(t *testing.T) {
 			}
 		}
 	}
-	if n := len(api.Operations()); n != 14 {
-		t.Errorf("%d operations, want 14", n)
+	if n := len(api.Operations()); n != 19 {
+		t.Errorf("%d operations, want 19: the spec's 14 and the five of 2026", n)
 	}
 }

@@ -129,6 +129,29 @@ func (s *Spec) MapImages(req map[string]any, fn func(f Field, value string) (str
 			if fixedItems != nil {
 				set(f.Name, fixedItems)
 			}
+		case f.Kind == KindKeyFrames:
+			items, _ := v.([]any)
+			var fixedItems []any
+			imgF := Field{Name: "key_image", Kind: KindMedia, Media: MediaImage}
+			for i, it := range items {
+				obj, _ := it.(map[string]any)
+				str, ok := obj["key_image"].(string)
+				if !ok {
+					continue
+				}
+				if fixed, ok := fn(imgF, str); ok {
+					if fixedItems == nil {
+						fixedItems = slices.Clone(items)
+					}
+					o := maps.Clone(obj)
+					o["key_image"] = fixed
+					fixedItems[i] = o
+					changed = append(changed, fmt.Sprintf("%s[%d].key_image", f.Name, i))
+				}
+			}
+			if fixedItems != nil {
+				set(f.Name, fixedItems)
+			}
 		}
 	}
 	if out == nil {

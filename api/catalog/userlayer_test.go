@@ -66,7 +66,7 @@ func TestUserLayerValuesOfTheWrongShape(t *testing.T) {
 	// Every kind is named when a kind is unknown, the last one included.
 	err := LoadUser([]byte(`[{"operation":"text2video","models":[{"model":"svcq5","fields":[{"name":"mood","kind":"feeling"}]}]}]`), "c.json")
 	if err == nil || !strings.HasSuffix(err.Error(), "is not one of "+strings.Join(kindNameList(), ", ")) ||
-		!strings.HasSuffix(err.Error(), ", "+KindStringList.String()) {
+		!strings.HasSuffix(err.Error(), ", "+KindKeyFrames.String()) {
 		t.Errorf("unknown kind: %v", err)
 	}
 }

@@ -37,8 +37,7 @@ func Validate(op api.Operation, req map[string]any) Errors {
 				Message: fmt.Sprintf("model: must be one of %s, got %s", strings.Join(sharedModels(op), ", "), describe(m))}}
 		}
 		if !contains(sharedModels(op), s) {
-			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid,
-				Message: fmt.Sprintf("model: %s has no model %s; choose one of %s", op, strconv.Quote(textutil.Clip(s, 60)), strings.Join(sharedModels(op), ", "))}}
+			return Errors{{Field: "model", Reason: api.ReasonFieldInvalid, Message: "model: " + unknownModel(op, s)}}
 		}
 		model = s
 	}
@@ -240,6 +239,8 @@ func (s *Spec) checkField(f Field, v any) []FieldError {
 		return s.checkSubjects(f, v)
 	case KindTimingPrompts:
 		return s.checkTimingPrompts(f, v)
+	case KindKeyFrames:
+		return s.checkKeyFrames(f, v)
 	}
 	return nil
 }
@@ -292,6 +293,10 @@ func (s *Spec) checkString(f Field, str string) []FieldError {
 	return nil
 }
 
+// openName is a name an open choice sends as written: an identifier, as
+// the service's template names are.
+var openName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
 var hexColor = regexp.MustCompile(`^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$`)
 
 func endsWithPunctuation(s string) bool {
@@ -303,6 +308,12 @@ func endsWithPunctuation(s string) bool {
 func (s *Spec) checkEnum(f Field, v string) []FieldError {
 	if contains(f.Options, v) {
 		return nil
+	}
+	if f.OpenChoice {
+		if openName.MatchString(v) {
+			return nil
+		}
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, fmt.Sprintf("%s: a name of letters, digits, _ or -, such as %s; got %s", f.Name, strings.Join(f.Options, ", "), describe(v))}}
 	}
 	if f.AnyRatio {
 		if _, err := ParseRatio(v); err == nil {
@@ -453,6 +464,61 @@ func (s *Spec) checkTimingPrompts(f Field, v any) []FieldError {
 		for k := range obj {
 			if k != "from" && k != "to" && k != "prompt" {
 				bad(api.ReasonFieldUnwanted, ".%s: not a timing prompt field (from, to, prompt)", k)
+			}
+		}
+	}
+	return errs
+}
+
+// checkKeyFrames: multiframe's image_settings, "2 to 9 key frames in time
+// order, each {key_image (required), prompt (optional), duration 2-7}".
+func (s *Spec) checkKeyFrames(f Field, v any) []FieldError {
+	items, ok := v.([]any)
+	if !ok {
+		return []FieldError{{f.Name, api.ReasonFieldInvalid, f.Name + ": must be a list of {key_image, prompt, duration} objects"}}
+	}
+	if e := s.checkCount(f, len(items)); e != nil {
+		return []FieldError{*e}
+	}
+	var errs []FieldError
+	imgF := Field{Name: "key_image", Kind: KindMedia, Media: MediaImage}
+	durF := Field{Name: "duration", Kind: KindInt, Unit: "seconds", Range: rng(KeyFrameMinSeconds, KeyFrameMaxSeconds)}
+	for i, it := range items {
+		p := fmt.Sprintf("%s[%d]", f.Name, i)
+		bad := func(reason, format string, args ...any) {
+			errs = append(errs, FieldError{f.Name, reason, p + fmt.Sprintf(format, args...)})
+		}
+		obj, ok := it.(map[string]any)
+		if !ok {
+			bad(api.ReasonFieldInvalid, ": must be an object {key_image, prompt, duration}, got %s", describe(it))
+			continue
+		}
+		kf := body(obj)
+		switch img, set := kf.get("key_image"); {
+		case !set:
+			bad(api.ReasonFieldLacking, ".key_image: required (the image the video reaches at this key frame)")
+		default:
+			if str, ok := img.(string); !ok {
+				bad(api.ReasonFieldInvalid, ".key_image: must be a string, got %s", describe(img))
+			} else {
+				errs = append(errs, relabel(checkMedia(imgF, p+".key_image", str), f.Name)...)
+			}
+		}
+		if pr, set := kf.get("prompt"); set {
+			if _, ok := pr.(string); !ok {
+				bad(api.ReasonFieldInvalid, ".prompt: must be a string, got %s", describe(pr))
+			}
+		}
+		if d, set := kf.get("duration"); set {
+			for _, e := range s.checkField(durF, d) {
+				bad(e.Reason, ".%s", e.Message)
+			}
+		}
+		for k := range obj {
+			switch k {
+			case "key_image", "prompt", "duration":
+			default:
+				bad(api.ReasonFieldUnwanted, ".%s: not a key frame field (key_image, prompt, duration)", k)
 			}
 		}
 	}

@@ -27,6 +27,8 @@ type creation struct {
 	callback string // the callback URL when it is a loopback target
 	ratio    string
 	songSecs float64
+	// seconds is the result's planned length (Server.plan).
+	seconds float64
 }
 
 func (c *creation) signer(st *state, now time.Time) signer {
@@ -125,6 +127,20 @@ func (s *Server) create(rp *reply, r *http.Request, op api.Operation, token stri
 		if e := st.checkServerIDs(c.params); e != nil {
 			return nil, e
 		}
+		src := source{}
+		if chained(op) {
+			var e *api.Error
+			if src, e = st.sourceOf(c.params); e != nil {
+				return nil, e
+			}
+			if e := checkSource(op, c.params, src); e != nil {
+				return nil, e
+			}
+			if src.ratio != "" {
+				c.ratio = src.ratio
+			}
+		}
+		c.seconds = plannedSeconds(op, c.params, src, c.songSecs)
 		switch op {
 		case api.OpAudioClone:
 			return s.clone(st, now, c)
@@ -170,7 +186,11 @@ func drawFor(seed, seq int64) draws {
 
 // seededOps echo the seed they used.
 func isSeeded(op api.Operation) bool {
-	return isVideoOp(op) || op == api.OpReference2Image || op == api.OpTiming2Audio
+	switch op {
+	case api.OpReference2Image, api.OpTiming2Audio, api.OpExtend, api.OpText2Audio, api.OpTemplate2Video:
+		return true
+	}
+	return isVideoOp(op)
 }
 
 // newUnit numbers a unit and fills what every kind shares. The caller plans
@@ -191,7 +211,7 @@ func (s *Server) newUnit(st *state, kind string, c *creation, now time.Time) (*u
 	}
 	u := &unit{
 		ID: id, Seq: st.Seq, Op: c.op, Kind: kind, Params: compact(c.params).(map[string]any),
-		MediaSeed: d.media, Ratio: c.ratio, Origin: c.origin, State: api.StateCreated,
+		MediaSeed: d.media, Ratio: c.ratio, Seconds: c.seconds, Origin: c.origin, State: api.StateCreated,
 		Credits: price(c.op, c.params, c.songSecs), OffPeak: pBool(c.params, "off_peak"),
 		CreatedAt: now, UpdatedAt: now,
 	}

@@ -90,7 +90,13 @@ func render(u *unit, name string) (string, []byte, error) {
 		b, err := media.PNG(w, h, u.MediaSeed, pStr(u.Params, "prompt"))
 		return "image/png", b, err
 	case fileTimeline:
-		return "audio/wav", media.TimelineWAV(pNumOr(u.Params, "duration", 10), timeline(u.Params), u.MediaSeed), nil
+		dur := pNumOr(u.Params, "duration", 10)
+		events := timeline(u.Params)
+		if u.Op == api.OpText2Audio {
+			// One sound from its prompt, all along.
+			events = []media.Event{{From: 0, To: dur, Prompt: pStr(u.Params, "prompt")}}
+		}
+		return "audio/wav", media.TimelineWAV(dur, events, u.MediaSeed), nil
 	case fileSpeech:
 		p := u.Params
 		b, _ := media.SpeechWAV(pStr(p, "text"), pNumOr(p, "voice_setting_speed", 1),

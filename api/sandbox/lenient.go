@@ -51,6 +51,22 @@ func lenient(s *catalog.Spec, body map[string]any) (map[string]any, []string) {
 		delete(out, k)
 		ignored = append(ignored, k)
 	}
+	if s.Operation == api.OpTemplate2Video {
+		// area and beast belong to one template each; sent for another
+		// (the official MCP server's defaults), they do nothing.
+		name, _ := out["template"].(string)
+		for _, k := range []string{"area", "beast"} {
+			if _, sent := out[k]; sent && !catalog.TemplateTakes(name, k) {
+				delete(out, k)
+				ignored = append(ignored, k)
+			}
+		}
+	}
+	if id, _ := out["video_creation_id"].(string); id != "" && out["video_url"] != nil {
+		// extend and upscale-new: "the creation id wins when both are sent".
+		delete(out, "video_url")
+		ignored = append(ignored, "video_url")
+	}
 	if _, ok := s.Field("subjects"); ok {
 		if items, ok := out["subjects"].([]any); ok {
 			out["subjects"], ignored = subjectNames(items, ignored)

@@ -131,6 +131,9 @@ func compact(v any) any {
 // a readable data URI; URLs are never fetched, so they tell nothing.
 func firstImageRatio(p map[string]any) (string, bool) {
 	imgs := pStrings(p, "images")
+	if start := pStr(p, "start_image"); start != "" {
+		imgs = []string{start} // multiframe: the video starts from it
+	}
 	if len(imgs) == 0 {
 		return "", false
 	}

@@ -26,6 +26,15 @@ var videoRate = map[string]float64{
 
 const defaultVideoRate = 5
 
+// videoRateOf is a model's rate; a model without one (a user's, or none)
+// pays the default.
+func videoRateOf(model string) float64 {
+	if rate, ok := videoRate[model]; ok {
+		return rate
+	}
+	return defaultVideoRate
+}
+
 // resolutionFactor scales video prices and generation times.
 var resolutionFactor = map[string]float64{"540p": 0.75, "720p": 1, "1080p": 1.5, "2k": 2, "4k": 3}
 
@@ -33,6 +42,10 @@ var resolutionFactor = map[string]float64{"540p": 0.75, "720p": 1, "1080p": 1.5,
 var imagePrice = map[string]float64{"svcq1": 6, "svcq2": 4}
 
 var imageResolutionFactor = map[string]float64{"1080p": 1, "2k": 1.5, "4k": 2.5}
+
+// upscalePrice is upscale-new's credits, by target resolution (the notes:
+// "upscale by the target resolution").
+var upscalePrice = map[string]float64{"1080p": 10, "2k": 20, "4k": 30, "8k": 50}
 
 // qualityPrice is trending-replicate's credits at 720p, by quality.
 var qualityPrice = map[string]float64{"fast": 20, "standard": 30, "plus": 40, "medium": 50, "high": 60}
@@ -69,11 +82,7 @@ func price(op api.Operation, p map[string]any, audioSeconds float64) int {
 	var c float64
 	switch op {
 	case api.OpReference2Video, api.OpImg2Video, api.OpText2Video, api.OpStartEnd2Video:
-		rate, ok := videoRate[pStr(p, "model")]
-		if !ok {
-			rate = defaultVideoRate
-		}
-		c = math.Ceil(rate * pNumOr(p, "duration", 5) * factor(resolutionFactor, res))
+		c = math.Ceil(videoRateOf(pStr(p, "model")) * pNumOr(p, "duration", 5) * factor(resolutionFactor, res))
 		if pBool(p, "off_peak") {
 			c = math.Ceil(c / 2)
 		}
@@ -118,6 +127,21 @@ func price(op api.Operation, p map[string]any, audioSeconds float64) int {
 		c = premiumMVPerSecond * audioSeconds * factor(resolutionFactor, res)
 	case api.OpGeneralOneClick:
 		c = sceneVideoPerSecond * pNumOr(p, "duration", 0)
+	case api.OpExtend, api.OpMultiframe, api.OpTemplate2Video:
+		// Like img2video of the same length and resolution (service notes):
+		// the seconds made, the extension alone for extend.
+		secs := pNumOr(p, "duration", 5)
+		switch op {
+		case api.OpMultiframe:
+			secs = keyFrameSeconds(p)
+		case api.OpTemplate2Video:
+			secs = templateSeconds
+		}
+		c = videoRateOf(pStr(p, "model")) * secs * factor(resolutionFactor, res)
+	case api.OpUpscaleNew:
+		c = upscalePrice[strings.ToLower(pStr(p, "upscale_resolution"))]
+	case api.OpText2Audio:
+		c = timingAudioPerSecond * pNumOr(p, "duration", 10)
 	}
 	return int(math.Ceil(c))
 }
@@ -169,12 +193,24 @@ func processing(op api.Operation, p map[string]any, audioSeconds float64) time.D
 		return sec(120 + 1.5*audioSeconds)
 	case api.OpPremiumMV:
 		return sec(180 + 2*audioSeconds)
+	case api.OpExtend, api.OpMultiframe:
+		secs := pNumOr(p, "duration", 5)
+		if op == api.OpMultiframe {
+			secs = keyFrameSeconds(p)
+		}
+		return sec(20 + secs*6*factor(videoTimeFactor, res))
+	case api.OpUpscaleNew:
+		return sec(30 * factor(videoTimeFactor, strings.ToLower(pStr(p, "upscale_resolution"))))
+	case api.OpTemplate2Video:
+		return sec(60)
+	case api.OpText2Audio:
+		return sec(5 + pNumOr(p, "duration", 10))
 	}
 	return sec(30)
 }
 
 // videoTimeFactor scales generation time by resolution: pixels cost time.
-var videoTimeFactor = map[string]float64{"540p": 0.7, "720p": 1, "1080p": 1.6, "2k": 2.5, "4k": 4}
+var videoTimeFactor = map[string]float64{"540p": 0.7, "720p": 1, "1080p": 1.6, "2k": 2.5, "4k": 4, "8k": 7}
 
 // sceneProcessing and composeProcessing time the multi-scene sub-jobs.
 func sceneProcessing(seconds int) time.Duration {
@@ -196,7 +232,7 @@ func failCodes(op api.Operation, p map[string]any) []string {
 	switch op {
 	case api.OpLipSync:
 		codes = append(codes, api.ReasonImageCheckFace)
-	case api.OpTemplateStory, api.OpTrendingReplicate:
+	case api.OpTemplateStory, api.OpTrendingReplicate, api.OpTemplate2Video:
 		codes = append(codes, api.ReasonImageObjectsUndetected)
 	case api.OpMV:
 		if pBool(p, "lip_sync") {

@@ -67,7 +67,7 @@ func files(u *unit) []string {
 		return []string{fileVideo, fileCover}
 	case u.Op == api.OpReference2Image:
 		return []string{fileImage, fileCover}
-	case u.Op == api.OpTiming2Audio:
+	case u.Op == api.OpTiming2Audio, u.Op == api.OpText2Audio:
 		return []string{fileTimeline}
 	case u.Op == api.OpAudioTTS:
 		return []string{fileSpeech}
@@ -76,7 +76,7 @@ func files(u *unit) []string {
 			return nil
 		}
 		return []string{fileDemo}
-	case isVideoOp(u.Op):
+	case isVideoOp(u.Op), u.Op == api.OpExtend, u.Op == api.OpMultiframe, u.Op == api.OpTemplate2Video:
 		return []string{fileVideo, fileCover, fileWatermarked}
 	}
 	return []string{fileVideo, fileCover}
@@ -158,6 +158,8 @@ func result(st *state, u *unit, sg signer, asState string) resultBody {
 	switch u.Op {
 	case api.OpTiming2Audio:
 		r.Duration, r.TimingPrompts, r.Seed = u.Params["duration"], u.Params["timing_prompts"], u.Params["seed"]
+	case api.OpText2Audio:
+		r.Duration, r.Seed = u.Params["duration"], u.Params["seed"]
 	case api.OpTrendingReplicate:
 		p := progress(u, sg.now)
 		r.Progress = &p

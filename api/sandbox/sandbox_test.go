@@ -186,6 +186,13 @@ var samples = map[api.Operation]map[string]any{
 	api.OpMV:                {"images": []string{img}, "audio_url": "https://example.com/s.mp3"},
 	api.OpPremiumMV:         {"premium_mv_mode": "perform", "images": []string{img, img, img, img, img, img}, "audio_url": "https://example.com/s.mp3"},
 	api.OpGeneralOneClick:   {"images": []string{img}, "prompt": "a day at the sea", "duration": 25},
+	api.OpExtend:            {"model": "svcq2-pro", "video_url": "https://example.com/v.mp4", "prompt": "the camera pulls back", "duration": 4},
+	api.OpMultiframe: {"model": "svcq2-turbo", "start_image": img, "image_settings": []map[string]any{
+		{"key_image": "https://example.com/k1.png", "prompt": "it turns", "duration": 3},
+		{"key_image": "https://example.com/k2.png", "duration": 4}}},
+	api.OpUpscaleNew:     {"video_url": "https://example.com/v.mp4", "upscale_resolution": "4K"},
+	api.OpText2Audio:     {"model": "audio1.0", "prompt": "birds at dawn", "duration": 6.5},
+	api.OpTemplate2Video: {"template": "hugging", "images": []string{img, "https://example.com/b.png"}, "prompt": "they hug"},
 }
 
 func sample(op api.Operation, extra map[string]any) map[string]any {

@@ -35,6 +35,10 @@ type unit struct {
 	MediaSeed int64 `json:"media_seed"`
 	// Ratio is the frame shape of the results ("W:H").
 	Ratio string `json:"ratio,omitempty"`
+	// Seconds is the length of the result, where it is a video or audio
+	// whose length follows from the request (an extended video is its
+	// source and the extension).
+	Seconds float64 `json:"seconds,omitempty"`
 	// Origin is scheme://host of the creating request: callbacks carry
 	// absolute result URLs and have no request of their own to take it from.
 	Origin      string `json:"origin"`
@@ -122,6 +126,9 @@ type state struct {
 	Journal int64 `json:"journal,omitempty"`
 
 	byID map[string]*unit
+	// byCreation finds a unit by the id of its creation item: extend and
+	// upscale-new name a video by it.
+	byCreation map[string]*unit
 	// The engine files the units in flight by what they wait for, so that
 	// an event or a creation costs O(log n) however many are in flight.
 	// events holds each one's timed events; queue the queued tasks that are
@@ -189,6 +196,7 @@ func decodeState(b []byte) (*state, error) {
 
 func (st *state) index() {
 	st.byID = make(map[string]*unit, len(st.Units))
+	st.byCreation = make(map[string]*unit, len(st.Units))
 	st.events, st.queue = loadSchedule(pending), loadSchedule(waiting)
 	st.offPeak, st.ready = loadSchedule(queueing), loadSchedule(queueing)
 	st.running, st.recheck, st.finished, st.gone = 0, nil, nil, 0
@@ -204,6 +212,7 @@ func (st *state) index() {
 // hold indexes u and hands it to the engine.
 func (st *state) hold(u *unit) {
 	st.byID[u.ID] = u
+	st.byCreation[makeID(st.Seed, u.Seq, creationSalt)] = u
 	switch {
 	case u.Kind == kindJob:
 	case !u.terminal():
@@ -233,6 +242,7 @@ func (st *state) trim() {
 		st.finished[0] = nil // not pinned by the array's unused head
 		st.finished = st.finished[1:]
 		delete(st.byID, u.ID)
+		delete(st.byCreation, makeID(st.Seed, u.Seq, creationSalt))
 		delete(st.changed, u.ID)
 		st.dropped = append(st.dropped, u.ID)
 		st.gone++

@@ -52,8 +52,10 @@ type listEntry struct {
 	State     string        `json:"state"`
 	ErrCode   string        `json:"err_code,omitempty"`
 	Credits   int           `json:"credits"`
-	CreatedAt string        `json:"created_at"`
-	UpdatedAt string        `json:"updated_at"`
+	// Seconds is the result's length where the request sets it.
+	Seconds   float64 `json:"seconds,omitempty"`
+	CreatedAt string  `json:"created_at"`
+	UpdatedAt string  `json:"updated_at"`
 	// When the unit entered queueing, processing and its final state, so a
 	// client's tests can measure how late they learned of each change.
 	QueuedAt  string `json:"queued_at,omitempty"`
@@ -73,7 +75,7 @@ func (s *Server) list(rp *reply) {
 			}
 			e := listEntry{
 				ID: u.ID, Operation: u.Op, Kind: u.Kind, Parent: u.Parent, State: u.State,
-				ErrCode: u.ErrCode, Credits: credits,
+				ErrCode: u.ErrCode, Credits: credits, Seconds: u.Seconds,
 				CreatedAt: stamp(u.CreatedAt), UpdatedAt: stamp(u.UpdatedAt),
 			}
 			if u.Queued && u.State != api.StateCreated && !u.QueueAt.IsZero() {

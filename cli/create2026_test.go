@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The operations of 2026 through `clapper create --dry-run`: local files in
+// key frames are read, numbers go as numbers, and the rules of the notes
+// are held before anything is sent.
+func TestCreateNewOperationsDryRun(t *testing.T) {
+	dir := t.TempDir()
+	png := writePNG(t, dir, "frame.png", 200, 200)
+	r := runCLI(t, nil, "", "create", "multiframe", "--dry-run", "--set", "model=svcq2-pro", "--set", "start_image="+png,
+		"--set", `image_settings:=[{"key_image":"`+png+`","prompt":"it turns","duration":3},{"key_image":"https://e.com/k.png","duration":7.0}]`)
+	if r.code != 0 {
+		t.Fatalf("multiframe: exit %d: %s", r.code, r.err)
+	}
+	body := decodeDryRun(t, r.out)
+	frames, _ := body["image_settings"].([]any)
+	first, _ := frames[0].(map[string]any)
+	second, _ := frames[1].(map[string]any)
+	if s, _ := body["start_image"].(string); !strings.HasPrefix(s, "data:image/png;base64,") {
+		t.Errorf("start_image sent as %.60v", body["start_image"])
+	}
+	if s, _ := first["key_image"].(string); !strings.HasPrefix(s, "data:image/png;base64,") {
+		t.Errorf("a key frame's local image sent as %.60v", first["key_image"])
+	}
+	if first["duration"] != json.Number("3") || second["duration"] != json.Number("7") {
+		t.Errorf("key frame durations sent as %#v and %#v, want the numbers 3 and 7", first["duration"], second["duration"])
+	}
+	r = runCLI(t, nil, "", "create", "text2audio", "--dry-run", "--set", "model=audio1.0", "--set", "prompt=rain", "--set", "duration=2.5", "--set", "seed=0")
+	if body := decodeDryRun(t, r.out); r.code != 0 || body["duration"] != json.Number("2.5") || body["seed"] != json.Number("0") {
+		t.Errorf("text2audio: exit %d %s, sent %v", r.code, r.err, body)
+	}
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"extend", "--set", "model=svcq2-pro"}, "video_creation_id: required, or video_url"},
+		{[]string{"extend", "--set", "model=svcq2-pro", "--set", "video_url=clip.mp4"}, "video_url: must be an http(s) URL"},
+		{[]string{"upscale-new", "--set", "video_creation_id=1", "--set", "upscale_resolution=720p"}, "upscale_resolution: upscale-new accepts 1080p, 2K, 4K, 8K"},
+		{[]string{"multiframe", "--set", "model=svcq2-pro", "--set", "start_image=https://e.com/s.png", "--set", `image_settings:=[{"key_image":"https://e.com/k.png","duration":8}]`},
+			"image_settings: svcq2-pro takes 2 to 9 key frames, got 1"},
+		{[]string{"template2video", "--set", "template=hugging", "--set", "images=https://e.com/a.png", "--set", "area=japan"}, "area: only the exotic_princess template takes it"},
+		{[]string{"img2video", "--set", "model=svc1.5", "--set", "images=https://e.com/a.png"}, "svc1.5 is retired"},
+		{[]string{"multiframe", "--set", "image_settings=k.png"}, "image_settings: a list of objects; give it as JSON"},
+	} {
+		r := runCLI(t, nil, "", append(append([]string{"create"}, c.args...), "--dry-run")...)
+		if r.code != 2 || !strings.Contains(r.err, c.err) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.err, c.err)
+		}
+	}
+}
