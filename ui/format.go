@@ -49,6 +49,11 @@ var opLabels = map[api.Operation]string{
 	api.OpMV:                "mv",
 	api.OpPremiumMV:         "pmv",
 	api.OpGeneralOneClick:   "scenes",
+	api.OpExtend:            "ext",
+	api.OpMultiframe:        "frames",
+	api.OpUpscaleNew:        "up",
+	api.OpText2Audio:        "t2a",
+	api.OpTemplate2Video:    "tpl",
 }
 
 // opLabel is an operation's short name; one clapper does not know keeps

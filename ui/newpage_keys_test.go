@@ -325,7 +325,7 @@ func TestListEndsOnNewAndSettings(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24)
 	send(m, press("2"))
 	send(m, press("G"))
-	if p := m.pages[pageNew].(*newPage); p.selected() != api.OpGeneralOneClick || !strings.Contains(screen(m), "│ general_one_click") {
+	if p := m.pages[pageNew].(*newPage); p.selected() != api.OpTemplate2Video || !strings.Contains(screen(m), "│ template2video") {
 		t.Fatalf("G must select the last operation:\n%s", screen(m))
 	}
 	send(m, press("g"))
