@@ -31,6 +31,11 @@
 //   - reference2video prompt: every [@name] names a subject of the request
 //     (models that take subjects; svcq4-preview's references by position
 //     have a syntax not shown and are not read).
+//   - extend and upscale-new (tables2026.go): video_creation_id or
+//     video_url is required; with both, the creation id is used.
+//   - template2video: area only for exotic_princess, beast only for
+//     beast_companion; the templates the notes name want a prompt, but
+//     subject_3 and pubg_winner_hit.
 //
 // Shared input rules checked on every media value: an http(s) URL is
 // accepted as given (the service fetches it); a data URI (data:, in any
@@ -101,6 +106,29 @@
 // Every front end accepts local file paths for media fields: InlineFiles
 // (localfile.go) reads them into data URIs declared by their bytes, and
 // Describe gives the rules as data (clapper models --json, the MCP server).
+//
+// # The service in 2026
+//
+// Five operations the spec does not list come from the notes' section "The
+// service in 2026" (tables2026.go) and belong to the service layer, each
+// field citing it (Cite): extend (1-7 s added to a video of 4 s to 1 min),
+// multiframe (a start image and 2-9 key frames of 2-7 s, KindKeyFrames),
+// upscale-new (1080p, 2K, 4K or 8K, a source of at most 300 s), text2audio
+// (2-10 s, a float) and template2video. Choices there:
+//
+//   - video_url is a URL the service fetches, never a file (the notes say
+//     "a video URL"); a result of this service is named by its creation id.
+//   - extend with both a creation id and a URL: read as upscale-new's page
+//     says ("the creation id wins"), the lenient side.
+//   - Key frames: duration optional (no default is given; 5 s where a
+//     length is needed), prompt optional and not bounded (none is given).
+//   - template2video's template is an open choice (OpenChoice): the known
+//     names are offered, any other identifier is sent as written, since
+//     the official list is long and changes. Its photos: at least one.
+//     aspect_ratio and the area and beast values are the official MCP
+//     server's.
+//   - svc1.5 is retired on the video operations: refused as such (not as
+//     unknown); a catalog file that adds it brings it back.
 //
 // # Layers
 //

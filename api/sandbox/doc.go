@@ -15,7 +15,9 @@
 // every id the sandbox made: tasks, music videos, multi-scene jobs and their
 // scene and compose sub-jobs), POST /ent/v2/tasks/{id}/cancel, and the
 // multi-scene GET, /edit and /compose paths. Beyond the spec's tables, as
-// the service notes document them: GET /ent/v2/credits, the stored subjects
+// the service notes document them: the creation paths of 2026 (extend,
+// multiframe, upscale-new, text2audio, template2video), GET
+// /ent/v2/credits, the stored subjects
 // (POST and GET /ent/v2/subjects, PUT /ent/v2/subjects/{id}) and the upload
 // flow (POST /tools/v2/files/uploads, PUT of the bytes to the put_url,
 // PUT /tools/v2/files/uploads/{id}/finish). Outside the service's namespace:
@@ -44,6 +46,10 @@
 //     window nor halves the price.
 //   - In a subject, id beside a name. A subject with no name takes its id,
 //     the older key, as the name.
+//   - video_url beside video_creation_id (extend, upscale-new): "the
+//     creation id wins when both are sent".
+//   - template2video's area and beast sent for another template than the
+//     one taking each (the official MCP server sends both defaults).
 //   - The content type an image data URI declares, when its bytes are
 //     another accepted image format: a PNG sent as data:image/jpeg is read
 //     as the PNG it is (catalog.Relabel), named as images[0].content_type.
@@ -105,7 +111,11 @@
 //     4K); timing2audio 5 s + its duration; lip-sync 60 s; template-story
 //     90 s; trending-replicate 60 s (fast) to 180 s (high) at 720p, scaled
 //     by resolution like videos; mv 120 s plus 1.5 s per second of song;
-//     premium_mv 180 s plus 2 s per second. Each is jittered x0.8-1.3.
+//     premium_mv 180 s plus 2 s per second; extend and multiframe like
+//     videos of the seconds they make (the extension; the key frames'
+//     sum); upscale-new 30 s x0.7 (540p) to x7 (8K) by its target;
+//     template2video 60 s; text2audio 5 s + its duration. Each is jittered
+//     x0.8-1.3.
 //   - At most Config.MaxConcurrent (default 5) tasks process at once. The
 //     others wait in queueing and start strictly in submission order: a task
 //     not yet ready holds back every later one (off-peak tasks excepted,
@@ -153,6 +163,12 @@
 //     per second times the resolution factor.
 //   - general_one_click 4 per second; each scene edit 4 per second of the
 //     scene; composing is free.
+//   - The operations of 2026, as the notes suggest (like img2video of the
+//     same length and resolution; upscale by its target): extend the
+//     model's video rate per second added, multiframe per second of its
+//     key frames (one without a duration counts 5 s), template2video 5 s
+//     at the default rate (25); upscale-new 1080p 10, 2K 20, 4K 30, 8K 50;
+//     text2audio 2 per second.
 //   - Credits are whole numbers, rounded up, echoed at creation (also by
 //     audio-clone) and in results.
 //
@@ -236,11 +252,28 @@
 //     creation, with the usual 24 h URL.
 //   - creator_id is "sandbox"; input and output are JSON texts.
 //
+// Videos made from videos (extend, upscale-new):
+//   - The source is read from video_creation_id, else from video_url when
+//     it is a result URL of this sandbox: a creation not finished, or not
+//     a video, is refused (FieldInvalid naming the field). Any other id or
+//     URL is taken on trust as a 5 s 720p 16:9 video: the sandbox fetches
+//     nothing.
+//   - extend takes a source of 4 s to 1 min; upscale-new one of at most
+//     300 s, to a resolution above the source's (FieldInvalid naming
+//     upscale_resolution, with the targets above it). Frame rates are not
+//     known, so "under 60 fps" is not checked.
+//   - Results keep the source's shape. Their length adds up: an extended
+//     video is its source and the extension, an upscaled one its
+//     source's length, a multiframe video the sum of its key frames, a
+//     template video 5 s; GET /_sandbox/tasks lists it as seconds. The
+//     file served is the embedded sample of that shape, as for every video.
+//
 // Result files:
 //   - Generated on every GET from the task's parameters, never stored:
 //     images are PNGs at the aspect ratio and resolution asked (auto: the
 //     first input image's ratio when it is a data URI, else 16:9), covers
 //     JPEGs, timing2audio a WAV with each event sounding within [from, to),
+//     text2audio a WAV of its prompt as long as its duration,
 //     speech a WAV of voiced syllables (a voice always sounds the same), and
 //     videos the embedded MP4 of the nearest aspect ratio. Video operations
 //     also get watermarked_url (the same video). Every creation item carries
