@@ -403,6 +403,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"histroy"}, `unknown command "histroy"`},
 		{[]string{"history", "abandon", "7"}, "no request #7 in history"},
 		{[]string{"history", "abandon", "0"}, "#: want the number in the first column of clapper history, got \"0\""},
+		{[]string{"history", "abandon", "#7"}, "no request #7 in history"}, // #7 as get and --from take it
+		{[]string{"tag", "#7", "x"}, "no request #7"},
+		{[]string{"get", "#abc"}, "#abc: want #N"},
+		{[]string{"get", "a/b"}, `task id "a/b" holds '/'`},
 		{[]string{"get", "1", "--api-key", "k"}, "no service address"},
 	} {
 		r := runCLIData(t, t.TempDir(), c.args...)

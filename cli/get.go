@@ -40,7 +40,17 @@ func newGetCmd(app *App) *cobra.Command {
 			defer s.Close()
 			// #N is a row of clapper history, as --from takes it.
 			var local int64
-			if _, serr := fmt.Sscanf(args[0], "#%d", &local); serr == nil {
+			_, serr := fmt.Sscanf(args[0], "#%d", &local)
+			switch {
+			case serr != nil && strings.HasPrefix(args[0], "#"):
+				return &ExitError{Code: 2, Err: fmt.Errorf("%s: want #N, N the number in the first column of clapper history, or a task id", api.CleanText(args[0]))}
+			case serr != nil:
+				// A malformed id is bad input, refused before anything is sent.
+				if err := api.CheckID(args[0]); err != nil {
+					return &ExitError{Code: 2, Err: err}
+				}
+			}
+			if serr == nil {
 				t, err := s.Record().Task(cmd.Context(), local)
 				switch {
 				case errors.Is(err, record.ErrNotFound):

@@ -338,9 +338,10 @@ func (app *App) onLocalTask(fn func(ctx context.Context, store record.Store, loc
 	}
 }
 
-// parseLocalID reads the # column of clapper history.
+// parseLocalID reads the # column of clapper history: 7 or #7, as get
+// and --from take it.
 func parseLocalID(s string) (int64, error) {
-	id, err := strconv.ParseInt(s, 10, 64)
+	id, err := strconv.ParseInt(strings.TrimPrefix(s, "#"), 10, 64)
 	if err != nil || id <= 0 {
 		return 0, &ExitError{Code: 2, Err: fmt.Errorf("#: want the number in the first column of clapper history, got %q", s)}
 	}
