@@ -256,6 +256,9 @@ func (p *tasksPage) Update(msg tea.Msg) tea.Cmd {
 			return p.search()
 		}
 		return nil
+	case opFilterMsg:
+		p.op, p.pinned = msg.op, -1
+		return p.win.setSegments(p.segments())
 	case tea.KeyPressMsg:
 		if p.filtering {
 			return p.updateFilter(msg)
@@ -405,9 +408,7 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		p.pinned = -1
 		return p.win.setSegments(p.segments())
 	case key.Matches(msg, k.Op):
-		p.op = (p.op + 1) % (len(api.Operations()) + 1)
-		p.pinned = -1
-		return p.win.setSegments(p.segments())
+		return p.nextOp()
 	case key.Matches(msg, k.Sort):
 		p.byState = !p.byState
 		return p.win.setSegments(p.segments())
@@ -427,7 +428,48 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return func() tea.Msg { return openDialogMsg{d: d} }
 	}
+	return explainTasksIdle(msg)
+}
+
+// explainTasksIdle says why a key of the detail or of a pinned request did
+// nothing on a row, rather than nothing at all.
+func explainTasksIdle(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "e":
+		return status("e duplicates a task into New from its detail: enter opens it")
+	case "t":
+		return status("t tags a task from its detail: enter opens it")
+	case "x":
+		return status("x abandons a request whose answer never came (pinned at the top); no row here is one")
+	}
 	return nil
+}
+
+// opFilterMsg is the next operation filter o stops at (0: all).
+type opFilterMsg struct{ op int }
+
+// nextOp finds, in a command, the next operation after the one filtered
+// that has tasks under the other filters: o never stops on an empty list
+// (all operations is always a stop).
+func (p *tasksPage) nextOp() tea.Cmd {
+	ctx, store, from := p.env.ctx, p.env.store(), p.op
+	f := p.query
+	f.States = both(f.States, stateChoices[p.state].states)
+	ops := api.Operations()
+	return func() tea.Msg {
+		for i := 1; i <= len(ops); i++ {
+			n := (from + i) % (len(ops) + 1)
+			if n == 0 {
+				break
+			}
+			g := f
+			g.Operations = both(f.Operations, []api.Operation{ops[n-1]})
+			if c, err := store.Count(ctx, g); err == nil && c > 0 {
+				return opFilterMsg{op: n}
+			}
+		}
+		return opFilterMsg{op: 0}
+	}
 }
 
 // tickEvery is how soon a visible row changes by itself: a spinner turns
