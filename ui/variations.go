@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/forms"
 	"clapper/internal/textutil"
 	"clapper/record"
@@ -40,6 +41,14 @@ func (p *newPage) askVariations(msg forms.VariationsMsg) tea.Cmd {
 	fields := studio.VaryFields(msg.Op, msg.Model)
 	hint := fmt.Sprintf("How many versions, %d to %d, each with its own seed (enter: %d); or field=a|b|c for one version per value (commas separate values when no | is given).",
 		minVersions, maxVersions, defaultVersions)
+	placeholder := strconv.Itoa(defaultVersions)
+	if !takesSeed(msg.Op) {
+		// Versions of one request without a seed would not differ: only
+		// values are offered.
+		hint = fmt.Sprintf("field=a|b|c: one version per value, %d to %d (commas separate values when no | is given); %s takes no seed.",
+			minVersions, maxVersions, msg.Op)
+		placeholder = "field=a|b|c"
+	}
 	if len(fields) > 0 {
 		hint += " Fields: " + strings.Join(fields, ", ") + "."
 	}
@@ -49,7 +58,7 @@ func (p *newPage) askVariations(msg forms.VariationsMsg) tea.Cmd {
 		return err
 	}
 	th := p.env.theme
-	d := newInputDialog(th, "Variations of this "+string(msg.Op)+" request", hint, strconv.Itoa(defaultVersions), check, func(text string) tea.Cmd {
+	d := newInputDialog(th, "Variations of this "+string(msg.Op)+" request", hint, placeholder, check, func(text string) tea.Cmd {
 		versions, err := expandVariations(cfg, msg, text)
 		if err != nil {
 			return statusErr(err) // the check refused it already: not reached
@@ -62,10 +71,13 @@ func (p *newPage) askVariations(msg forms.VariationsMsg) tea.Cmd {
 // expandVariations reads the dialog's answer: a count, or field=values.
 func expandVariations(cfg studio.Config, msg forms.VariationsMsg, text string) ([]studio.SetRequest, error) {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && takesSeed(msg.Op) {
 		text = strconv.Itoa(defaultVersions)
 	}
 	field, list, vary := strings.Cut(text, "=")
+	if !vary && !takesSeed(msg.Op) {
+		return nil, fmt.Errorf("%s takes no seed: give field=a|b|c, one version per value", msg.Op)
+	}
 	if !vary {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < minVersions || n > maxVersions {
@@ -147,6 +159,12 @@ func (p *newPage) onVariationsSent() tea.Cmd {
 		return nil
 	}
 	return tea.Batch(p.form.Delivered(), p.keepSent())
+}
+
+// takesSeed reports an operation whose versions can differ by seed alone.
+func takesSeed(op api.Operation) bool {
+	_, ok := catalog.FieldOf(op, "seed")
+	return ok
 }
 
 func modelSuffix(model string) string {
