@@ -272,7 +272,9 @@ func (sp *subjectsPanel) View(w, rows int) string {
 		line := textutil.Truncate(fmt.Sprintf("%s  %s  %s  %s", api.CleanLine(sb.Name), th.Dim.Render(api.CleanLine(sb.ID)),
 			textutil.Plural(len(sb.Images), "image"), api.CleanLine(voice)), w-2)
 		if i == sp.cursor {
-			b.WriteString(th.Marker.Render("▌ ") + line + "\n")
+			// Not the voices' ▌: one bar on the page marks what ↑/↓ and
+			// the voice keys act on; [/] and e act on this one.
+			b.WriteString(th.Key.Render("› ") + line + "\n")
 		} else {
 			b.WriteString("  " + line + "\n")
 		}

@@ -79,7 +79,7 @@ func TestVoicesPageReadsAndSelectsSubjects(t *testing.T) {
 	}
 	marked := func() string {
 		for _, l := range strings.Split(screen(m), "\n") {
-			if strings.HasPrefix(l, "▌ ") && strings.Contains(l, "sbs") {
+			if strings.HasPrefix(l, "› ") && strings.Contains(l, "sbs") {
 				return l
 			}
 		}
@@ -95,5 +95,21 @@ func TestVoicesPageReadsAndSelectsSubjects(t *testing.T) {
 	send(m, press("["))
 	if !strings.Contains(marked(), "ann") {
 		t.Errorf("[ did not move back: %q", marked())
+	}
+}
+
+// With cloned voices and stored subjects both listed, one ▌ marks the
+// voice ↑/↓ moves; the selected subject has its own mark (›).
+func TestVoicesPageHasOneBarCursor(t *testing.T) {
+	m, s := newTestModel(t, 100, 40)
+	seedVoices(t, m, standardVoices())
+	if _, err := s.Service().CreateSubject(context.Background(), map[string]any{"name": "ann", "images": []any{"https://e.com/a.png"}}); err != nil {
+		t.Fatal(err)
+	}
+	send(m, press("4"))
+	send(m, press("S"))
+	out := screen(m)
+	if strings.Count(out, "▌") != 1 || !strings.Contains(out, "› ann") {
+		t.Fatalf("want one ▌ (the voice) and › on the subject:\n%s", out)
 	}
 }
