@@ -8,12 +8,16 @@ DATA_DIR ?=
 # staticcheck at a pinned version, fetched through the module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Mutation testing (`make mutate`, not part of `make test`): gremlins at a
-# pinned version, installed once into bin/tools. MUTATE_PKGS narrows the run
-# (e.g. MUTATE_PKGS=scenes); MUTATE_WORKERS and MUTATE_TIMEOUT bound its load.
+# pinned version, installed once into bin/tools, and the hand-made mutants
+# of mutants/PKG.txt for the packages gremlins cannot drive well (ui, mcp).
+# MUTATE_PKGS narrows the run (e.g. MUTATE_PKGS=scenes; every package when
+# empty), CHANGED=main~5 to what changed since that commit; MUTATE_WORKERS
+# and MUTATE_TIMEOUT bound its load.
 GREMLINS       ?= github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
-MUTATE_PKGS    ?= api api/catalog track history studio scenes cli
+MUTATE_PKGS    ?=
 MUTATE_WORKERS ?= 1
 MUTATE_TIMEOUT ?= 5
+CHANGED        ?=
 
 .PHONY: run build test bench fmt vet lint fuzz mutate clean
 
@@ -65,26 +69,15 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=60s ./api/catalog/
 	$(GO) test -run=NONE -fuzz=FuzzSplitPauses -fuzztime=30s ./api/catalog/
 
-# mutate runs gremlins on each package of MUTATE_PKGS, its own tests only,
-# and ends with the efficacy (killed / (killed + lived)) per package. The
-# surviving mutants judged equivalent are listed in mutate-equivalents.md.
+# mutate runs mutants/mutate.sh in a private copy of the tree: gremlins or
+# the hand-made mutants on each package, its own tests only, ending with the
+# efficacy (killed / (killed + lived)) and time per package. The surviving
+# mutants judged equivalent are listed in mutate-equivalents.md.
 mutate:
-	@mkdir -p bin/tools bin/mutate
+	@mkdir -p bin/tools
 	@test -x bin/tools/gremlins || GOBIN=$(CURDIR)/bin/tools $(GO) install $(GREMLINS)
-	@for p in $(MUTATE_PKGS); do \
-		out=bin/mutate/$$(echo $$p | tr / _).txt; \
-		echo "== mutating ./$$p (log in $$out)"; \
-		bin/tools/gremlins unleash --workers $(MUTATE_WORKERS) --timeout-coefficient $(MUTATE_TIMEOUT) \
-			--output-statuses lt ./$$p > $$out 2>&1 || echo "   gremlins failed on ./$$p: see $$out"; \
-		grep -E '^ *(LIVED|TIMED OUT)' $$out | sed 's/^/   /'; \
-	done
-	@echo; echo "efficacy per package (killed / (killed + lived)):"
-	@for p in $(MUTATE_PKGS); do \
-		out=bin/mutate/$$(echo $$p | tr / _).txt; \
-		printf '  %-14s %s  %s\n' "$$p" \
-			"$$(grep -o 'Test efficacy: [0-9.]*%' $$out || echo 'Test efficacy: n/a')" \
-			"$$(grep -o 'Killed: [0-9]*, Lived: [0-9]*' $$out)"; \
-	done
+	@MUTATE_PKGS='$(MUTATE_PKGS)' CHANGED='$(CHANGED)' MUTATE_WORKERS='$(MUTATE_WORKERS)' \
+		MUTATE_TIMEOUT='$(MUTATE_TIMEOUT)' GREMLINS_BIN=$(CURDIR)/bin/tools/gremlins sh mutants/mutate.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')

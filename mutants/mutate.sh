@@ -1,0 +1,91 @@
+#!/bin/sh
+# The body of `make mutate`: mutation testing of every package, in a
+# private copy of the working tree (others build in this one: a mutated
+# file here would break their builds). A package with a list of hand-made
+# mutants (mutants/PKG.txt, / written _) runs it with `go run ./mutants`;
+# every other package runs gremlins. It ends with the efficacy
+# (killed / (killed + lived)) and the time of each package.
+#
+# Environment (the Makefile passes its variables):
+#   MUTATE_PKGS     packages, as folders (default: every package of the module)
+#   CHANGED         a commit: only what changed since it (and files not yet
+#                   committed): gremlins' --diff for its packages (the changed
+#                   lines), the mutants of the changed files for hand-made lists
+#   MUTATE_WORKERS  gremlins' workers (default 1)
+#   MUTATE_TIMEOUT  a mutant's tests time out after this many times an
+#                   unmutated run (default 5)
+#   GREMLINS_BIN    the gremlins binary (default bin/tools/gremlins)
+set -u
+root=$(pwd)
+logs=$root/bin/mutate
+gremlins=${GREMLINS_BIN:-$root/bin/tools/gremlins}
+workers=${MUTATE_WORKERS:-1}
+coeff=${MUTATE_TIMEOUT:-5}
+changed_since=${CHANGED:-}
+pkgs=${MUTATE_PKGS:-$(go list -f '{{.Dir}}' ./... | sed "s|^$root/*||; s|^\$|.|")}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/clapper-mutate.XXXXXX") || exit 1
+# The copy goes whatever ends the run; an interrupt ends it too (the EXIT
+# trap runs then). The runner of hand-made mutants puts its file back itself.
+trap 'rm -rf "$work"' EXIT
+trap 'echo "mutate: interrupted"; exit 130' INT TERM HUP
+mkdir -p "$logs" "$work/tree"
+tar -C "$root" --exclude=./bin -cf - . | tar -C "$work/tree" -xf - || exit 1
+
+changed=
+if [ -n "$changed_since" ]; then
+	if ! git rev-parse -q --verify "$changed_since^{commit}" >/dev/null; then
+		echo "mutate: CHANGED=$changed_since is not a commit here (try CHANGED=main~5)" >&2
+		exit 2
+	fi
+	untracked=$(git ls-files --others --exclude-standard -- '*.go')
+	changed=$({ git diff --merge-base --name-only "$changed_since" -- '*.go'; echo "$untracked"; } |
+		grep -v -e '_test\.go$' -e '^$' | sort -u)
+	# gremlins' --diff reads `git diff` in the copy: new files are made
+	# known to the copy's index (intent to add) so their lines count.
+	if [ -n "$untracked" ]; then
+		(cd "$work/tree" && echo "$untracked" | xargs git add -N) || exit 1
+	fi
+fi
+
+(cd "$work/tree" && go build -o "$work/mutants" ./mutants) || exit 1
+
+summary=
+total_start=$(date +%s)
+for p in $pkgs; do
+	name=$(echo "$p" | tr / _)
+	[ "$name" = . ] && name=root
+	out=$logs/$name.txt
+	files=
+	if [ -n "$changed_since" ]; then
+		files=$(echo "$changed" | awk -v d="$p" '{ n = split($0, a, "/"); dir = n == 1 ? "." : substr($0, 1, length($0) - length(a[n]) - 1); if (dir == d) print }')
+		if [ -z "$files" ]; then
+			summary="$summary$(printf '  %-20s no file changed since %s' "$p" "$changed_since")
+"
+			continue
+		fi
+	fi
+	start=$(date +%s)
+	if [ -f "$work/tree/mutants/$name.txt" ]; then
+		echo "== mutating ./$p by hand (mutants/$name.txt; log in $out)"
+		only=$(echo "$files" | paste -sd, -)
+		(cd "$work/tree" && "$work/mutants" ${only:+-only "$only"} -timeout "$coeff" "mutants/$name.txt") >"$out" 2>&1 ||
+			echo "   the hand-made mutants of ./$p did not all run: see $out"
+	else
+		echo "== mutating ./$p with gremlins (log in $out)"
+		(cd "$work/tree" && "$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" \
+			${changed_since:+--diff "$changed_since"} --output-statuses lt "./$p") >"$out" 2>&1 ||
+			echo "   gremlins failed on ./$p: see $out"
+	fi
+	grep -E '^ *(LIVED|TIMED OUT|STALE)' "$out" | sed 's/^ */   /'
+	secs=$(($(date +%s) - start))
+	summary="$summary$(printf '  %-20s %-24s %-30s %dm%02ds' "$p" \
+		"$(grep -o 'Test efficacy: [0-9.]*%' "$out" || echo 'Test efficacy: n/a')" \
+		"$(grep -o 'Killed: [0-9]*, Lived: [0-9]*' "$out" || echo "did not run: see $out")" $((secs / 60)) $((secs % 60)))
+"
+done
+secs=$(($(date +%s) - total_start))
+echo
+echo "efficacy per package (killed / (killed + lived)) and time:"
+printf '%s' "$summary"
+printf 'total %dm%02ds\n' $((secs / 60)) $((secs % 60))
