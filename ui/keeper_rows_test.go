@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"clapper/api"
+	"clapper/record"
 )
 
 // The version a contact sheet keeps carries the sheet's star on its Tasks
@@ -42,5 +46,33 @@ func TestKeeperAndSetShowOnRows(t *testing.T) {
 				t.Fatalf("History's is:keeper must list the keeper alone, starred:\n%s", scr)
 			}
 		})
+	}
+}
+
+// G and g reach the ends of the sets list, as in every list.
+func TestSetsListEnds(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	var ids []int64
+	for _, name := range []string{"oldest set", "newest set"} {
+		members := []record.SetMember{{Line: 1, Operation: api.OpReference2Image, Label: "seed=1"}, {Line: 2, Operation: api.OpReference2Image, Label: "seed=2"}}
+		id, _, err := s.Record().OpenSet(context.Background(), record.SetVariations, "", name, members)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	send(m, press("C"))
+	send(m, press("G"))
+	send(m, press("enter"))
+	if m.sheet() == nil || m.sheet().setID != ids[0] {
+		t.Fatalf("G then enter must open the oldest set:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("C"))
+	send(m, press("G"))
+	send(m, press("g"))
+	send(m, press("enter"))
+	if m.sheet() == nil || m.sheet().setID != ids[1] {
+		t.Fatalf("g then enter must open the newest set:\n%s", screen(m))
 	}
 }

@@ -30,9 +30,12 @@ func listSets(e *env) tea.Cmd {
 	}
 }
 
-var setsDialogKeys = struct{ Up, Down, Open, Close key.Binding }{
+// The list's keys are every list's: g/G and home/end reach its ends.
+var setsDialogKeys = struct{ Up, Down, First, Last, Open, Close key.Binding }{
 	Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 	Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+	First: key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "newest")),
+	Last:  key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "oldest")),
 	Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contact sheet")),
 	Close: key.NewBinding(key.WithKeys("esc", "q", "ctrl+c"), key.WithHelp("esc", "close")),
 }
@@ -54,6 +57,10 @@ func (d *setsDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 		d.cursor = max(d.cursor-1, 0)
 	case key.Matches(k, setsDialogKeys.Down):
 		d.cursor = min(d.cursor+1, len(d.sets)-1)
+	case key.Matches(k, setsDialogKeys.First):
+		d.cursor = 0
+	case key.Matches(k, setsDialogKeys.Last):
+		d.cursor = len(d.sets) - 1
 	case key.Matches(k, setsDialogKeys.Open):
 		id := d.sets[d.cursor].ID
 		return func() tea.Msg { return openSheetMsg{setID: id} }, true
@@ -83,7 +90,8 @@ func (d *setsDialog) View(th *Theme, width int) string {
 		right := th.Dim.Render(sent + " · " + si.CreatedAt.Local().Format("Jan 2 15:04"))
 		b.WriteString(mark + textutil.JoinEnds(left, right, w-6) + "\n")
 	}
-	b.WriteString("\n" + th.Key.Render("enter") + th.Dim.Render(" contact sheet   ") + th.Key.Render("esc") + th.Dim.Render(" close"))
+	b.WriteString("\n" + th.Key.Render("enter") + th.Dim.Render(" contact sheet   ") + th.Key.Render("g/G") + th.Dim.Render(" newest/oldest   ") +
+		th.Key.Render("esc") + th.Dim.Render(" close"))
 	return th.Box.Width(w).Render(b.String())
 }
 
