@@ -54,6 +54,9 @@ type rigOpts struct {
 	elicit func(*sdk.ElicitParams) *sdk.ElicitResult
 	// resourceUpdated sees each resource update notification.
 	resourceUpdated func(uri string)
+	// historyClock, when set, stamps the history's rows (tasks created at
+	// one instant).
+	historyClock func() time.Time
 }
 
 type rig struct {
@@ -84,6 +87,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
 		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
 	opts := studio.Options{Origin: record.OriginMCP, NoEvents: true, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
+	opts.Clock = o.historyClock
 	if o.productionWatcher {
 		opts.Watcher, opts.ChangeInterval = track.WatcherOptions{}, 0
 	}
