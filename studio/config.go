@@ -427,6 +427,26 @@ func SentBy() string {
 	return fileSafe(name) + "@" + fileSafe(host)
 }
 
+// Machine names this copy of clapper in a team's database, where the
+// files it saved, its download leases and its upload cache are its own: the
+// host name, and the data folder too when it is not the default one, so two
+// copies on one host with data folders of their own never take each
+// other's files for theirs (a result one saved reads "saved on" the other).
+func (c Config) Machine() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "?"
+	}
+	if def, err := DefaultDataDir(); err == nil && filepath.Clean(def) == filepath.Clean(c.DataDir) {
+		return host
+	}
+	dir, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		dir = c.DataDir
+	}
+	return host + ":" + dir
+}
+
 // Team reports whether the history is a team's shared database.
 func (c Config) Team() bool { return c.HistoryURL != "" }
 

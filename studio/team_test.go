@@ -3,12 +3,15 @@ package studio_test
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/internal/pgtest"
+	"clapper/record"
 	"clapper/studio"
 	"clapper/track"
 )
@@ -90,5 +93,78 @@ func TestTeamAccountIsReadOnceForEveryMachine(t *testing.T) {
 	got, err = b.Account(ctx)
 	if err != nil || got.Remaining >= first.Remaining {
 		t.Fatalf("a stale read must be read again from the service: %+v (%v), kept %d", got, err, first.Remaining)
+	}
+}
+
+// Two copies of clapper on one host, each with its own data folder, are two
+// machines of the team: what one saved is its own, and reads "saved on" it
+// in the other, which has saved nothing until it fetches the result itself.
+func TestTeamCopiesWithDataFoldersOfTheirOwnSaveApart(t *testing.T) {
+	isolated(t)
+	url := pgtest.Get(t).Database(t, "", nil)
+	clk := sandbox.NewFakeClock(wiringT0)
+	ctx := context.Background()
+	cfgA := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true})
+	cfgB := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true})
+	if cfgA.Machine() == cfgB.Machine() {
+		t.Fatalf("two data folders, one machine name %q", cfgA.Machine())
+	}
+	a, b := openSandbox(t, cfgA, clk), openSandbox(t, cfgB, clk)
+	sub, err := a.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(10 * time.Minute)
+	a.Poll(ctx)
+	done, err := a.Record().Task(ctx, sub.LocalID)
+	if err != nil || done.State != api.StateSuccess {
+		t.Fatalf("the image did not finish: %+v %v", done, err)
+	}
+	if err := a.Download(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Settle(ctx, done.TaskID); err != nil {
+		t.Fatal(err)
+	}
+	saved := func(s *studio.Studio) int {
+		ds, err := s.Record().Downloads(ctx, done.TaskID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range ds {
+			if d.Status == record.DownloadDone {
+				n++
+			}
+		}
+		return n
+	}
+	if saved(a) == 0 {
+		t.Fatal("a saved nothing")
+	}
+	if n := saved(b); n != 0 {
+		t.Errorf("b holds %d saved files of a's data folder as its own", n)
+	}
+	tb, err := b.Record().TaskByID(ctx, done.TaskID)
+	if err != nil || !slices.Equal(tb.SavedOn, []string{cfgA.Machine()}) {
+		t.Errorf("b's detail: saved on %v (%v), want %s", tb.SavedOn, err, cfgA.Machine())
+	}
+}
+
+// The default data folder is the machine's own: its name is the host's, as
+// the files a team's copies saved before data folders were named say.
+func TestMachineOfTheDefaultDataFolderIsTheHost(t *testing.T) {
+	isolated(t)
+	def, err := studio.DefaultDataDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	if got := (studio.Config{DataDir: def}).Machine(); got != host {
+		t.Errorf("machine of the default data folder %q, want %q", got, host)
+	}
+	other := t.TempDir()
+	if got := (studio.Config{DataDir: other}).Machine(); got != host+":"+other {
+		t.Errorf("machine of %s: %q", other, got)
 	}
 }
