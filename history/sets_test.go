@@ -89,6 +89,15 @@ func TestSetKeeperAndDiscard(t *testing.T) {
 	if err := s.DiscardSetLine(ctx, id, 9); !errors.Is(err, record.ErrNoSet) {
 		t.Fatalf("discarding a line the set has not: %v", err)
 	}
+	if err := s.RestoreSetLine(ctx, id, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.SetMembers(ctx, id); got[1].Discarded {
+		t.Fatalf("line 2 restored is still discarded: %+v", got)
+	}
+	if err := s.RestoreSetLine(ctx, id, 2); !errors.Is(err, record.ErrNoSet) {
+		t.Fatalf("restoring a line not discarded: %v", err)
+	}
 }
 
 // A batch file run again after an edit: its lines that an earlier run of a

@@ -89,6 +89,21 @@ func (s *Store) KeepSetLine(ctx context.Context, setID int64, line int) error {
 	})
 }
 
+// RestoreSetLine shows a discarded line on its contact sheet again (u on
+// the sheet): a discard is only ever a hiding, so it can be undone.
+func (s *Store) RestoreSetLine(ctx context.Context, setID int64, line int) error {
+	return s.write(ctx, func(tx *dbTx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE task_set_lines SET discarded = 0 WHERE set_id = ? AND line = ? AND discarded = 1`, setID, line)
+		if err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w (no discarded line %d in set %d)", record.ErrNoSet, line, setID)
+		}
+		return nil
+	})
+}
+
 // DiscardSetLine hides a set's line from its contact sheet (and clears it
 // as the keeper). Its task and files stay.
 func (s *Store) DiscardSetLine(ctx context.Context, setID int64, line int) error {

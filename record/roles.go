@@ -149,6 +149,7 @@ type Sets interface {
 	SetOfTask(ctx context.Context, localID int64) (int64, error)
 	KeepSetLine(ctx context.Context, setID int64, line int) error
 	DiscardSetLine(ctx context.Context, setID int64, line int) error
+	RestoreSetLine(ctx context.Context, setID int64, line int) error
 	// ReserveSet holds credits for a running set's unsent lines, checked
 	// against caps in the same transaction (a *CapExceeded refuses it); 0
 	// releases them. A run renews it while it runs.

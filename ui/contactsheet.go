@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ var thumbSizes = []struct{ w, h int }{{40, 10}, {30, 8}, {20, 5}, {17, 3}}
 const cellTextLines = 3
 
 type sheetKeys struct {
-	Left, Right, Up, Down, First, Last, Keep, Open, File, Download, Discard, Onward, Retry, Back key.Binding
+	Left, Right, Up, Down, First, Last, Keep, Open, File, Download, Discard, Undo, Onward, Retry, Back key.Binding
 }
 
 func newSheetKeys() sheetKeys {
@@ -48,6 +49,7 @@ func newSheetKeys() sheetKeys {
 		File:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open file")),
 		Download: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "download")),
 		Discard:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "discard…")),
+		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "bring back the discarded")),
 		Onward:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send onward")),
 		Retry:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "send again…")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -59,7 +61,7 @@ func (k sheetKeys) ShortHelp() []key.Binding {
 }
 
 func (k sheetKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.First, k.Last, k.Keep, k.Open}, {k.Onward, k.File, k.Download, k.Discard, k.Retry, k.Back}}
+	return [][]key.Binding{{k.Left, k.Right, k.Up, k.Down}, {k.First, k.Last, k.Keep, k.Open}, {k.Onward, k.File, k.Download, k.Discard, k.Undo, k.Retry, k.Back}}
 }
 
 // contactSheet shows a set's results side by side (the versions of one
@@ -74,8 +76,8 @@ func (k sheetKeys) FullHelp() [][]key.Binding {
 //
 // Discarding hides a version from the sheet and nothing else: its task
 // stays in history (it cost credits, and the Tasks list still finds it),
-// and its saved files stay on disk. A careful user deletes files in the
-// file manager, where the undo is; the confirmation says where they are.
+// and its saved files stay on disk, so u can bring it back. A careful user
+// deletes files in the file manager; the confirmation says where they are.
 type contactSheet struct {
 	env   *env
 	keys  sheetKeys
@@ -98,6 +100,13 @@ type contactSheet struct {
 
 	thumbs    map[int64][]string // by task row: thumbLines of its picture
 	thumbNote map[int64]string   // why a cell has no picture, or "loading"
+
+	// discarded are the set's lines discarded (u brings them back); undo
+	// the lines discarded here, the last last: u restores that one first.
+	discarded []sheetCell
+	undo      []int
+	// focus is a line brought back: the next read puts the cursor on it.
+	focus int
 }
 
 // sheetCell is one line of the set as the sheet shows it.
@@ -116,11 +125,12 @@ type (
 	openSheetMsg struct{ setID int64 }
 	// sheetLoadedMsg carries a set as history holds it.
 	sheetLoadedMsg struct {
-		setID    int64
-		info     record.SetInfo
-		cells    []sheetCell
-		activity studio.SetActivity
-		err      error
+		setID     int64
+		info      record.SetInfo
+		cells     []sheetCell
+		discarded []sheetCell // the lines discarded (line and label only)
+		activity  studio.SetActivity
+		err       error
 	}
 	// sheetThumbMsg carries one cell's decoded thumbnail, or why none.
 	sheetThumbMsg struct {
@@ -180,6 +190,7 @@ func (c *contactSheet) Help() help.KeyMap {
 	k.Discard.SetEnabled(cell != nil)
 	k.Onward.SetEnabled(hasTask && cell.task.State == api.StateSuccess)
 	k.Retry.SetEnabled(c.retryable() > 0)
+	k.Undo.SetEnabled(len(c.discarded) > 0)
 	return k
 }
 
@@ -218,6 +229,7 @@ func (c *contactSheet) reload() tea.Cmd {
 		}
 		for _, m := range members {
 			if m.Discarded {
+				msg.discarded = append(msg.discarded, sheetCell{line: m.Line, label: m.Label})
 				continue
 			}
 			cell := sheetCell{line: m.Line, label: m.Label, op: m.Operation, waiting: msg.activity.Waiting[m.Line]}
@@ -285,7 +297,12 @@ func (c *contactSheet) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmds...)
 		}
 		c.info, c.cells, c.activity, c.loaded, c.problem = msg.info, msg.cells, msg.activity, true, ""
+		c.discarded = msg.discarded
 		c.fitThumbs()
+		if i := slices.IndexFunc(c.cells, func(cell sheetCell) bool { return cell.line == c.focus }); i >= 0 {
+			c.cursor = i
+		}
+		c.focus = 0
 		c.cursor = min(c.cursor, max(len(c.cells)-1, 0))
 		c.scrollToCursor()
 		return tea.Batch(append(cmds, c.loadThumbs()...)...)
@@ -300,6 +317,12 @@ func (c *contactSheet) Update(msg tea.Msg) tea.Cmd {
 			c.thumbNote[msg.localID] = msg.note
 		}
 		return nil
+	case sheetChangedMsg:
+		if msg.discarded != 0 {
+			c.undo = append(c.undo, msg.discarded)
+		}
+		c.focus = msg.restored
+		return c.reload()
 	case tea.KeyPressMsg:
 		return c.onKey(msg)
 	}
@@ -403,6 +426,8 @@ func (c *contactSheet) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Onward):
 		id := c.current().task.LocalID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }
+	case key.Matches(msg, k.Undo):
+		return c.restore()
 	case key.Matches(msg, k.Retry):
 		return c.askRetry()
 	case msg.String() == "R":
@@ -477,6 +502,15 @@ func (c *contactSheet) askDiscard() tea.Cmd {
 	if cell.line == c.info.Keeper {
 		body += " It is the keeper: the set is left with none (space marks another)."
 	}
+	if t := cell.task; t != nil && inFlight(t.State) {
+		// Hiding stops nothing: the service finishes it and bills it.
+		cost := "its credits"
+		if t.Credits > 0 {
+			cost = textutil.Plural(int(t.Credits), "credit")
+		}
+		body += fmt.Sprintf(" It is still %s at the service: discarding does not stop it, and %s are spent all the same.", stateLabel(t.State), cost)
+	}
+	body += " u brings it back."
 	ctx, store, id := c.env.ctx, c.env.store(), c.setID
 	return func() tea.Msg {
 		return openDialogMsg{d: &confirmDialog{
@@ -486,7 +520,7 @@ func (c *contactSheet) askDiscard() tea.Cmd {
 				if err := store.DiscardSetLine(ctx, id, cell.line); err != nil {
 					return statusMsg{text: "not discarded: " + api.CleanLine(err.Error()), bad: true}
 				}
-				return sheetChangedMsg{setID: id, text: versionName(cell) + " discarded (its task and files stay)"}
+				return sheetChangedMsg{setID: id, discarded: cell.line, text: versionName(cell) + " discarded (its task and files stay; u brings it back)"}
 			},
 		}}
 	}
@@ -559,10 +593,33 @@ func linesOf(reqs []studio.SetRequest) string {
 	return textutil.Clip(strings.Join(parts, ", "), 200)
 }
 
-// sheetChangedMsg: lines were discarded or sent again; the sheet re-reads.
+// restore brings back the line discarded last on this sheet, else (one
+// discarded earlier, or on another machine) the last discarded line.
+func (c *contactSheet) restore() tea.Cmd {
+	cell := c.discarded[len(c.discarded)-1]
+	for n := len(c.undo); n > 0; n = len(c.undo) {
+		line := c.undo[n-1]
+		c.undo = c.undo[:n-1]
+		if i := slices.IndexFunc(c.discarded, func(d sheetCell) bool { return d.line == line }); i >= 0 {
+			cell = c.discarded[i]
+			break
+		}
+	}
+	ctx, store, id := c.env.ctx, c.env.store(), c.setID
+	return func() tea.Msg {
+		if err := store.RestoreSetLine(ctx, id, cell.line); err != nil {
+			return statusMsg{text: "not brought back: " + api.CleanLine(err.Error()), bad: true}
+		}
+		return sheetChangedMsg{setID: id, restored: cell.line, text: versionName(cell) + " is back on the sheet"}
+	}
+}
+
+// sheetChangedMsg: lines were discarded (discarded: which, for u), brought
+// back (restored: which, for the cursor) or sent again; the sheet re-reads.
 type sheetChangedMsg struct {
-	setID int64
-	text  string
+	setID               int64
+	discarded, restored int
+	text                string
 }
 
 // versionName is how a cell is named in messages: "version 3 (seed=7)".

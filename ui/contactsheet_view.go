@@ -153,6 +153,10 @@ func (c *contactSheet) titleLine() string {
 	if unsent > 0 {
 		parts = append(parts, th.Dim.Render(fmt.Sprintf("%d not sent", unsent)))
 	}
+	if n := len(c.discarded); n > 0 {
+		// Counted apart, so that "2 done" of a set of four reads whole.
+		parts = append(parts, th.Dim.Render(fmt.Sprintf("%d discarded", n)))
+	}
 	if c.info.Keeper != 0 {
 		parts = append(parts, th.Marker.Render(fmt.Sprintf("★ %d", c.info.Keeper)))
 	}

@@ -114,7 +114,7 @@ func (m *Model) onSheetMsg(msg tea.Msg) tea.Cmd {
 	case sheetChangedMsg:
 		cmd := status(msg.text)
 		if m.sheet() != nil && m.sheet().setID == msg.setID {
-			cmd = tea.Batch(cmd, m.sheet().reload())
+			cmd = tea.Batch(cmd, m.toSheet(msg))
 		}
 		return cmd
 	}

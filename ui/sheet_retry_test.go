@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"image/color"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
 	"clapper/record"
@@ -65,5 +68,68 @@ func TestSheetRetrySendsFailedAndUnsentOnce(t *testing.T) {
 	retry, err := s.RetryRequests(ctx, id)
 	if err == nil && len(retry.Requests()) != 0 {
 		t.Fatalf("sent again, nothing is left to send: %+v", retry)
+	}
+}
+
+// In a running program: x discards a version after asking, and the
+// question says a running one still bills; the title counts the discarded
+// apart (a set of six reads whole); u brings back the one discarded last
+// (not the last line), in history too, and the cursor lands on it.
+func TestSheetDiscardSaysTheCostAndUndoesInARunningProgram(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	id, _ := sheetSet(t, s, clk, 6) // versions 1-4 done, 5 processing (4 credits), 6 never sent
+	m := New(s, func() time.Time { return testNow }, nil)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	// WaitFor reads the output as it goes: each wait looks for what one
+	// frame shows.
+	wait := func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(5*time.Second))
+	}
+	tm.Send(press("C"))
+	wait("reference2image, 6 versions")
+	tm.Send(press("enter"))
+	wait("version 6", "never sent")
+	discard := func(name string) {
+		t.Helper()
+		tm.Send(press("x")) // the question opens by a command: y waits for it
+		wait("Discard " + name + "?")
+		tm.Send(press("y"))
+	}
+	tm.Send(press("right"))
+	discard("version 2 (seed=1001)")
+	wait("1 discarded")
+	tm.Send(press("left"))
+	discard("version 1 (seed=1000)")
+	// "3 done" was: the renderer draws the line from where it differs.
+	wait("2 done")
+	for _, k := range []string{"right", "right", "x"} { // versions 3, 4, 5
+		tm.Send(press(k))
+	}
+	wait("Discard version 5 (seed=1004)?", "does not stop it", "4 credits are")
+	for _, k := range []string{"n", "u"} {
+		tm.Send(press(k))
+	}
+	wait("is back on the sheet") // the line drawn from where it differs
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	fm := tm.FinalModel(t).(*Model)
+	if c := fm.sheet(); c == nil || len(c.cells) != 5 || len(c.discarded) != 1 || c.discarded[0].line != 2 || c.current().line != 1 ||
+		!strings.Contains(screen(fm), "version 1 (seed=1000) is back on the sheet") {
+		t.Fatalf("u must bring back version 1, discarded last, the cursor on it: %+v\n%s", c, screen(fm))
+	}
+	members, err := s.Record().SetMembers(context.Background(), id)
+	if err != nil || members[0].Discarded || !members[1].Discarded {
+		t.Fatalf("history: version 1 is back, version 2 still discarded: %+v %v", members, err)
 	}
 }
