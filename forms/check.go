@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -152,9 +153,14 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		body[name] = v
 	}
 	cache.keepOnly(c.Sources)
-	lost := map[string]bool{}
-	for name := range c.Errors {
+	lost, lostItem := map[string]bool{}, map[string]bool{}
+	for name, msgs := range c.Errors {
 		lost[name] = true // only placeholders and unreadable files so far
+		for _, m := range msgs {
+			if label, _, ok := strings.Cut(m, ": "); ok && label != name {
+				lostItem[label] = true // a key frame's image: its message names it
+			}
+		}
 	}
 	ready, err := catalog.Prepare(op, body)
 	if err != nil {
@@ -168,6 +174,9 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 	for _, e := range ready.Errors {
 		if lost[e.Field] && strings.Contains(e.Message, "data URI") {
 			continue // the lost file is already said; its placeholder is no data URI
+		}
+		if label, _, _ := strings.Cut(e.Message, ": "); lostItem[label] {
+			continue // the same, for an item of the field
 		}
 		if !known[e.Field] && e.Reason == api.ReasonFieldUnwanted {
 			c.Warnings = append(c.Warnings, e.Field+": not in clapper's tables; sent as written (the service may be newer)")
@@ -209,10 +218,12 @@ func defaultText(fd catalog.Field) string {
 // resolveMedia reads the local files a media value names into data URIs
 // and notes what each measures. Subjects carry media inside.
 func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCache, c *Check) any {
-	one := func(m catalog.Media, s string) any {
+	// oneAs reads one value; label names it in messages (a key frame's
+	// image_settings[1].key_image), which stay the field's.
+	oneAs := func(label string, m catalog.Media, s string) any {
 		switch {
 		case isPlaceholder(s):
-			msg := name + ": " + placeholderText(s) + " is gone or has changed since it was sent; choose the file again"
+			msg := label + ": " + placeholderText(s) + " is gone or has changed since it was sent; choose the file again"
 			c.Media[s] = MediaNote{Text: "gone or changed; choose it again", Bad: true}
 			c.Errors[name] = append(c.Errors[name], msg)
 			c.Broken = append(c.Broken, msg)
@@ -221,8 +232,8 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 			ent := cache.read(dir, s, m)
 			if ent.err != "" {
 				c.Media[s] = MediaNote{Text: ent.err, Bad: true, Absent: ent.absent}
-				c.Errors[name] = append(c.Errors[name], name+": "+ent.err)
-				c.Broken = append(c.Broken, name+": "+ent.err)
+				c.Errors[name] = append(c.Errors[name], label+": "+ent.err)
+				c.Broken = append(c.Broken, label+": "+ent.err)
 				return s
 			}
 			c.Media[s] = MediaNote{Text: ent.note}
@@ -235,6 +246,7 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 		}
 		return s
 	}
+	one := func(m catalog.Media, s string) any { return oneAs(name, m, s) }
 	list := func(m catalog.Media, v any) any {
 		switch x := v.(type) {
 		case string:
@@ -255,6 +267,24 @@ func resolveMedia(f catalog.Field, name string, v any, dir string, cache *fileCa
 	switch f.Kind {
 	case catalog.KindMedia, catalog.KindMediaList:
 		return list(f.Media, v)
+	case catalog.KindKeyFrames:
+		frames, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(frames))
+		for i, it := range frames {
+			obj, isObj := it.(map[string]any)
+			img, isText := obj["key_image"].(string)
+			if !isObj || !isText {
+				out[i] = it
+				continue
+			}
+			cp := maps.Clone(obj)
+			cp["key_image"] = oneAs(fmt.Sprintf("%s[%d].key_image", name, i), catalog.MediaImage, img)
+			out[i] = cp
+		}
+		return out
 	case catalog.KindSubjects:
 		subjects, ok := v.([]any)
 		if !ok {

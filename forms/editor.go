@@ -43,6 +43,9 @@ type Context struct {
 	// Subjects is the library of stored subjects the reference2video
 	// subjects editor picks from by name.
 	Subjects []StoredSubject
+	// Results are the newest finished images in history, newest first:
+	// an image field steps through them with ctrl+l.
+	Results []Result
 	// SizeRule holds a request to the service's size limit (nil: 20 MB,
 	// nothing uploaded).
 	SizeRule SizeRule

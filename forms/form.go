@@ -199,8 +199,13 @@ func (f *Form) layout() {
 }
 
 // asked reports whether the form asks for a field now: a premium music
-// video's mode decides between the singers' faces and images.
+// video's mode decides between the singers' faces and images, a template
+// whether it takes an area or a beast.
 func (f *Form) asked(name string) bool {
+	if f.op == api.OpTemplate2Video {
+		t, _ := f.editor("template").Value().(string)
+		return catalog.TemplateTakes(t, name)
+	}
 	if f.op != api.OpPremiumMV || name != "lip_ref_urls" {
 		return true
 	}
@@ -209,14 +214,38 @@ func (f *Form) asked(name string) bool {
 	return faces || !images
 }
 
-// required reports whether a field must be given, the mode's rule included.
+// required reports whether a field must be given, the mode's and the
+// template's rules included.
 func (f *Form) required(fd catalog.Field) bool {
+	if f.op == api.OpTemplate2Video && fd.Name == "prompt" {
+		name, _ := f.editor("template").Value().(string)
+		t, known := catalog.TemplateNamed(name)
+		return known && !t.PromptOptional
+	}
 	if f.op == api.OpPremiumMV && (fd.Name == "lip_ref_urls" || fd.Name == "images") {
 		mode, _ := f.editor("premium_mv_mode").Value().(string)
 		faces, images := catalog.PremiumModeAsks(mode)
 		return (fd.Name == "lip_ref_urls" && faces) || (fd.Name == "images" && images)
 	}
 	return fd.Required
+}
+
+// FocusMissing puts the cursor on the first required field left empty, if
+// any: a form opened with its source filled in goes on where the user must.
+func (f *Form) FocusMissing() tea.Cmd {
+	for i, r := range f.rows {
+		if r.kind != rowField || f.editors[r.name].Value() != nil {
+			continue
+		}
+		if fd, ok := f.spec.Field(r.name); ok && f.required(fd) {
+			if e := f.focused(); e != nil {
+				e.Blur()
+			}
+			f.focus = i
+			return f.focusCmd()
+		}
+	}
+	return nil
 }
 
 // FocusedField names the field the cursor is in ("" on a row that is not
@@ -338,9 +367,12 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		}
 		f.checking = false
 		f.check, f.checkedRev = msg.check, msg.rev
-		for _, e := range f.editors {
-			if l, ok := e.(*listEditor); ok {
-				l.absent = msg.check.absent()
+		for name, e := range f.editors {
+			switch x := e.(type) {
+			case *listEditor:
+				x.absent = msg.check.absent()
+			case *framesEditor:
+				x.takeProblems(append(slices.Clone(msg.check.Errors[name]), msg.check.Missing[name]...))
 			}
 		}
 		if f.rev != msg.rev {
@@ -455,7 +487,7 @@ func (f *Form) afterEdit() tea.Cmd {
 		if m, _ := f.editors["model"].Value().(string); m != "" && m != f.model {
 			f.setModel(m)
 		}
-	case "premium_mv_mode":
+	case "premium_mv_mode", "template":
 		f.layout()
 	}
 	f.syncDuration()
@@ -512,6 +544,9 @@ func (f *Form) takesFiles() bool {
 		return e.f.Kind == catalog.KindMedia
 	case *listEditor:
 		return true
+	case *framesEditor:
+		_, ok := e.pickField()
+		return ok
 	}
 	return false
 }

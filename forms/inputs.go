@@ -33,11 +33,16 @@ const (
 	widgetSubjects
 	widgetTiming
 	widgetArea
+	widgetFrames
+	widgetGallery
 )
 
 func widgetFor(f catalog.Field) widget {
 	switch f.Kind {
 	case catalog.KindEnum, catalog.KindBool:
+		if f.Kind == catalog.KindEnum && f.OpenChoice {
+			return widgetGallery // a long list that changes: browsed and filtered
+		}
 		if f.Kind == catalog.KindEnum && f.AnyRatio {
 			return widgetLine // any W:H besides the listed ones
 		}
@@ -48,6 +53,8 @@ func widgetFor(f catalog.Field) widget {
 		return widgetSubjects
 	case catalog.KindTimingPrompts:
 		return widgetTiming
+	case catalog.KindKeyFrames:
+		return widgetFrames
 	case catalog.KindText:
 		if multiLine(f) {
 			return widgetArea
@@ -69,6 +76,10 @@ func widgetOf(e editor) widget {
 		return widgetTiming
 	case *areaEditor:
 		return widgetArea
+	case *framesEditor:
+		return widgetFrames
+	case *galleryEditor:
+		return widgetGallery
 	}
 	return widgetLine
 }
@@ -86,6 +97,10 @@ func newEditor(ctx *Context, f catalog.Field) editor {
 		return newTimingEditor(ctx, f)
 	case widgetArea:
 		return newAreaEditor(f)
+	case widgetFrames:
+		return newFramesEditor(ctx, f)
+	case widgetGallery:
+		return newGalleryEditor(f)
 	}
 	return newLineEditor(ctx, f)
 }
@@ -148,6 +163,8 @@ func placeholder(f catalog.Field) string {
 		return "default " + catalog.FormatValue(f.Default)
 	}
 	switch {
+	case f.Name == "video_creation_id":
+		return "+ (extend) or u (upscale) on a finished video"
 	case f.Kind == catalog.KindMedia:
 		return "path to a local " + f.Media.String() + " file, or an http(s) URL"
 	case f.Kind == catalog.KindURL && f.Media != catalog.MediaNone:
@@ -201,6 +218,9 @@ func (e *lineEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 			}
 			e.set(next)
 			return nil, true
+		case k.String() == "ctrl+l" && e.takesResults():
+			e.set(e.ctx.nextResult(strings.TrimSpace(e.val)))
+			return e.listPaths(), true
 		}
 	}
 	before := e.val
@@ -338,12 +358,20 @@ func rangeLabel(f catalog.Field) string {
 
 func (e *lineEditor) Keys() []key.Binding {
 	switch {
+	case e.takesResults():
+		return []key.Binding{completeKey, pickKey, nextResultKey}
 	case e.f.Kind == catalog.KindMedia:
 		return []key.Binding{completeKey, pickKey}
 	case e.f.Kind == catalog.KindVoiceID && !e.cloning():
 		return []key.Binding{nextVoiceKey}
 	}
 	return nil
+}
+
+// takesResults reports that ctrl+l steps through the images finished in
+// history: an image field, and some to offer.
+func (e *lineEditor) takesResults() bool {
+	return e.f.Kind == catalog.KindMedia && e.f.Media == catalog.MediaImage && len(e.ctx.Results) > 0
 }
 
 // cloning: audio-clone's voice_id names a new voice; the library is what
@@ -354,12 +382,17 @@ var (
 	completeKey  = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"))
 	pickKey      = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "pick a file"))
 	nextVoiceKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next voice"))
+	// nextResultKey steps an image field through the newest images made.
+	nextResultKey = key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "an image made here"))
 )
 
 func (e *lineEditor) View(s *Styles, width int, focused bool) string {
 	e.input.WithTheme(s.widgets)
 	e.input.WithWidth(width)
 	out := e.input.View()
+	if note := e.ctx.resultNote(strings.TrimSpace(e.val)); focused && note != "" && e.takesResults() {
+		out += "\n" + s.Dim.Render(textutil.Truncate("  "+note+" (ctrl+l: the next)", width))
+	}
 	if focused && e.f.Kind == catalog.KindVoiceID && !e.cloning() {
 		hint := e.ctx.voiceNote(strings.TrimSpace(e.val))
 		switch {

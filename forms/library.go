@@ -46,3 +46,36 @@ func (c *Context) storedNote(id string) string {
 	}
 	return ""
 }
+
+// Result is a finished task's image the forms offer where an image goes
+// (ctrl+l): its URL while valid, else its saved file, and how to name it.
+type Result struct {
+	Value string
+	// Label names the task: "#12 reference2image · a red fox".
+	Label string
+}
+
+// nextResult is the result after the one a field holds (the first when it
+// holds none of them).
+func (c *Context) nextResult(current string) string {
+	i := slices.IndexFunc(c.Results, func(r Result) bool { return r.Value == current })
+	return c.Results[(i+1)%len(c.Results)].Value
+}
+
+// result finds the result a value is, for its name.
+func (c *Context) result(v string) (Result, bool) {
+	i := slices.IndexFunc(c.Results, func(r Result) bool { return r.Value == v })
+	if i < 0 {
+		return Result{}, false
+	}
+	return c.Results[i], true
+}
+
+// resultNote says which result a value is: "result 2 of 5: #12 …".
+func (c *Context) resultNote(v string) string {
+	i := slices.IndexFunc(c.Results, func(r Result) bool { return r.Value == v })
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("result %d of %d: %s", i+1, len(c.Results), c.Results[i].Label)
+}

@@ -81,7 +81,11 @@ var (
 )
 
 func (e *listEditor) Keys() []key.Binding {
-	return []key.Binding{addKey, removeKey, moveKey, completeKey, pickKey}
+	ks := []key.Binding{addKey, removeKey, moveKey, completeKey, pickKey}
+	if e.line.takesResults() {
+		ks = append(ks, nextResultKey)
+	}
+	return ks
 }
 
 func (e *listEditor) OwnsKey(k tea.KeyPressMsg) bool {

@@ -78,6 +78,8 @@ func (f *Form) openPicker() tea.Cmd {
 		fd = e.f
 	case *listEditor:
 		fd = e.f
+	case *framesEditor:
+		fd, _ = e.pickField()
 	}
 	dir := f.ctx.Dir
 	if f.ctx.pickedFrom != "" {
@@ -207,6 +209,8 @@ func (f *Form) updatePicker(msg tea.Msg) tea.Cmd {
 			e.set(path)
 		case *listEditor:
 			e.Add(path)
+		case *framesEditor:
+			e.takePicked(path)
 		}
 		return tea.Batch(f.focusCmd(), f.changed())
 	}

@@ -248,6 +248,8 @@ func (f *Form) rowView(i, w int) string {
 		var v string
 		if l, ok := e.(*listEditor); ok && f.check != nil {
 			v = l.view(s, inner, focused, f.mediaNote)
+		} else if fe, ok := e.(*framesEditor); ok && f.check != nil {
+			v = fe.view(s, inner, focused, f.mediaNote)
 		} else {
 			v = e.View(s, inner, focused)
 		}
@@ -264,6 +266,9 @@ func (f *Form) rowView(i, w int) string {
 		errs = []string{r.name + ": not a field of " + f.subject() + "; remove it (ctrl+d) or choose another model"}
 	}
 	for _, msg := range errs {
+		if fe, ok := e.(*framesEditor); ok {
+			msg = fe.say(msg)
+		}
 		for _, l := range strings.Split(wrapStyled(s.Error, "✗ "+msg, inner), "\n") {
 			b.WriteString("\n" + bar + l)
 		}

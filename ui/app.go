@@ -385,7 +385,10 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetChangedMsg:
 		return m.onSheetMsg(msg), true
 	case variationsSentMsg:
-		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.openSheet(msg.setID),
+		// As after one send, the Tasks page is under the set's sheet: esc
+		// from the sheet lands in the list, not in the form's prompt,
+		// where the next keys would be typed.
+		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.switchTo(pageTasks), m.openSheet(msg.setID),
 			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots))), true
 	case switchPageMsg:
 		return m.switchTo(msg.page), true
@@ -398,6 +401,8 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	case onwardMsg:
 		return readOnward(m.env, msg.LocalID), true
+	case sourceVideoMsg:
+		return readSourceVideo(m.env, msg), true
 	case onwardReadMsg:
 		d, cmd := openOnward(msg, m.height)
 		if d != nil {

@@ -20,6 +20,8 @@ import (
 
 type detailKeys struct {
 	Up, Down, Back, Open, Folder, Copy, Download, Reread, Cancel, Duplicate, Onward, Parent, Child, Lineage, Tags key.Binding
+	// Extend and Upscale open those forms on the task's video.
+	Extend, Upscale key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -39,6 +41,8 @@ func newDetailKeys() detailKeys {
 		Child:     key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "task sent onward to")),
 		Lineage:   key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lineage: the whole chain")),
 		Tags:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tags & note")),
+		Extend:    extendKey(),
+		Upscale:   upscaleKey(),
 	}
 }
 
@@ -47,7 +51,7 @@ func (k detailKeys) ShortHelp() []key.Binding {
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Parent, k.Child, k.Lineage, k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Extend, k.Upscale, k.Parent, k.Child, k.Lineage}, {k.Reread, k.Cancel, k.Duplicate, k.Tags}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state
@@ -152,6 +156,8 @@ func (d *detailModel) Help() help.KeyMap {
 	// Offered on every finished task: what it gives, or why it gives
 	// nothing (a lapsed URL never saved), is said when pressed.
 	k.Onward.SetEnabled(t != nil && t.State == api.StateSuccess)
+	k.Extend.SetEnabled(isFinishedVideo(t))
+	k.Upscale.SetEnabled(isFinishedVideo(t))
 	k.Parent.SetEnabled(t != nil && len(t.From) > 0)
 	k.Child.SetEnabled(t != nil && len(t.Onward) > 0)
 	k.Lineage.SetEnabled(t != nil && (len(t.From) > 0 || len(t.Onward) > 0))
@@ -275,6 +281,13 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Onward):
 		id := d.localID
 		return func() tea.Msg { return onwardMsg{LocalID: id} }
+	case key.Matches(msg, k.Extend), key.Matches(msg, k.Upscale):
+		op := api.OpExtend
+		if key.Matches(msg, k.Upscale) {
+			op = api.OpUpscaleNew
+		}
+		id := d.localID
+		return func() tea.Msg { return sourceVideoMsg{LocalID: id, Op: op} }
 	}
 	return nil
 }

@@ -139,6 +139,11 @@ func (d *detailModel) render() {
 			}
 		}
 	}
+	if isFinishedVideo(t) && len(t.Creations) > 0 {
+		// What a finished video can become, where its results are read.
+		b.WriteString("  " + th.Key.Render("+") + th.Dim.Render(" extend it  ") + th.Key.Render("u") + th.Dim.Render(" upscale it  ") +
+			th.Key.Render("s") + th.Dim.Render(" send it onward") + "\n")
+	}
 	if !d.sideBySide() {
 		if pv := d.previewView(); pv != "" {
 			b.WriteString("\n" + pv + "\n")

@@ -68,7 +68,9 @@ type newPage struct {
 	styles  *forms.Styles
 	themeOf *Theme
 	drafts  forms.Drafts
-	has     map[api.Operation]bool
+	// writes orders the draft files' writes, each in its own command.
+	writes *draftWrites
+	has    map[api.Operation]bool
 	// sent is each operation's last request the service took; sentForm and
 	// sentRev the form on screen as it was sent.
 	sent     map[api.Operation]forms.Draft
@@ -150,7 +152,7 @@ func newNewPage(e *env) *newPage {
 		Open:    key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open form")),
 		Back:    key.NewBinding(key.WithKeys("esc", "left", "h"), key.WithHelp("esc", "back")),
 		Discard: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "discard draft")),
-	}}
+	}, writes: &draftWrites{done: map[api.Operation]uint64{}}}
 	p.ctx = &forms.Context{Dir: workingDir()}
 	p.resetBackend()
 	return p
@@ -276,7 +278,7 @@ func (p *newPage) openForm(op api.Operation, model string, values map[string]any
 	p.selectOp(op)
 	p.offerRecall()
 	p.SetSize(p.width, p.height)
-	cmd := f.Init()
+	cmd := tea.Batch(f.Init(), p.loadResults())
 	if values != nil {
 		cmd = tea.Batch(cmd, f.Apply(values))
 	}
@@ -323,6 +325,9 @@ func (p *newPage) Update(msg tea.Msg) tea.Cmd {
 		return p.onDraftsFound(msg)
 	case voicesForFormMsg:
 		p.ctx.Voices, p.ctx.Subjects = msg.voices, msg.subjects
+		return nil
+	case resultsForFormMsg:
+		p.ctx.Results = msg.results
 		return nil
 	case draftSavedMsg:
 		if msg.err != nil {
@@ -430,13 +435,9 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // discard removes a draft's file in a command.
 func (p *newPage) discard(op api.Operation) tea.Cmd {
-	path := filepath.Join(p.drafts.Dir, string(op)+".json")
+	d, w, n := p.drafts, p.writes, p.writes.ticket()
 	return func() tea.Msg {
-		err := os.Remove(path)
-		if errors.Is(err, os.ErrNotExist) {
-			err = nil
-		}
-		return draftDiscardedMsg{op: op, err: err}
+		return draftDiscardedMsg{op: op, err: w.write(op, n, func() error { return d.Remove(op) })}
 	}
 }
 
@@ -468,7 +469,7 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 		p.offerRecall()
 		p.selectOp(msg.op)
 		p.SetSize(p.width, p.height)
-		cmds = append(cmds, f.Init())
+		cmds = append(cmds, f.Init(), p.loadResults())
 		if msg.values != nil {
 			cmds = append(cmds, f.Apply(msg.values))
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -51,6 +52,36 @@ func (p *newPage) offerRecall() {
 	}
 }
 
+// draftWrites orders the writes of the drafts folder. Each change writes
+// in its own command, and commands run at once: two quick keys (→ → on a
+// choice) would otherwise race, and the older write could land last. A
+// write is numbered when the change is made; one older than the last
+// written for its operation is skipped.
+type draftWrites struct {
+	mu     sync.Mutex
+	issued uint64
+	done   map[api.Operation]uint64
+}
+
+// ticket numbers a write, in Update: no I/O.
+func (w *draftWrites) ticket() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.issued++
+	return w.issued
+}
+
+// write runs fn, write number n for op, unless a later one already ran.
+func (w *draftWrites) write(op api.Operation, n uint64, fn func() error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done[op] > n {
+		return nil
+	}
+	w.done[op] = n
+	return fn()
+}
+
 // unchangedSinceSent: the form on screen is exactly the request just sent.
 func (p *newPage) unchangedSinceSent() bool {
 	return p.form != nil && p.sentForm == p.form && p.form.Revision() == p.sentRev
@@ -64,18 +95,18 @@ func (p *newPage) saveDraft() tea.Cmd {
 		return nil
 	}
 	p.savedForm, p.savedRev = p.form, p.form.Revision()
-	d, dr := p.drafts, p.form.Draft()
+	d, dr, w, n := p.drafts, p.form.Draft(), p.writes, p.writes.ticket()
 	if p.form.Blank() {
 		// Nothing typed is no draft: the operation is not marked.
 		if !p.has[dr.Op] {
 			return nil
 		}
 		delete(p.has, dr.Op)
-		return func() tea.Msg { return draftSavedMsg{d.Remove(dr.Op)} }
+		return func() tea.Msg { return draftSavedMsg{w.write(dr.Op, n, func() error { return d.Remove(dr.Op) })} }
 	}
 	p.has[dr.Op] = true
 	return func() tea.Msg {
-		if err := d.Save(dr); err != nil {
+		if err := w.write(dr.Op, n, func() error { return d.Save(dr) }); err != nil {
 			return draftSavedMsg{err}
 		}
 		return nil
@@ -84,13 +115,13 @@ func (p *newPage) saveDraft() tea.Cmd {
 
 // keepSent makes the form just delivered its operation's last sent request.
 func (p *newPage) keepSent() tea.Cmd {
-	d, dr := p.drafts, p.form.Draft()
+	d, dr, w, n := p.drafts, p.form.Draft(), p.writes, p.writes.ticket()
 	p.sent[dr.Op] = dr
 	p.sentForm, p.sentRev = p.form, p.form.Revision()
 	delete(p.has, dr.Op)
 	p.offerRecall()
 	return func() tea.Msg {
-		if err := d.Sent(dr); err != nil {
+		if err := w.write(dr.Op, n, func() error { return d.Sent(dr) }); err != nil {
 			return sentKeptMsg{err}
 		}
 		return nil

@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/catalog"
 	"clapper/forms"
+	"clapper/record"
 )
 
 // What the New page reads from history and the drafts folder, always in
@@ -46,6 +50,44 @@ func (p *newPage) loadVoices() tea.Cmd {
 			lib = append(lib, forms.StoredSubject{Name: sb.Name, ID: sb.ID})
 		}
 		return voicesForFormMsg{ids, lib}
+	}
+}
+
+// resultsOffered is how many of the newest images ctrl+l steps through.
+const resultsOffered = 12
+
+// resultsForFormMsg refreshes the images an image field offers (ctrl+l).
+type resultsForFormMsg struct{ results []forms.Result }
+
+// loadResults reads the newest images finished in history with what each
+// gives to a field (its URL while valid for a while, else its saved file),
+// in a command: read when a form opens, so one finished since is there.
+func (p *newPage) loadResults() tea.Cmd {
+	ctx, s, store, now := p.env.ctx, p.env.studio, p.env.store(), p.env.now()
+	return func() tea.Msg {
+		var ops []api.Operation
+		for _, op := range api.Operations() {
+			if catalog.OutputOf(op) == catalog.OutputImage {
+				ops = append(ops, op)
+			}
+		}
+		page, err := store.Tasks(ctx, record.Filter{Operations: ops, States: []string{api.StateSuccess}, Limit: resultsOffered})
+		if err != nil {
+			return nil
+		}
+		var out []forms.Result
+		for _, t := range page.Tasks {
+			src, err := s.OnwardFrom(ctx, t.LocalID, now)
+			if err != nil {
+				continue // lapsed and never saved: nothing to offer
+			}
+			label := fmt.Sprintf("#%d %s", t.LocalID, t.Operation)
+			if t.Prompt != "" {
+				label += " · " + api.CleanLine(t.Prompt)
+			}
+			out = append(out, forms.Result{Value: src.Value, Label: label})
+		}
+		return resultsForFormMsg{out}
 	}
 }
 

@@ -68,7 +68,12 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 		// list has no gaps.
 		note += fmt.Sprintf("; the list had no item before %s, so it is %s for now", t.Name, label)
 	}
-	return tea.Batch(p.form.Apply(values), status(note))
+	cmd := p.form.Apply(values)
+	if t.Field == creationField {
+		// Extend or upscale a video: what is left to choose comes next.
+		cmd = tea.Batch(cmd, p.form.FocusMissing())
+	}
+	return tea.Batch(cmd, status(note))
 }
 
 // parentsOf are the tasks a request of op being sent came from: the form's

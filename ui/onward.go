@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,6 +30,9 @@ type (
 	onwardReadMsg struct {
 		src studio.Onward
 		err error
+		// byCreation: the video has neither a live URL nor a saved file,
+		// only its creation id, which extend and upscale-new take.
+		byCreation bool
 	}
 	// onwardChosenMsg: the user picked where the result goes.
 	onwardChosenMsg struct {
@@ -39,9 +43,16 @@ type (
 
 // readOnward reads what a task gives to send onward, in a command.
 func readOnward(e *env, localID int64) tea.Cmd {
-	ctx, s, now := e.ctx, e.studio, e.now()
+	ctx, s, store, now := e.ctx, e.studio, e.store(), e.now()
 	return func() tea.Msg {
 		src, err := s.OnwardFrom(ctx, localID, now)
+		var nothing *studio.NothingOnwardError
+		if errors.As(err, &nothing) {
+			if t, terr := store.Task(ctx, localID); terr == nil && isFinishedVideo(&t) && creationID(t) != "" {
+				why := "its video's creation id (its URL lapsed and no file was saved: only these take it)"
+				return onwardReadMsg{src: studio.Onward{Task: t, Output: catalog.OutputVideo, Why: why}, byCreation: true}
+			}
+		}
 		return onwardReadMsg{src: src, err: err}
 	}
 }
@@ -50,7 +61,7 @@ func readOnward(e *env, localID int64) tea.Cmd {
 // a field that takes only a URL the service fetches.
 func onwardTargets(src studio.Onward) []catalog.Target {
 	var ts []catalog.Target
-	for _, t := range catalog.Targets(src.Output) {
+	for _, t := range withCreationTargets(src, catalog.Targets(src.Output)) {
 		if !(t.URLOnly && src.FromFile) {
 			ts = append(ts, t)
 		}
@@ -65,6 +76,9 @@ func openOnward(msg onwardReadMsg, screenH int) (dialog, tea.Cmd) {
 		return nil, statusErrText(api.CleanLine(msg.err.Error()))
 	}
 	ts := onwardTargets(msg.src)
+	if msg.byCreation {
+		ts = creationTargets()
+	}
 	if len(ts) == 0 {
 		return nil, statusErrText(fmt.Sprintf("no operation takes %s from a saved file; the result URL has lapsed", msg.src.Output))
 	}
@@ -132,6 +146,9 @@ func (d *onwardPicker) Update(msg tea.Msg) (tea.Cmd, bool) {
 		d.cursor = (d.cursor + 1) % len(d.targets)
 	case key.Matches(k, d.keys.Choose):
 		chosen := onwardChosenMsg{src: d.src, target: d.targets[d.cursor]}
+		if c, ok := sendByCreation(d.src.Task, chosen.target.Operation); ok && chosen.target.Field == creationField {
+			chosen = c
+		}
 		return func() tea.Msg { return chosen }, true
 	case key.Matches(k, d.keys.Cancel):
 		return nil, true

@@ -174,12 +174,21 @@ func TestOnwardLinkDropsWhenTheFieldIsEdited(t *testing.T) {
 }
 
 // A result whose URL lapsed goes on as its saved file; with neither, s
-// says why nothing can go.
+// says why nothing can go, but for a video's creation id, which extend and
+// upscale-new take.
 func TestOnwardFallsBackToTheSavedFile(t *testing.T) {
-	m, _ := newClockedModel(t, onwardTasks())
-	pressOnward(t, m, "811000000000000001")
-	if got := m.lastStatus; m.dialog() != nil || got != "task #1 cannot be sent onward: the URL expired and its result was never saved here (r re-reads the task for a fresh URL)" {
+	lapsed := task{api.OpReference2Image, "svcq2", `{"model":"svcq2","prompt":"an old map","images":["https://x/m.png"]}`,
+		"811000000000000034", api.StateSuccess, 6, "", testNow.Add(-26 * time.Hour), 1}
+	m, _ := newClockedModel(t, append(onwardTasks(), lapsed))
+	pressOnward(t, m, lapsed.id)
+	want := fmt.Sprintf("task #%d cannot be sent onward: the URL expired and its result was never saved here (r re-reads the task for a fresh URL)", localOf(t, m, lapsed.id))
+	if got := m.lastStatus; m.dialog() != nil || got != want {
 		t.Fatalf("no media, no clear word:\n%s", got)
+	}
+	send(m, press("esc"))
+	pressOnward(t, m, "811000000000000001")
+	if got := screen(m); !strings.Contains(got, "sends its video's creation id (its URL lapsed") || strings.Contains(got, "lip-sync") {
+		t.Fatalf("a lapsed video goes by its creation id only:\n%s", got)
 	}
 	s := m.env.studio
 	ctx := context.Background()
@@ -371,18 +380,18 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 }
 
 // The picker lists as many places as the screen holds: a window with "N of
-// 14" at 60x16, every place once the terminal grows to 140x40.
+// 17" at 60x16, every place once the terminal grows to 140x40.
 func TestOnwardPickerFitsTheScreen(t *testing.T) {
 	m, _ := newTestModel(t, 60, 16)
 	pressOnward(t, m, "811000000000000002")
 	got := screen(m)
-	if !strings.Contains(got, "1 of 14") || strings.Contains(got, "general_one_click images") {
-		t.Fatalf("at 60x16 the picker is not a window over 14 places:\n%s", got)
+	if !strings.Contains(got, "1 of 17") || strings.Contains(got, "general_one_click images") {
+		t.Fatalf("at 60x16 the picker is not a window over 17 places:\n%s", got)
 	}
 	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
 	got = screen(m)
-	if strings.Contains(got, "of 14") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "general_one_click images") {
-		t.Fatalf("at 140x40 the picker does not list all 14 places:\n%s", got)
+	if strings.Contains(got, "of 17") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "template2video images") {
+		t.Fatalf("at 140x40 the picker does not list all 17 places:\n%s", got)
 	}
 }
 

@@ -25,6 +25,8 @@ type tasksKeys struct {
 	Sort, Attach, Abandon, Reread           key.Binding
 	// Sheet opens the contact sheet of the row's set; Sets lists them all.
 	Sheet, Sets key.Binding
+	// Extend and Upscale open those forms on the row's finished video.
+	Extend, Upscale key.Binding
 }
 
 func newTasksKeys() tasksKeys {
@@ -46,6 +48,8 @@ func newTasksKeys() tasksKeys {
 		Reread:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-read task")),
 		Sheet:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "its set's contact sheet")),
 		Sets:        key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "sets (variations, batches)")),
+		Extend:      extendKey(),
+		Upscale:     upscaleKey(),
 	}
 }
 
@@ -57,7 +61,7 @@ func (k tasksKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Sort},
-		{k.Attach, k.Abandon, k.Reread, k.Sheet, k.Sets},
+		{k.Attach, k.Abandon, k.Reread, k.Sheet, k.Sets, k.Extend, k.Upscale},
 	}
 }
 
@@ -192,6 +196,8 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	k.Open.SetEnabled(onPinned || hasRow)
 	k.Reread.SetEnabled(!onPinned && hasRow && row.TaskID != "")
 	k.Sheet.SetEnabled(!onPinned && hasRow)
+	k.Extend.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
+	k.Upscale.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
 	if p.filtering {
 		k.Filter.SetHelp("enter", "keep filter")
 	}
@@ -395,6 +401,13 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Sets):
 		return listSets(p.env)
+	case key.Matches(msg, k.Extend), key.Matches(msg, k.Upscale):
+		op := api.OpExtend
+		if key.Matches(msg, k.Upscale) {
+			op = api.OpUpscaleNew
+		}
+		t, _ := p.win.selected()
+		return func() tea.Msg { return sourceVideoMsg{LocalID: t.LocalID, Op: op} }
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		return p.filter.Focus()
