@@ -42,13 +42,13 @@ func writeCatalog(t *testing.T, body string) string {
 // file adds it, the dry run accepts it, the models list marks it "user".
 func TestCatalogFileAddsAModel(t *testing.T) {
 	p := writeCatalog(t, `[{"operation":"text2video","models":[{"model":"svcq5","like":"svcq2","fields":[
-		{"name":"duration","max":20},{"name":"style","kind":"choice","options":["anime","real"]}]}]}]`)
+		{"name":"duration","max":20},{"name":"look","kind":"choice","options":["anime","real"]}]}]}]`)
 	r := runCLI(t, nil, "", "--catalog", p, "models", "text2video")
 	if r.code != 0 || !strings.Contains(r.out, "model svcq5 (user)") || !strings.Contains(r.out, "one of anime, real") {
 		t.Fatalf("models with a user catalog: %+v", r)
 	}
 	r = runCLI(t, nil, "", "--catalog", p, "create", "text2video", "--set", "model=svcq5", "--set", "prompt=a fox",
-		"--set", "duration=18", "--set", "style=anime", "--dry-run")
+		"--set", "duration=18", "--set", "look=anime", "--dry-run")
 	if r.code != 0 {
 		t.Fatalf("dry run of a user model: %+v", r)
 	}

@@ -46,7 +46,7 @@ func (s *Server) addCreateTools() {
 			f, _ := catalog.FieldOf(op, name)
 			return f.Kind == catalog.KindMediaList || f.Kind == catalog.KindSubjects
 		}) {
-			desc += " Media lists take URLs, data URIs or local paths."
+			desc += " Media: URLs, data URIs or local paths."
 		}
 		// Marshalled once: tools/list then copies bytes instead of walking
 		// fourteen schemas again on every listing.

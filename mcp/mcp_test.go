@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,6 +85,9 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 					if statedBySchema(part.kind, mf, p) || (part.kind == partRequired && slices.Contains(s.Required, name)) {
 						continue
 					}
+					if d, ok := strings.CutPrefix(part.text, "default "); ok && part.kind == partDefault && defaultSaid(p.Description, m, d) {
+						continue
+					}
 					if !strings.Contains(p.Description, part.text) {
 						t.Errorf("%s.%s: %s's rule %q is neither the schema's nor said: %s", op, name, m, part.text, p.Description)
 					}
@@ -118,6 +122,19 @@ func TestEveryToolIsListedWithSchemasFromTheCatalog(t *testing.T) {
 	ar := operationSchema(api.OpReference2Image).Properties["aspect_ratio"]
 	if len(ar.Enum) != 9 || !strings.HasSuffix(ar.Description, "svcq1: 16:9, 9:16, 1:1, 3:4, 4:3.") {
 		t.Errorf("reference2image aspect_ratio: %v %s", ar.Enum, ar.Description)
+	}
+	// Defaults that differ are said once with their exceptions; a family
+	// held whole is named as a glob, a lone model by its name.
+	d = operationSchema(api.OpImg2Video).Properties["duration"]
+	if !strings.Contains(d.Description, "default 5 (svc2.0: 4). svcq1*: only 5 s | svcq2*: 1 to 10 s") {
+		t.Errorf("img2video duration: %s", d.Description)
+	}
+	at := operationSchema(api.OpReference2Video).Properties["audio_type"]
+	if !strings.HasSuffix(at.Description, "Not svcq1, svcq2*, svcq4-preview, svc2.0.") {
+		t.Errorf("reference2video audio_type: %s", at.Description)
+	}
+	if d := operationSchema(api.OpReference2Video).Properties["duration"]; !strings.Contains(d.Description, "| svcq3, svcq3-turbo, svcq4-preview: 3 to 16 s |") {
+		t.Errorf("reference2video duration, part of the svcq3 family: %s", d.Description)
 	}
 	// "others" never stands for a model that takes the schema's plain rules.
 	res2 := operationSchema(api.OpImg2Video).Properties["resolution"]
@@ -446,4 +463,23 @@ func TestSceneEditsCountAgainstTheAgentCap(t *testing.T) {
 	}
 	var composed startedOut
 	r.ok(t, "compose_scenes", map[string]any{"job_id": c.TaskID}, &composed)
+}
+
+// defaultSaid reports model m's default v said in the description's
+// "default D (m1, m2: E; m3: F)": by an exception naming m or a glob of
+// its family, or as D when no exception names it.
+func defaultSaid(desc, m, v string) bool {
+	sub := regexp.MustCompile(`default ([^ (.;]+) \(([^)]*)\)`).FindStringSubmatch(desc)
+	if sub == nil {
+		return false
+	}
+	for _, ex := range strings.Split(sub[2], "; ") {
+		names, val, _ := strings.Cut(ex, ": ")
+		for _, n := range strings.Split(names, ", ") {
+			if fam, glob := strings.CutSuffix(n, "*"); n == m || glob && strings.HasPrefix(m, fam) {
+				return val == v
+			}
+		}
+	}
+	return sub[1] == v
 }

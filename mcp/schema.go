@@ -199,6 +199,9 @@ func fieldDescription(vs []variant, models []string, stated *jsonschema.Schema) 
 			common = append(common, p)
 		}
 	}
+	if line := defaultsWithExceptions(vs, models, parts, common); line != "" {
+		common = append(common, line)
+	}
 	if len(common) > 0 {
 		b.WriteString(" " + strings.Join(common, "; ") + ".")
 	}
@@ -227,7 +230,7 @@ func fieldDescription(vs []variant, models []string, stated *jsonschema.Schema) 
 	var said []string
 	for _, r := range order {
 		if r != others {
-			said = append(said, strings.Join(groups[r], ", ")+": "+r)
+			said = append(said, modelList(groups[r], models)+": "+r)
 		}
 	}
 	if others != "" {
@@ -247,11 +250,102 @@ func fieldDescription(vs []variant, models []string, stated *jsonschema.Schema) 
 	switch {
 	case len(not) == 0:
 	case len(only) < len(not):
-		fmt.Fprintf(&b, " Only %s.", strings.Join(only, ", "))
+		fmt.Fprintf(&b, " Only %s.", modelList(only, models))
 	default:
-		fmt.Fprintf(&b, " Not %s.", strings.Join(not, ", "))
+		fmt.Fprintf(&b, " Not %s.", modelList(not, models))
 	}
 	return b.String()
+}
+
+// defaultsWithExceptions says the models' differing defaults once, the
+// most common first and the others by model: "default 5 (svc2.0: 4)",
+// and takes them out of parts. It says nothing (and leaves parts) unless
+// every model states a default or takes only one value (which is its
+// default), so "default D" never stands for a model without one.
+func defaultsWithExceptions(vs []variant, models []string, parts [][]string, common []string) string {
+	defs := make([]string, len(vs))
+	count, order := map[string]int{}, []string(nil)
+	for i, v := range vs {
+		for _, p := range parts[i] {
+			if d, ok := strings.CutPrefix(p, "default "); ok && !slices.Contains(common, p) {
+				defs[i] = d
+			}
+		}
+		if defs[i] == "" {
+			if f := v.field; f.Default == nil || !onlyValue(f, catalog.FormatValue(f.Default)) {
+				return ""
+			}
+			continue
+		}
+		if count[defs[i]] == 0 {
+			order = append(order, defs[i])
+		}
+		count[defs[i]]++
+	}
+	if len(order) < 2 {
+		return ""
+	}
+	most := order[0]
+	for _, d := range order {
+		if count[d] > count[most] {
+			most = d
+		}
+	}
+	byValue := map[string][]string{}
+	for i, v := range vs {
+		if d := defs[i]; d != "" && d != most {
+			byValue[d] = append(byValue[d], v.model)
+		}
+		if defs[i] != "" {
+			parts[i] = without(parts[i], []string{"default " + defs[i]})
+		}
+	}
+	var exceptions []string
+	for _, d := range order {
+		if d != most {
+			exceptions = append(exceptions, modelList(byValue[d], models)+": "+d)
+		}
+	}
+	return "default " + most + " (" + strings.Join(exceptions, "; ") + ")"
+}
+
+// modelList names models in few words: a family the list holds whole
+// (every model of the operation whose id starts with svcq3) is "svcq3*",
+// as a glob reads.
+func modelList(list, all []string) string {
+	var out []string
+	done := map[string]bool{}
+	for _, m := range list {
+		if done[m] {
+			continue
+		}
+		fam, _, _ := strings.Cut(m, "-")
+		var members []string
+		for _, x := range all {
+			if strings.HasPrefix(x, fam) {
+				members = append(members, x)
+			}
+		}
+		if len(members) > 1 && allIn(members, list) {
+			out = append(out, fam+"*")
+			for _, x := range members {
+				done[x] = true
+			}
+			continue
+		}
+		out = append(out, m)
+		done[m] = true
+	}
+	return strings.Join(out, ", ")
+}
+
+func allIn(xs, list []string) bool {
+	for _, x := range xs {
+		if !slices.Contains(list, x) {
+			return false
+		}
+	}
+	return true
 }
 
 func modelsOr(models []string) []string {
@@ -302,7 +396,7 @@ func ruleParts(f catalog.Field) []rulePart {
 	if f.Required {
 		add(partRequired, "required")
 	}
-	if f.Default != nil && f.Default != false {
+	if f.Default != nil && f.Default != false && !onlyValue(f, catalog.FormatValue(f.Default)) {
 		add(partDefault, "default %s", catalog.FormatValue(f.Default))
 	}
 	switch {
@@ -316,9 +410,12 @@ func ruleParts(f catalog.Field) []rulePart {
 		if f.OpenChoice {
 			o += " or another name"
 		}
+		if f.Unit == "seconds" {
+			o += " s" // some values of a range: svc2.0's 4 or 8 s
+		}
 		add(partOptions, "%s", o)
 	}
-	if r := f.Range; r != nil && !anyInteger(f) {
+	if r := f.Range; r != nil && !anyInteger(f) && len(f.Options) == 0 {
 		unit := ""
 		if f.Unit == "seconds" {
 			unit = " s"
@@ -370,6 +467,16 @@ func ruleParts(f catalog.Field) []rulePart {
 		add(partSeconds, "at most %s s long", num(f.MaxSeconds))
 	}
 	return ps
+}
+
+// onlyValue reports a field that takes the one value v ("only 1080p",
+// "only 5 s"): its default goes without saying.
+func onlyValue(f catalog.Field, v string) bool {
+	if len(f.Options) == 1 {
+		return f.Options[0] == v
+	}
+	r := f.Range
+	return len(f.Options) == 0 && r != nil && r.HasMax && r.Min == r.Max && num(r.Min) == v
 }
 
 // anyInteger reports a range that takes every integer JSON carries

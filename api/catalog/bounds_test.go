@@ -34,8 +34,8 @@ func TestFieldBoundsAsWritten(t *testing.T) {
 		// "svcq1 family: 1080p only" is said as the only choice.
 		{name: "a choice of one", op: "img2video", req: `{"model":"svcq1","images":["https://e.com/1"]}`, set: []any{"resolution", "720p"},
 			want: `resolution: svcq1 accepts only 1080p, got "720p"`},
-		{name: "a choice of several", op: "img2video", req: `{"model":"svcq3-pro","images":["https://e.com/1"]}`, set: []any{"resolution", "4K"},
-			want: `resolution: svcq3-pro accepts 540p, 720p, 1080p, got "4K"`, not: "only"},
+		{name: "a choice of several", op: "img2video", req: `{"model":"svcq3-turbo","images":["https://e.com/1"]}`, set: []any{"resolution", "4K"},
+			want: `resolution: svcq3-turbo accepts 540p, 720p, 1080p, got "4K"`, not: "only"},
 
 		// "http(s) URL": plain http is one.
 		{name: "an http callback", op: "text2video", req: t2v, set: []any{"callback_url", "http://e.com/hook"}},

@@ -34,7 +34,9 @@ type FieldRules struct {
 type ModelRules struct {
 	Model string `json:"model,omitempty"`
 	// Source is the layer that introduced the model.
-	Source Layer        `json:"source"`
+	Source Layer `json:"source"`
+	// Cite is where that layer read the model.
+	Cite   string       `json:"cite,omitempty"`
 	Fields []FieldRules `json:"fields"`
 }
 
@@ -60,7 +62,7 @@ func Describe(op api.Operation, only ...string) (OperationRules, error) {
 		if err != nil {
 			return OperationRules{}, err
 		}
-		mr := ModelRules{Model: m, Source: spec.Source}
+		mr := ModelRules{Model: m, Source: spec.Source, Cite: spec.Cite}
 		for _, f := range spec.Fields {
 			mr.Fields = append(mr.Fields, f.Rules())
 		}

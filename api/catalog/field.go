@@ -161,7 +161,7 @@ func (f Field) Describe() string {
 		}
 		parts = append(parts, "one of "+o)
 	}
-	if f.Range != nil {
+	if f.Range != nil && len(f.Options) == 0 {
 		parts = append(parts, f.rangeText())
 	}
 	if f.MinItems > 0 || f.MaxItems > 0 {

@@ -368,9 +368,12 @@ func (r *resolver) build(n int, model string) *Spec {
 		// like svcq3-pro in service.json) unless it says so itself.
 		layer := ls[at].layer
 		s = r.spec(at+1, like)
-		s.Model, s.Source = model, layer
+		s.Model, s.Source, s.Cite = model, layer, intro.cite
 		for i := range s.Fields {
 			s.Fields[i].Source = layer
+			if intro.cite != "" {
+				s.Fields[i].Cite = intro.cite
+			}
 		}
 	}
 	setModels(s, r.models)

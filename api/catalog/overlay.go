@@ -48,6 +48,9 @@ type modelPatch struct {
 	model  string
 	like   string // an added model's starting point
 	fields []fieldPatch
+	// cite is where the layer read the model: an added model's fields
+	// carry it, and the entry's fields unless they cite their own.
+	cite string
 }
 
 // fieldPatch holds the keys one field entry sets; nil means "keep".
@@ -182,6 +185,7 @@ type layerFile []struct {
 		Model  string                       `json:"model"`
 		Like   string                       `json:"like"`
 		Source string                       `json:"source"`
+		Cite   string                       `json:"cite"`
 		Fields []map[string]json.RawMessage `json:"fields"`
 	} `json:"models"`
 }
@@ -264,7 +268,11 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 			} else if !modelName.MatchString(m.Model) {
 				return nil, fmt.Errorf("%s: a model id is 1-64 letters, digits, '.', '-' or '_'", where)
 			}
-			mp := &modelPatch{model: m.Model, like: m.Like}
+			mp := &modelPatch{model: m.Model, like: m.Like, cite: m.Cite}
+			cite := m.Cite
+			if cite == "" && layer == LayerService {
+				cite = citeBeyond
+			}
 			if mp.like != "" && !isKnown[op][mp.like] {
 				return nil, fmt.Errorf("%s: like %q is not a model of %s; choose one of %s", where, mp.like, op, strings.Join(known[op], ", "))
 			}
@@ -283,6 +291,9 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 				}
 				if _, exists := prev.Field(fp.name); !exists && !fp.remove && fp.kind == nil {
 					return nil, fmt.Errorf("%s: field %s is new: give its kind (%s)", where, fp.name, strings.Join(kindNameList(), ", "))
+				}
+				if fp.cite == nil && cite != "" {
+					fp.cite = &cite
 				}
 				mp.fields = append(mp.fields, fp)
 			}

@@ -57,6 +57,8 @@ type Spec struct {
 	Model     string // "" for operations without a model field
 	// Source is the layer that introduced the model.
 	Source Layer
+	// Cite is where that layer read the model, when it says.
+	Cite   string
 	Fields []Field
 	rules  []rule
 	// base is the spec model whose tables and rules this model starts

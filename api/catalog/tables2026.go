@@ -26,6 +26,9 @@ const (
 	// citeMCP: what the official MCP server sends (template2video's
 	// aspect ratios, area and beast values).
 	citeMCP = "notes, The service in 2026: official pages and the official MCP server"
+	// citeBeyond: the notes' earlier section, the service's documentation
+	// of late 2026 beyond the spec's tables.
+	citeBeyond = "notes, Beyond the spec's tables"
 	// citeOpen: the template list is long and changes.
 	citeOpen = "notes, The service in 2026: the official template list changes; other names are sent as written"
 )

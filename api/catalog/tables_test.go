@@ -59,7 +59,7 @@ var modelRows = []modelRow{
 		unwanted: map[string]any{"sounds": []any{"https://example.com/s.mp3"}}},
 	{op: "reference2video", model: "svcq3-drama", base: r2vBase("svcq3-drama"), duration: &bound{8, 2, 16}, resDef: "1080p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: []string{"16:9", "9:16", "auto"}, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"off_peak": true}, acceptsFalse: []string{"off_peak"}},
-	{op: "reference2video", model: "svcq3-mix", base: r2vBase("svcq3-mix"), duration: &bound{5, 3, 15}, resDef: "720p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
+	{op: "reference2video", model: "svcq3-mix", base: r2vBase("svcq3-mix"), duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"off_peak": true, "subjects": []any{map[string]any{"name": "a"}}}},
 	{op: "reference2video", model: "svcq3-ad", base: r2vBase("svcq3-ad"), duration: &bound{5, 3, 15}, resDef: "720p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: -1, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"off_peak": true, "sounds": []any{"https://example.com/s.mp3"}}},
@@ -70,10 +70,10 @@ var modelRows = []modelRow{
 	{op: "img2video", model: "svcq3-pro-fast", base: `{"model":"svcq3-pro-fast","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes,
 		unwanted: map[string]any{"movement_amplitude": "small", "voice_id": "voice12345", "aspect_ratio": "16:9"}},
 	{op: "img2video", model: "svcq3-turbo", base: `{"model":"svcq3-turbo","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes},
-	{op: "img2video", model: "svcq3-pro", base: `{"model":"svcq3-pro","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes},
+	{op: "img2video", model: "svcq3-pro", base: `{"model":"svcq3-pro","images":[` + img + `]}`, duration: &bound{5, 1, 16}, resDef: "720p", res: []string{"540p", "720p", "1080p", "2K"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &yes},
 	{op: "img2video", model: "svcq1", base: `{"model":"svcq1","images":[` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 1, imgMax: 1, promptMax: 2000, audioDef: &no},
-	{op: "img2video", model: "svcq2-pro", base: `{"model":"svcq2-pro","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
-	{op: "img2video", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
+	{op: "img2video", model: "svcq2-pro", base: `{"model":"svcq2-pro","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
+	{op: "img2video", model: "svcq2-turbo", base: `{"model":"svcq2-turbo","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
 	{op: "img2video", model: "svcq2-pro-fast", base: `{"model":"svcq2-pro-fast","images":[` + img + `]}`, duration: &bound{5, 1, 10}, resDef: "720p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 5000, audioDef: &no},
 	{op: "img2video", model: "svcq1-classic", base: `{"model":"svcq1-classic","images":[` + img + `]}`, duration: &bound{5, 5, 5}, resDef: "1080p", res: []string{"1080p"}, imgMin: 1, imgMax: 1, promptMax: 2000, audioDef: &no},
 
@@ -107,6 +107,15 @@ var modelRows = []modelRow{
 	{op: "mv", base: `{"images":[` + img + `],"audio_url":"https://example.com/song.mp3"}`, resDef: "720p", res: []string{"540p", "720p", "1080p"}, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 7, promptMax: 3000},
 	{op: "premium_mv", base: `{"premium_mv_mode":"perform","images":[` + img + `],"audio_url":"https://example.com/song.mp3"}`, resDef: "720p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 6, promptMax: 3000},
 	{op: "general_one_click", base: `{"images":[` + img + `],"duration":30}`, ratioDef: "16:9", ratios: []string{"1:1", "16:9", "9:16", "4:3", "3:4"}, imgMin: 1, imgMax: 7, promptMax: 3000},
+
+	// The service in 2026 (service notes): svc2.0, still served (4 or 8 s
+	// checked apart: the bounds here are 4 and 8).
+	{op: "img2video", model: "svc2.0", base: `{"model":"svc2.0","images":[` + img + `]}`, duration: &bound{4, 4, 8}, resDef: "360p", res: []string{"720p", "1080p"}, imgMin: 1, imgMax: 1, promptMax: 2000,
+		unwanted: map[string]any{"audio": true, "voice_id": "voice12345", "audio_type": "all"}, acceptsFalse: []string{"bgm"}},
+	{op: "start-end2video", model: "svc2.0", base: `{"model":"svc2.0","images":[` + img + `,` + img + `]}`, duration: &bound{4, 4, 8}, resDef: "360p", res: []string{"720p", "1080p"}, imgMin: 2, imgMax: 2, promptMax: 5000,
+		unwanted: map[string]any{"audio": true}},
+	{op: "reference2video", model: "svc2.0", base: r2vBase("svc2.0"), duration: &bound{4, 4, 8}, resDef: "360p", res: []string{"720p", "1080p"}, ratioDef: "16:9", ratios: r2vRatios, imgMin: 1, imgMax: 3, promptMax: 5000,
+		unwanted: map[string]any{"subjects": []any{map[string]any{"name": "a"}}, "auto_subjects": true, "audio": true}},
 
 	// The service in 2026 (service notes): its table of five operations.
 	{op: "extend", model: "svcq2-pro", base: `{"model":"svcq2-pro","video_creation_id":"3141592653589793"}`, duration: &bound{5, 1, 7}, resDef: "720p", res: []string{"540p", "720p", "1080p"}, imgMin: 0, imgMax: 1, promptMax: 2000},
@@ -272,10 +281,10 @@ func TestModelTables(t *testing.T) {
 // layer's models follow the spec's.
 func TestModelRowsCoverEveryModel(t *testing.T) {
 	want := map[string][]string{
-		"reference2video": {"svcq1", "svcq2", "svcq2-pro", "svcq3", "svcq3-turbo", "svcq3-drama", "svcq3-mix", "svcq3-ad", "svcq4-preview"},
-		"img2video":       {"svcq3-pro-fast", "svcq3-turbo", "svcq3-pro", "svcq1", "svcq1-classic", "svcq2-pro", "svcq2-turbo", "svcq2-pro-fast"},
+		"reference2video": {"svcq1", "svcq2", "svcq2-pro", "svcq3", "svcq3-turbo", "svcq3-drama", "svcq3-mix", "svcq3-ad", "svcq4-preview", "svc2.0"},
+		"img2video":       {"svcq3-pro-fast", "svcq3-turbo", "svcq3-pro", "svcq1", "svcq1-classic", "svcq2-pro", "svcq2-turbo", "svcq2-pro-fast", "svc2.0"},
 		"text2video":      {"svcq3-pro", "svcq3-turbo", "svcq1", "svcq2"},
-		"start-end2video": {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic"},
+		"start-end2video": {"svcq2-turbo", "svcq2-pro", "svcq2-pro-fast", "svcq3-pro", "svcq3-turbo", "svcq3-pro-fast", "svcq1", "svcq1-classic", "svc2.0"},
 		"reference2image": {"svcq2", "svcq1"},
 		"timing2audio":    {"audio1.0"},
 		"extend":          {"svcq2-pro", "svcq2-turbo"},

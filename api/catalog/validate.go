@@ -206,6 +206,10 @@ func (s *Spec) checkField(f Field, v any) []FieldError {
 		if f.Kind == KindInt && n != math.Trunc(n) {
 			return invalid("must be a whole number, got %s", trimFloat(n))
 		}
+		if len(f.Options) > 0 && !contains(f.Options, trimFloat(n)) {
+			// Some values of a range only (svc2.0's 4 or 8 s).
+			return invalid("%s accepts %s%s, got %s", s.subject(), orList(f.Options), unitText(f), trimFloat(n))
+		}
 		return s.checkRange(f, n)
 	case KindMediaList, KindStringList:
 		items, ok := v.([]any)
@@ -291,6 +295,21 @@ func (s *Spec) checkString(f Field, str string) []FieldError {
 		return checkMedia(f, f.Name, str)
 	}
 	return nil
+}
+
+// orList reads values as a sentence does: "4 or 8", "1, 2 or 3".
+func orList(vs []string) string {
+	if len(vs) < 2 {
+		return strings.Join(vs, "")
+	}
+	return strings.Join(vs[:len(vs)-1], ", ") + " or " + vs[len(vs)-1]
+}
+
+func unitText(f Field) string {
+	if f.Unit == "" {
+		return ""
+	}
+	return " " + f.Unit
 }
 
 // openName is a name an open choice sends as written: an identifier, as

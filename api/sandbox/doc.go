@@ -34,13 +34,14 @@
 // does not use: clients written for it send such fields every day, and
 // clapper's own client is the strict one. Ignored, at any value, on every
 // creation path and on /edit and /compose:
-//   - A field no table of the operation lists: style and bgm in text2video
-//     and img2video, character_id and language in lip-sync, payload in
-//     timing2audio, model where the operation has none, anything unknown.
+//   - A field no table of the operation lists: character_id and language
+//     in lip-sync, payload in timing2audio, model where the operation has
+//     none, anything unknown.
 //   - An optional setting the spec gives only to other models of the
 //     operation: movement_amplitude outside svcq1 (the svcq1 family in
-//     img2video), bgm and off_peak where the model shows none (svcq4-preview;
-//     off_peak also svcq3-drama, -mix, -ad), auto_subjects for svcq3-mix and
+//     img2video), bgm and off_peak where the model shows none (svcq4-preview,
+//     the svcq3 family in text2video and img2video; off_peak also
+//     svcq3-drama, -mix, -ad), auto_subjects for svcq3-mix and
 //     svcq4-preview, voice_id in img2video outside the svcq1 family. Such a
 //     setting has no effect: off_peak on svcq4-preview neither waits for the
 //     window nor halves the price.
@@ -105,7 +106,7 @@
 // States and timing (durations at speed 1, divided by Config.Speed):
 //   - Asynchronous tasks: created for 0.5-2 s, then queueing for at least
 //     1-4 s, then processing, then success or failed. Processing lasts:
-//     videos 20 s + 6 s per second of video, x0.7 (540p) to x4 (4K), x0.6
+//     videos 20 s + 6 s per second of video, x0.5 (360p) to x4 (4K), x0.6
 //     for -turbo/-fast models and x1.3 for -pro and svcq4 (a 5 s 720p video
 //     about a minute, 16 s 1080p about three); images 15 s (x1.5 2K, x2.5
 //     4K); timing2audio 5 s + its duration; lip-sync 60 s; template-story
@@ -151,8 +152,9 @@
 // Credits (the service publishes no prices; this is the sandbox's table):
 //   - Videos: per second of 720p video svcq1/svcq1-classic 5, svcq2/-turbo 4,
 //     svcq2-pro 6, svcq2-pro-fast 5, svcq3/-turbo/-pro-fast 5, svcq3-pro 8,
-//     svcq3-drama/-mix/-ad 7, svcq4-preview 10; x0.75 540p, x1.5 1080p, x2 2K,
-//     x3 4K; off-peak half (rounded up); is_rec +10.
+//     svcq3-drama/-mix/-ad 7, svcq4-preview 10, svc2.0 4 (any other model
+//     5); x0.5 360p, x0.75 540p, x1.5 1080p, x2 2K, x3 4K; off-peak half
+//     (rounded up); is_rec +10.
 //   - reference2image per image: svcq1 6, svcq2 4; x1.5 2K, x2.5 4K.
 //   - audio-tts 1 per 100 characters (at least 1); audio-clone 50 plus the
 //     preview text priced as speech; timing2audio 2 per second.

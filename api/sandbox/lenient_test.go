@@ -38,13 +38,19 @@ func TestBodiesOfRealServiceClientsAreAccepted(t *testing.T) {
 		body    string
 		ignored string
 	}{
-		// The issue's examples, verbatim but for the URLs.
+		// The issue's examples, verbatim but for the URLs. style and bgm
+		// are svcq1's since issue 30 (service notes, "The service in 2026").
 		{"text2video svcq1", api.OpText2Video,
 			`{"model":"svcq1","style":"general","prompt":"a cat","duration":5,"seed":0,"aspect_ratio":"16:9","resolution":"1080p","movement_amplitude":"auto","bgm":false}`,
-			"bgm,style"},
+			""},
 		{"img2video svcq1", api.OpImg2Video,
 			`{"model":"svcq1","images":["` + img + `"],"prompt":"","duration":5,"seed":0,"resolution":"1080p","movement_amplitude":"auto","bgm":false}`,
-			"bgm"},
+			""},
+		// "style ... effective for svcq1 only"; bgm for the svcq1, svcq2
+		// and svc2.0 families.
+		{"style and bgm outside svcq1", api.OpText2Video,
+			`{"model":"svcq3-pro","style":"anime","prompt":"a cat","bgm":true}`,
+			"bgm,style"},
 		{"lip-sync", api.OpLipSync,
 			`{"video_url":"` + vid + `","text":"hello there friend","speed":1.0,"character_id":"male_1","volume":0,"language":"en"}`,
 			"character_id,language"},
@@ -181,11 +187,11 @@ func TestLeniencyStillRefusesWhatTheSpecRefuses(t *testing.T) {
 			`{"model":"svcq2","images":["` + img + `"],"prompt":"a cat","audio":true,"off_peak":true}`,
 			api.ReasonFieldInvalid, "off_peak", ""},
 		{"off_peak with the default audio", api.OpText2Video,
-			`{"model":"svcq1","prompt":"a cat","off_peak":true,"style":"general"}`,
-			api.ReasonFieldInvalid, "off_peak", "style"},
+			`{"model":"svcq1","prompt":"a cat","off_peak":true,"negative_prompt":"blur"}`,
+			api.ReasonFieldInvalid, "off_peak", "negative_prompt"},
 		{"broken value beside an ignored field", api.OpText2Video,
-			`{"model":"svcq1","style":"general","prompt":"a cat","movement_amplitude":"huge"}`,
-			api.ReasonFieldInvalid, "movement_amplitude", "style"},
+			`{"model":"svcq1","negative_prompt":"blur","prompt":"a cat","movement_amplitude":"huge"}`,
+			api.ReasonFieldInvalid, "movement_amplitude", "negative_prompt"},
 		{"wrong type", api.OpText2Video,
 			`{"model":"svcq3-pro","prompt":"a cat","duration":"5s","bgm":false}`,
 			api.ReasonFieldInvalid, "duration", "bgm"},

@@ -22,6 +22,7 @@ var videoRate = map[string]float64{
 	"svcq3-pro":   8,
 	"svcq3-drama": 7, "svcq3-mix": 7, "svcq3-ad": 7,
 	"svcq4-preview": 10,
+	"svc2.0":        4,
 }
 
 const defaultVideoRate = 5
@@ -36,7 +37,7 @@ func videoRateOf(model string) float64 {
 }
 
 // resolutionFactor scales video prices and generation times.
-var resolutionFactor = map[string]float64{"540p": 0.75, "720p": 1, "1080p": 1.5, "2k": 2, "4k": 3}
+var resolutionFactor = map[string]float64{"360p": 0.5, "540p": 0.75, "720p": 1, "1080p": 1.5, "2k": 2, "4k": 3}
 
 // imagePrice is credits per image at 1080p; 2K and 4K cost more.
 var imagePrice = map[string]float64{"svcq1": 6, "svcq2": 4}
@@ -210,7 +211,7 @@ func processing(op api.Operation, p map[string]any, audioSeconds float64) time.D
 }
 
 // videoTimeFactor scales generation time by resolution: pixels cost time.
-var videoTimeFactor = map[string]float64{"540p": 0.7, "720p": 1, "1080p": 1.6, "2k": 2.5, "4k": 4, "8k": 7}
+var videoTimeFactor = map[string]float64{"360p": 0.5, "540p": 0.7, "720p": 1, "1080p": 1.6, "2k": 2.5, "4k": 4, "8k": 7}
 
 // sceneProcessing and composeProcessing time the multi-scene sub-jobs.
 func sceneProcessing(seconds int) time.Duration {

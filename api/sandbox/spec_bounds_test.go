@@ -278,14 +278,18 @@ func specBounds() []specBound {
 			ok:   `{"model":"svcq2-pro","prompt":"p","videos":["https://example.com/v.mp4"],"images":[` + fill(3, anImage+",") + anImage + `]}`,
 			past: `{"model":"svcq2-pro","prompt":"p","videos":["https://example.com/v.mp4"],"images":[` + fill(4, anImage+",") + anImage + `]}`},
 
-		// Durations: "svcq2 ... 5; 1-10"; "svcq3-drama 8; 2-16"; "svcq3-mix 5; 3-15"; img2video "svcq3 family ... range 1-16";
+		// Durations: "svcq2 ... 5; 1-10"; "svcq3-drama 8; 2-16"; img2video "svcq3 family ... range 1-16";
 		// "multi-scene duration 1-180 seconds".
 		{spec: "svcq2 duration 1-10", op: api.OpReference2Video, field: "duration",
 			ok: `{"model":"svcq2","prompt":"p","images":[` + anImage + `],"duration":10}`, past: `{"model":"svcq2","prompt":"p","images":[` + anImage + `],"duration":11}`},
 		{spec: "svcq3-drama duration 2-16", op: api.OpReference2Video, field: "duration",
 			ok: `{"model":"svcq3-drama","prompt":"p","images":[` + anImage + `],"duration":2}`, past: `{"model":"svcq3-drama","prompt":"p","images":[` + anImage + `],"duration":1}`},
-		{spec: "svcq3-mix duration 3-15", op: api.OpReference2Video, field: "duration",
-			ok: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":15}`, past: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":16}`},
+		// The spec's 3-15 for svcq3-mix is widened by the service layer
+		// (service.json, citing "two mirrors of the official page": 1-16).
+		{spec: "svcq3-mix duration 1-16 (service layer, lower)", op: api.OpReference2Video, field: "duration",
+			ok: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":1}`, past: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":0}`},
+		{spec: "svcq3-mix duration 1-16 (service layer, upper)", op: api.OpReference2Video, field: "duration",
+			ok: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":16}`, past: `{"model":"svcq3-mix","prompt":"p","images":[` + anImage + `],"duration":17}`},
 		{spec: "img2video svcq3 family 1-16", op: api.OpImg2Video, field: "duration",
 			ok: `{"model":"svcq3-turbo","images":[` + anImage + `],"duration":16}`, past: `{"model":"svcq3-turbo","images":[` + anImage + `],"duration":17}`},
 		{spec: "start-end2video svcq3 family 1-16", op: api.OpStartEnd2Video, field: "duration",
