@@ -59,6 +59,10 @@ type Context struct {
 	// and this month and, when sending it would pass a credit cap, why:
 	// the review asks before such a send. Nil shows nothing.
 	Spending func(op api.Operation, body map[string]any) (spent, overCap string)
+	// Uploading says whether the images of a request of size bytes
+	// (inlined) go through the service's upload flow: the review then
+	// shows them as the uploads that are sent. Nil: never.
+	Uploading func(size int) bool
 
 	files *fileCache
 	// pickedFrom is the folder the last file was picked from: the picker

@@ -348,7 +348,10 @@ func (f *Form) Values() map[string]any {
 			out[name] = v
 		}
 	}
-	if catalog.Models(f.op) != nil {
+	// A model the catalog does not know (a draft's, after catalog.json
+	// broke) stays the request's: the check refuses it by name, where the
+	// form's own model would be sent in its place without a word.
+	if m, _ := out["model"].(string); catalog.Models(f.op) != nil && m == "" {
 		out["model"] = f.model
 	}
 	return out

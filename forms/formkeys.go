@@ -160,6 +160,9 @@ func (f *Form) FullHelp() [][]key.Binding {
 	var own []key.Binding
 	if e := f.focused(); e != nil {
 		own = append(own, e.Keys()...)
+		if x, ok := e.(interface{ keysElsewhere() []key.Binding }); ok {
+			own = append(own, x.keysElsewhere()...)
+		}
 	}
 	if f.rows[f.focus].stray {
 		own = append(own, keys.Remove)

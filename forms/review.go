@@ -168,7 +168,13 @@ func (f *Form) reviewView() string {
 		f.review.lines = f.reviewLines(w)
 		f.review.built, f.review.width = f.check, w
 	}
-	head := s.Title.Render(textutil.Truncate("Review · "+string(f.op)+modelSuffix(f.model), w))
+	model := f.model
+	if e, ok := f.editors["model"]; ok {
+		if m, _ := e.Value().(string); m != "" {
+			model = m // what is sent, a model the catalog does not know included
+		}
+	}
+	head := s.Title.Render(textutil.Truncate("Review · "+string(f.op)+modelSuffix(model), w))
 	room := max(f.height-3, 3)
 	lines := f.review.lines
 	if f.review.confirming {
@@ -194,6 +200,8 @@ func (f *Form) reviewView() string {
 		foot = s.Warning.Render("! past a credit cap") + s.Dim.Render(" · enter asks first · esc back to the form")
 	case f.check.OK():
 		foot = s.OK.Render("✓ ready") + s.Dim.Render(" · enter sends it · v variations · esc back")
+	case f.check.OverCap != "":
+		foot = s.Error.Render("✗ the catalog refuses it") + s.Warning.Render(" · ! past a credit cap") + s.Dim.Render(" · esc fix it · ctrl+f send anyway…")
 	default:
 		foot = s.Error.Render("✗ the catalog refuses it") + s.Dim.Render(" · esc fix it · ctrl+f send anyway…")
 	}
@@ -241,7 +249,8 @@ func (f *Form) reviewLines(w int) []string {
 		}
 	}
 	out = append(out, "")
-	for _, l := range strings.Split(displayJSON(c), "\n") {
+	uploads := f.ctx.Uploading != nil && f.ctx.Uploading(c.Size)
+	for _, l := range strings.Split(displayJSON(f.op, c, uploads), "\n") {
 		out = append(out, s.Value.Render(l))
 	}
 	if len(c.Defaults) > 0 {
@@ -265,18 +274,38 @@ func (f *Form) confirmLines(w int) []string {
 		out = append(out, wrapLines(s.Value, strings.ToUpper(why[:1])+why[1:]+".", w)...)
 		return append(out, "", s.Key.Render("y")+s.Dim.Render(" send it anyway   ")+s.Key.Render("n")+s.Dim.Render(" keep editing"))
 	}
-	out := []string{s.Warning.Render("Send a request the catalog refuses?"), ""}
+	title := "Send a request the catalog refuses?"
+	if f.check.OverCap != "" {
+		title = "Send a request the catalog refuses, past a credit cap?"
+	}
+	out := []string{s.Warning.Render(title), ""}
 	out = append(out, wrapLines(s.Value, "The service may be newer than clapper's tables, so it may accept what they refuse. Its answer is final and is shown. This request breaks:", w)...)
 	for _, m := range f.check.Broken {
 		out = append(out, wrapLines(s.Error, "✗ "+m, w)...)
+	}
+	if f.check.OverCap != "" {
+		// y sends it past the cap too (submit's overCap): it must be said
+		// here, not only on the review behind this question.
+		out = append(out, "")
+		out = append(out, wrapLines(s.Warning, "! It also passes a credit cap: "+strings.TrimPrefix(f.check.OverCap, "not sent: ")+".", w)...)
 	}
 	return append(out, "", s.Key.Render("y")+s.Dim.Render(" send it anyway   ")+s.Key.Render("n")+s.Dim.Render(" keep editing"))
 }
 
 // displayJSON is the body as sent, indented, with each data URI shown as
-// its type, size and the file it came from.
-func displayJSON(c *Check) string {
-	short := shortenURIs(c.Body)
+// its type, size and the file it came from; with uploads, each image data
+// URI as the upload that takes its place in what is sent.
+func displayJSON(op api.Operation, c *Check, uploads bool) string {
+	body := c.Body
+	if uploads {
+		body, _ = catalog.MapImages(op, body, func(_ catalog.Field, v string) (string, bool) {
+			if !catalog.IsDataURI(v) {
+				return "", false
+			}
+			return uploadText(v), true
+		})
+	}
+	short := shortenURIs(body)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -285,6 +314,14 @@ func displayJSON(c *Check) string {
 		return err.Error()
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// uploadText is how the review shows an image sent through the upload
+// flow: the URI the service answers, and what it is made of.
+func uploadText(dataURI string) string {
+	meta, data, _ := strings.Cut(dataURI, ",")
+	kind := strings.TrimSuffix(strings.TrimPrefix(meta, "data:"), ";base64")
+	return fmt.Sprintf("ssupload:?id=… (uploaded before sending: %s, %s)", textutil.Truncate(kind, 30), api.ByteSize(int64(len(data)*3/4)))
 }
 
 func shortenURIs(v any) any {

@@ -362,6 +362,32 @@ func (e *subjectsEditor) Counter() string {
 }
 
 // Keys lists only what works on the focused row.
+// subjectKeysElsewhere are the subjects' keys that work only on some part
+// or after some step, each saying where: the full help lists them wherever
+// the cursor is, so they can be found before they are needed (the help
+// line keeps to what works here).
+var subjectKeysElsewhere = []key.Binding{
+	key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "next voice or stored subject")),
+	key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "undo a removal")),
+	key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "in the prompt: insert [@name]")),
+}
+
+// keysElsewhere are subjectKeysElsewhere but for those working here,
+// which Keys lists as they are.
+func (e *subjectsEditor) keysElsewhere() []key.Binding {
+	here := map[string]bool{}
+	for _, b := range e.Keys() {
+		here[b.Help().Key] = true
+	}
+	var out []key.Binding
+	for _, b := range subjectKeysElsewhere {
+		if !here[b.Help().Key] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 func (e *subjectsEditor) Keys() []key.Binding {
 	ks := []key.Binding{subjectKeys.Up}
 	if len(e.subjects) > 1 {

@@ -124,20 +124,31 @@ func (c Config) NeedsNoInlining(op api.Operation, body map[string]any) bool {
 	return len(found) > 0
 }
 
-// uploadImages replaces image data URIs by upload URIs: all of them in
-// mode always, all of them in mode auto when the inlined body would pass
-// the service's limit. Bytes uploaded before and still valid are not sent
-// again unless fresh is set; reused lists the SHA-256 of those.
-func (s *Studio) uploadImages(ctx context.Context, op api.Operation, body map[string]any, fresh bool) (map[string]any, []string, error) {
-	switch s.Config.Uploads {
+// Uploading reports whether the image data URIs of a request whose body
+// is size bytes inlined go through the upload flow rather than inline:
+// all of them in mode always, all of them in mode auto when the inlined
+// body would pass the service's limit, none in mode never. The review
+// shows what is sent by the same rule.
+func (c Config) Uploading(size int) bool {
+	switch c.Uploads {
 	case UploadNever:
-		return body, nil, nil
+		return false
 	case UploadAlways:
-	default: // auto, the default when unset
-		raw, err := json.Marshal(body)
-		if err != nil || len(raw) <= catalog.MaxBodyBytes {
-			return body, nil, nil
-		}
+		return true
+	}
+	return size > catalog.MaxBodyBytes // auto, the default when unset
+}
+
+// uploadImages replaces image data URIs by upload URIs, as Uploading says.
+// Bytes uploaded before and still valid are not sent again unless fresh
+// is set; reused lists the SHA-256 of those.
+func (s *Studio) uploadImages(ctx context.Context, op api.Operation, body map[string]any, fresh bool) (map[string]any, []string, error) {
+	if s.Config.Uploads == UploadNever {
+		return body, nil, nil
+	}
+	raw, err := json.Marshal(body)
+	if err != nil || !s.Config.Uploading(len(raw)) {
+		return body, nil, nil
 	}
 	var reused []string
 	var failure error

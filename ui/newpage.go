@@ -175,6 +175,7 @@ func (p *newPage) resetBackend() {
 		return s.SpendingFor(ctx, s.Price(op, body), "")
 	}
 	p.ctx.SizeRule = s.Config.SizeRule
+	p.ctx.Uploading = s.Config.Uploading
 }
 
 func (p *newPage) Title() string { return pageTitles[pageNew] }
