@@ -375,7 +375,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 			case *listEditor:
 				x.absent = msg.check.absent()
 			case *framesEditor:
-				x.takeProblems(append(slices.Clone(msg.check.Errors[name]), msg.check.Missing[name]...))
+				x.takeCheck(append(slices.Clone(msg.check.Errors[name]), msg.check.Missing[name]...), msg.check.Cost)
 			}
 		}
 		if f.rev != msg.rev {

@@ -37,6 +37,8 @@ type framesEditor struct {
 	warn    bool
 	// problems are the last check's messages about each frame, by index.
 	problems map[int][]string
+	// cost is the last check's price: it follows the frames' durations.
+	cost string
 }
 
 // keyFrame is one frame as typed. What the editor cannot show as a part is
@@ -567,9 +569,11 @@ func (e *framesEditor) takePicked(path string) {
 	}
 }
 
-// takeProblems sorts the check's messages about the field by the frame
-// they name (image_settings[1].duration names frame 2).
-func (e *framesEditor) takeProblems(msgs []string) {
+// takeCheck keeps what the last check says of the frames: its messages
+// about the field, sorted by the frame they name (image_settings[1].duration
+// names frame 2), and the price.
+func (e *framesEditor) takeCheck(msgs []string, cost string) {
+	e.cost = cost
 	e.problems = map[int][]string{}
 	prefix := e.field.Name + "["
 	for _, m := range msgs {

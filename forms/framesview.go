@@ -69,13 +69,20 @@ func (e *framesEditor) view(s *Styles, width int, focused bool, info func(string
 }
 
 // limits is the length of the video the frames make (the start image is
-// its first instant), with the frames whose duration is not given; the
-// count is beside the field's name.
+// its first instant), with the frames whose duration is not given, and its
+// price; the count is beside the field's name.
 func (e *framesEditor) limits(s *Styles) string {
 	sum, unset := e.total()
 	out := s.Dim.Render("total ") + s.Value.Render(num(sum)+" s")
 	if unset > 0 {
-		out += s.Dim.Render(fmt.Sprintf(" (%s at %d s, none given)", textutil.Plural(unset, "frame"), catalog.KeyFrameDefault))
+		verb := " default"
+		if unset == 1 {
+			verb = " defaults"
+		}
+		out += s.Dim.Render(fmt.Sprintf(" (%s%s to %d s)", textutil.Plural(unset, "frame"), verb, catalog.KeyFrameDefault))
+	}
+	if e.cost != "" && len(e.frames) > 0 {
+		out += s.Dim.Render(" · ") + s.Value.Render(api.CleanLine(e.cost))
 	}
 	return out
 }

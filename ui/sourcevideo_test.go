@@ -220,3 +220,45 @@ func TestText2AudioResultGoesOnAsAudio(t *testing.T) {
 	}
 
 }
+
+// A video extended or upscaled goes on like any video (issue 30, item 4):
+// its detail offers + and u, its send-onward list lip-sync, a reference
+// video of a new scene and extend and upscale-new by its creation id; the
+// task it is sent to names it as its source.
+func TestExtendedAndUpscaledVideosGoOn(t *testing.T) {
+	extended := task{api.OpExtend, "svcq2-pro", `{"model":"svcq2-pro","video_creation_id":"0","duration":3}`,
+		"811000000000000051", api.StateSuccess, 20, "", testNow.Add(-time.Hour), 1}
+	upscaled := task{api.OpUpscaleNew, "", `{"video_creation_id":"0","upscale_resolution":"4K"}`,
+		"811000000000000052", api.StateSuccess, 30, "", testNow.Add(-time.Hour), 1}
+	for _, src := range []task{extended, upscaled} {
+		t.Run(string(src.op), func(t *testing.T) {
+			m, _ := newClockedModel(t, []task{src})
+			send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+			pressOnward(t, m, src.id)
+			got := screen(m)
+			for _, want := range []string{"lip-sync video_url", "reference2video videos", "extend video_creation_id", "upscale-new video_creation_id"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("the send-onward list of a %s video lacks %q:\n%s", src.op, want, got)
+				}
+			}
+			send(m, press("esc"))
+			send(m, press("+"))
+			p := m.pages[pageNew].(*newPage)
+			if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Operation() == api.OpExtend && p.form.Checked() }, 5*time.Second) {
+				t.Fatalf("+ on a %s video opened no extend form:\n%s", src.op, screen(m))
+			}
+			if got := p.form.Values()["video_creation_id"]; got != "0" {
+				t.Fatalf("extend's video_creation_id %v, want the %s task's creation id", got, src.op)
+			}
+			child := sendOnwardForm(t, m, api.OpExtend)
+			parent := localOf(t, m, src.id)
+			if len(child.From) != 1 || child.From[0].LocalID != parent || child.From[0].Field != "video_creation_id" {
+				t.Fatalf("the extension's source: %+v, want #%d video_creation_id", child.From, parent)
+			}
+			send(m, openDetailMsg{localID: child.LocalID})
+			if want := fmt.Sprintf("from: %s ✓ #%d (video_creation_id)", src.op, parent); !strings.Contains(screen(m), want) {
+				t.Fatalf("the extension's detail does not say %q:\n%s", want, screen(m))
+			}
+		})
+	}
+}
