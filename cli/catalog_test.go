@@ -14,7 +14,7 @@ func TestModelsShowEachRulesLayer(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.err)
 	}
-	for _, want := range []string{"model svcq2 (service)", "model svcq3-pro (spec)", "[service]", "[spec]", "default 5; 1 to 10 seconds"} {
+	for _, want := range []string{"model svcq2 (service 1)", "model svcq3-pro (spec)", "[service 1]", "[spec]", "default 5; 1 to 10 seconds", "\n  1: notes, Beyond the spec's tables\n"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("models text2video lacks %q:\n%s", want, r.out)
 		}
@@ -41,11 +41,16 @@ func writeCatalog(t *testing.T, body string) string {
 // A model the service ships tomorrow is one edit of catalog.json away: the
 // file adds it, the dry run accepts it, the models list marks it "user".
 func TestCatalogFileAddsAModel(t *testing.T) {
-	p := writeCatalog(t, `[{"operation":"text2video","models":[{"model":"svcq5","like":"svcq2","fields":[
-		{"name":"duration","max":20},{"name":"look","kind":"choice","options":["anime","real"]}]}]}]`)
+	p := writeCatalog(t, `[{"operation":"text2video","models":[{"model":"svcq5","like":"svcq2","cite":"our tests \u001b]8;;https://e.com\u0007of May","fields":[
+		{"name":"duration","max":20},{"name":"look","kind":"choice","options":["anime","real"],"help":"the \u001b[2Jlook"}]}]}]`)
 	r := runCLI(t, nil, "", "--catalog", p, "models", "text2video")
-	if r.code != 0 || !strings.Contains(r.out, "model svcq5 (user)") || !strings.Contains(r.out, "one of anime, real") {
+	if r.code != 0 || !strings.Contains(r.out, "model svcq5 (user 1)") || !strings.Contains(r.out, "one of anime, real") {
 		t.Fatalf("models with a user catalog: %+v", r)
+	}
+	// Where the file says it read the model is shown, as the file's text
+	// always is: without its escape sequences.
+	if !strings.Contains(r.out, "[user 1]  the look\n") || !strings.Contains(r.out, "\n  1: our tests of May\n") || strings.ContainsRune(r.out, 0x1b) {
+		t.Errorf("the user's source and help: %q", r.out)
 	}
 	r = runCLI(t, nil, "", "--catalog", p, "create", "text2video", "--set", "model=svcq5", "--set", "prompt=a fox",
 		"--set", "duration=18", "--set", "look=anime", "--dry-run")
@@ -72,7 +77,7 @@ func TestBrokenCatalogFileIsNamedAndIgnored(t *testing.T) {
 			t.Errorf("warning lacks %q: %s", want, r.err)
 		}
 	}
-	if strings.Contains(r.out, "svcq5") || !strings.Contains(r.out, "model svcq2 (service)") {
+	if strings.Contains(r.out, "svcq5") || !strings.Contains(r.out, "model svcq2 (service 1)") {
 		t.Errorf("the built-in layers must be in force alone:\n%s", r.out)
 	}
 }

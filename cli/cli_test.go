@@ -108,7 +108,7 @@ func TestModelsListsEveryReference2VideoModelWithDefaults(t *testing.T) {
 	}
 	for _, want := range []string{
 		"model svcq1 (spec)\n", "model svcq2 (spec)\n", "model svcq2-pro (spec)\n", "model svcq3 (spec)\n", "model svcq3-turbo (spec)\n",
-		"model svcq3-drama (spec)\n", "model svcq3-mix (spec)\n", "model svcq3-ad (spec)\n", "model svcq4-preview (spec)\n", "model svc2.0 (service)\n",
+		"model svcq3-drama (spec)\n", "model svcq3-mix (spec)\n", "model svcq3-ad (spec)\n", "model svcq4-preview (spec)\n", "model svc2.0 (service 1)\n",
 		"default 8; 2 to 16 seconds", "default 1080p; only 1080p", "one of 540p, 720p, 1080p, 2K, 4K",
 	} {
 		if !strings.Contains(r.out, want) {

@@ -53,3 +53,58 @@ func TestCreateNewOperationsDryRun(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30, item 3: the official text2audio example's "duration": "10",
+// "seed": "0" are taken, and clapper sends the numbers; where no example
+// sends a string, it is refused as the wrong type before anything is sent.
+func TestNumbersGivenAsStringsAreSentAsNumbers(t *testing.T) {
+	r := runCLI(t, nil, "", "create", "text2audio", "--dry-run", "--set", "model=audio1.0", "--set", "prompt=rain",
+		"--set", `duration:="10"`, "--set", `seed:="0"`)
+	if body := decodeDryRun(t, r.out); r.code != 0 || body["duration"] != json.Number("10") || body["seed"] != json.Number("0") {
+		t.Errorf("text2audio with strings: exit %d %s, sent %#v", r.code, r.err, body)
+	}
+	r = runCLI(t, nil, "", "create", "text2video", "--dry-run", "--set", "model=svcq3-pro", "--set", "prompt=rain", "--set", `duration:="10"`)
+	if r.code != 2 || !strings.Contains(r.err, `duration: must be a whole number, got "10"`) {
+		t.Errorf("text2video duration as a string: exit %d, stderr %q", r.code, r.err)
+	}
+}
+
+// Issue 30, item 5: `clapper models` marks each rule beyond the spec with
+// its source, numbered under its model: the notes' section, and which of
+// their sources where only one says it or they disagree.
+func TestModelsShowWhereEachRuleWasRead(t *testing.T) {
+	r := runCLI(t, nil, "", "models", "img2video")
+	if r.code != 0 {
+		t.Fatalf("models img2video: exit %d %s", r.code, r.err)
+	}
+	svcq3pro := section(r.out, "model svcq3-pro (spec)\n")
+	for _, want := range []string{
+		"one of 540p, 720p, 1080p, 2K", "[service 1]  output resolution (2K: one source only)",
+		"[service 2]  which audio to make", "[spec]  ",
+		"\n  1: notes, The service in 2026: one source (ComfyUI's node and its proxy's prices)",
+		"\n  2: notes, The service in 2026: mirrors of the official q3 pages\n",
+	} {
+		if !strings.Contains(svcq3pro, want) {
+			t.Errorf("svcq3-pro lacks %q:\n%s", want, svcq3pro)
+		}
+	}
+	svc20 := section(r.out, "model svc2.0 (service 1)\n")
+	if !strings.Contains(svc20, "one of 4, 8 seconds") || !strings.Contains(svc20, "\n  1: notes, The service in 2026: svc2.0 is still served") {
+		t.Errorf("svc2.0:\n%s", svc20)
+	}
+	r = runCLI(t, nil, "", "models", "text2audio")
+	if !strings.Contains(r.out, "also a numeric string  [service 2]") || !strings.Contains(r.out, "2: notes, The service in 2026: numbers as strings") {
+		t.Errorf("text2audio:\n%s", r.out)
+	}
+}
+
+// section is one model's part of `clapper models OP`: from its header to
+// the next model's.
+func section(out, header string) string {
+	_, rest, ok := strings.Cut(out, header)
+	if !ok {
+		return ""
+	}
+	s, _, _ := strings.Cut(rest, "\nmodel ")
+	return s
+}

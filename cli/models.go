@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -120,8 +121,9 @@ func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 		if err != nil {
 			return err
 		}
+		var cites sources
 		if m != "" {
-			fmt.Fprintf(w, "\nmodel %s (%s)\n", m, spec.Source)
+			fmt.Fprintf(w, "\nmodel %s (%s%s)\n", m, spec.Source, cites.mark(spec.Cite))
 		} else {
 			fmt.Fprintln(w)
 		}
@@ -130,17 +132,40 @@ func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 			if f.Name == "model" {
 				continue
 			}
+			// A user's catalog file wrote the help, options and sources.
+			rules, layer, help := api.CleanText(f.Describe()), string(f.Source)+cites.mark(f.Cite), api.CleanText(f.Help)
 			if narrow {
-				fmt.Fprintf(tw, "  %s\t%s\t[%s]\n  \t%s\n", f.Name, f.Describe(), f.Source, f.Help)
+				fmt.Fprintf(tw, "  %s\t%s\t[%s]\n  \t%s\n", f.Name, rules, layer, help)
 			} else {
-				fmt.Fprintf(tw, "  %s\t%s\t[%s]\t%s\n", f.Name, f.Describe(), f.Source, f.Help)
+				fmt.Fprintf(tw, "  %s\t%s\t[%s]\t%s\n", f.Name, rules, layer, help)
 			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		for i, c := range cites {
+			fmt.Fprintf(w, "  %d: %s\n", i+1, api.CleanText(c))
+		}
 	}
 	return nil
+}
+
+// sources numbers where one model's rules beyond the spec were read (the
+// service notes' section and which of its sources), each once: a rule
+// shows its number beside its layer, "[service 2]", and the model's list
+// ends with what each number stands for.
+type sources []string
+
+func (s *sources) mark(cite string) string {
+	if cite == "" {
+		return ""
+	}
+	i := slices.Index(*s, cite)
+	if i < 0 {
+		*s = append(*s, cite)
+		i = len(*s) - 1
+	}
+	return fmt.Sprintf(" %d", i+1)
 }
 
 func writeCatalogJSON(w io.Writer, ops []api.Operation) error {

@@ -14,16 +14,18 @@ type FieldRules struct {
 	Options    []string `json:"options,omitempty"`
 	AnyRatio   bool     `json:"any_ratio,omitempty"`
 	OpenChoice bool     `json:"open_choice,omitempty"`
-	Min        *float64 `json:"min,omitempty"`
-	Max        *float64 `json:"max,omitempty"`
-	MinItems   int      `json:"min_items,omitempty"`
-	MaxItems   int      `json:"max_items,omitempty"`
-	MinChars   int      `json:"min_chars,omitempty"`
-	MaxChars   int      `json:"max_chars,omitempty"`
-	MinSeconds float64  `json:"min_seconds,omitempty"`
-	MaxSeconds float64  `json:"max_seconds,omitempty"`
-	Unit       string   `json:"unit,omitempty"`
-	Help       string   `json:"help"`
+	// NumericString: a string holding a number is read as the number.
+	NumericString bool     `json:"numeric_string,omitempty"`
+	Min           *float64 `json:"min,omitempty"`
+	Max           *float64 `json:"max,omitempty"`
+	MinItems      int      `json:"min_items,omitempty"`
+	MaxItems      int      `json:"max_items,omitempty"`
+	MinChars      int      `json:"min_chars,omitempty"`
+	MaxChars      int      `json:"max_chars,omitempty"`
+	MinSeconds    float64  `json:"min_seconds,omitempty"`
+	MaxSeconds    float64  `json:"max_seconds,omitempty"`
+	Unit          string   `json:"unit,omitempty"`
+	Help          string   `json:"help"`
 	// Source is the layer the rule comes from: spec, service or user.
 	Source Layer `json:"source"`
 	// Cite is where a rule beyond the spec's tables was read.
@@ -74,7 +76,7 @@ func Describe(op api.Operation, only ...string) (OperationRules, error) {
 // Rules is the field's rules as data.
 func (f Field) Rules() FieldRules {
 	fr := FieldRules{Name: f.Name, Kind: f.Kind.String(), Media: f.Media.String(), Required: f.Required,
-		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, OpenChoice: f.OpenChoice, MinItems: f.MinItems,
+		Default: f.Default, Options: f.Options, AnyRatio: f.AnyRatio, OpenChoice: f.OpenChoice, NumericString: f.NumericString, MinItems: f.MinItems,
 		MaxItems: f.MaxItems, MinChars: f.MinChars, MaxChars: f.MaxChars, MinSeconds: f.MinSeconds,
 		MaxSeconds: f.MaxSeconds, Unit: f.Unit, Help: f.Help, Source: f.Source, Cite: f.Cite}
 	if f.Range != nil {

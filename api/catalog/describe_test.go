@@ -18,7 +18,7 @@ func TestFieldDescribeSaysEachRule(t *testing.T) {
 		want  string
 	}{
 		{api.OpReference2Video, "svcq2", "duration", "integer; default 5; 1 to 10 seconds"},
-		{api.OpAudioTTS, "", "voice_setting_pitch", "integer; default 0; -12 to 12"},
+		{api.OpAudioTTS, "", "voice_setting_pitch", "integer; default 0; -12 to 12; also a numeric string"},
 		{api.OpReference2Video, "svcq1", "duration", "integer; default 5; only 5 seconds"},
 		{api.OpReference2Video, "svcq4-preview", "sounds", "audio list; at most 3 audio files"},
 		{api.OpReference2Video, "svcq2-pro", "videos", "video list; 1 to 2 videos; at most 8 s long"},

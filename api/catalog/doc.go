@@ -130,6 +130,22 @@
 //   - svc1.5 is retired on the video operations: refused as such (not as
 //     unknown); a catalog file that adds it brings it back.
 //
+// The models and fields the notes saw in use are the service layer's
+// (service.json), each citing the notes and which of their sources:
+// svc2.0 on img2video, start-end2video and reference2video (like svcq1,
+// but 4 or 8 s, a range with Options: some of its values only; 360p,
+// 720p, 1080p; 1-3 references; no audio, which the notes never give it;
+// defaults 4 s and 360p, the lowest the notes give, as no source names
+// one); style on text2video svcq1 only ("effective for svcq1 only": a
+// field that does nothing elsewhere is not offered there); bgm for the
+// svcq1, svcq2 and svc2.0 families; audio_type on the q3 family. Where one
+// source says it or sources disagree, the lenient side, cited so: svcq3-pro
+// img2video at 2K (one source), svcq2-pro/-turbo img2video at 540p,
+// start-end2video q2 at 1-8 s, svcq3-mix 1-16 s. A number the service's
+// examples send as a string (text2audio's duration and seed, audio-tts's
+// voice settings) is NumericString: Validate reads "10" as 10 there, and
+// Normalize sends the number.
+//
 // # Layers
 //
 // The tables above are the spec layer. The service layer (service.json,

@@ -125,6 +125,10 @@ type Field struct {
 	// Source is the layer the rule comes from: the spec's tables, the
 	// service's documented additions or the user's catalog file.
 	Source Layer
+	// NumericString: the service reads a JSON string holding a number as
+	// that number here, as its own examples send it ("duration": "10");
+	// clapper itself sends the number (Normalize).
+	NumericString bool
 	// Cite says where a rule beyond the spec's tables was read: the service
 	// notes' section and which of its sources ("The service in 2026: one
 	// source, ComfyUI's node"), so a rule from a weak source shows as such.
@@ -159,6 +163,7 @@ func (f Field) Describe() string {
 		if f.OpenChoice {
 			o += " or another name"
 		}
+		o += unitText(f) // some values of a range: "4, 8 seconds"
 		parts = append(parts, "one of "+o)
 	}
 	if f.Range != nil && len(f.Options) == 0 {
@@ -166,6 +171,9 @@ func (f Field) Describe() string {
 	}
 	if f.MinItems > 0 || f.MaxItems > 0 {
 		parts = append(parts, f.countText())
+	}
+	if f.NumericString {
+		parts = append(parts, "also a numeric string")
 	}
 	switch {
 	case f.MinChars > 0 && f.MaxChars > 0:

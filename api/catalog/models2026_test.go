@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -102,4 +103,60 @@ func mustLookup(t *testing.T, op, model string) *Spec {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// "Numbers as strings: the official text2audio example sends "duration":
+// "10", "seed": "0", and a mirror of the official speech page types
+// voice_setting_speed, _volume and _pitch as strings. The service accepts
+// numeric strings where its examples send them." There only; clapper
+// sends the number.
+func TestNumbersAsStringsWhereTheExamplesSendThem(t *testing.T) {
+	t2a := `{"model":"audio1.0","prompt":"rain"}`
+	tts := `{"text":"Hello.","voice_setting_voice_id":"female-shaonv"}`
+	for _, c := range []struct {
+		op, base, field, value string
+		want                   json.Number
+	}{
+		{"text2audio", t2a, "duration", "10", "10"},
+		{"text2audio", t2a, "duration", "2.5", "2.5"},
+		{"text2audio", t2a, "seed", "0", "0"},
+		{"audio-tts", tts, "voice_setting_speed", "1.5", "1.5"},
+		{"audio-tts", tts, "voice_setting_volume", "1", "1"},
+		{"audio-tts", tts, "voice_setting_pitch", "-3", "-3"},
+	} {
+		req := with(t, c.base, c.field, c.value)
+		expectValid(t, c.op, req)
+		if got := Normalize(api.Operation(c.op), req)[c.field]; got != c.want {
+			t.Errorf("%s %s %q goes on the wire as %#v, want the number %s", c.op, c.field, c.value, got, c.want)
+		}
+		f, _ := mustLookup(t, c.op, modelOf(c.base)).Field(c.field)
+		if !strings.Contains(f.Cite, "numbers as strings") || !strings.Contains(f.Describe(), "also a numeric string") {
+			t.Errorf("%s %s: cite %q, described %q", c.op, c.field, f.Cite, f.Describe())
+		}
+	}
+	// Still bounded and still a number; elsewhere a string stays refused.
+	for _, c := range []struct{ op, base, field, value, says string }{
+		{"text2audio", t2a, "duration", "11", "2 to 10 seconds"},
+		{"text2audio", t2a, "duration", " 10", `must be a number, got " 10"`},
+		{"text2audio", t2a, "duration", "0x10", `got "0x10"`},
+		{"text2audio", t2a, "duration", "Infinity", `got "Infinity"`},
+		{"text2audio", t2a, "seed", "1.5", "must be a whole number, got 1.5"},
+		{"audio-tts", tts, "voice_setting_speed", "3", "0.5 to 2"},
+		{"text2video", `{"model":"svcq3-pro","prompt":"a cat"}`, "duration", "10", `must be a whole number, got "10"`},
+		{"lip-sync", `{"video_url":"https://example.com/v.mp4","text":"hello"}`, "speed", "1.0", `got "1.0"`},
+	} {
+		errs := Validate(api.Operation(c.op), with(t, c.base, c.field, c.value))
+		if errs == nil || !strings.Contains(errs.Error(), c.field+": ") || !strings.Contains(errs.Error(), c.says) {
+			t.Errorf("%s %s %q: %v, want %q", c.op, c.field, c.value, errs, c.says)
+		}
+	}
+	if got := Normalize(api.OpText2Video, with(t, `{"model":"svcq3-pro"}`, "duration", "10"))["duration"]; got != "10" {
+		t.Errorf("a string where no example sends one is changed to %#v; Validate refuses it as sent", got)
+	}
+}
+
+func modelOf(body string) string {
+	var m struct{ Model string }
+	_ = json.Unmarshal([]byte(body), &m)
+	return m.Model
 }

@@ -44,6 +44,9 @@ func Normalize(op api.Operation, req map[string]any) map[string]any {
 
 // wireValue gives one valid value the wire form of its field's kind.
 func wireValue(f Field, v any) any {
+	if x, ok := NumericString(f, v); ok {
+		v = x // clapper sends the number the service would read
+	}
 	switch f.Kind {
 	case KindInt:
 		if x, ok := v.(json.Number); ok && intLiteral.MatchString(string(x)) {
@@ -104,6 +107,21 @@ func wireValue(f Field, v any) any {
 }
 
 var intLiteral = regexp.MustCompile(`^-?[0-9]+$`)
+
+// numberLiteral is a JSON number, as a string's content must be to be read
+// as one: no spaces, hex, Inf or NaN.
+var numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// NumericString reads v, a string holding a JSON number, as that number
+// where the field takes one so (NumericString: the service's own examples
+// send "duration": "10"); ok is false for anything else.
+func NumericString(f Field, v any) (json.Number, bool) {
+	s, isStr := v.(string)
+	if !isStr || !f.NumericString || (f.Kind != KindInt && f.Kind != KindNumber) || !numberLiteral.MatchString(s) {
+		return "", false
+	}
+	return json.Number(s), true
+}
 
 func lowerScheme(s string) string {
 	if IsDataURI(s) && s[:5] != "data:" {

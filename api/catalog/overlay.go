@@ -60,7 +60,7 @@ type fieldPatch struct {
 	kind                   *Kind
 	media                  *Media
 	required, anyRatio     *bool
-	openChoice             *bool
+	openChoice, numericStr *bool
 	def                    any
 	hasDef                 bool
 	options                []string
@@ -117,6 +117,9 @@ func (fp *fieldPatch) applyTo(f *Field) {
 	if fp.openChoice != nil {
 		f.OpenChoice = *fp.openChoice
 	}
+	if fp.numericStr != nil {
+		f.NumericString = *fp.numericStr
+	}
 	if fp.options != nil {
 		f.Options = fp.options
 	}
@@ -170,7 +173,7 @@ var kindByName, mediaByName = func() (map[string]Kind, map[string]Media) {
 // fieldKeys are the keys a field entry may carry: those `clapper models
 // --json` prints (source is read and ignored: a layer marks its own rules;
 // cite says where the layer read the rule) plus remove.
-var fieldKeys = []string{"name", "kind", "media", "required", "default", "options", "any_ratio", "open_choice", "min", "max",
+var fieldKeys = []string{"name", "kind", "media", "required", "default", "options", "any_ratio", "open_choice", "numeric_string", "min", "max",
 	"min_items", "max_items", "min_chars", "max_chars", "min_seconds", "max_seconds", "unit", "help", "cite", "source", "remove"}
 
 var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -268,11 +271,11 @@ func parseLayer(data []byte, name string, layer Layer, below []*overlay) (*overl
 			} else if !modelName.MatchString(m.Model) {
 				return nil, fmt.Errorf("%s: a model id is 1-64 letters, digits, '.', '-' or '_'", where)
 			}
-			mp := &modelPatch{model: m.Model, like: m.Like, cite: m.Cite}
 			cite := m.Cite
 			if cite == "" && layer == LayerService {
-				cite = citeBeyond
+				cite = citeBeyond // the entries written before the notes' section of 2026
 			}
+			mp := &modelPatch{model: m.Model, like: m.Like, cite: cite}
 			if mp.like != "" && !isKnown[op][mp.like] {
 				return nil, fmt.Errorf("%s: like %q is not a model of %s; choose one of %s", where, mp.like, op, strings.Join(known[op], ", "))
 			}
@@ -340,7 +343,7 @@ func parseFieldPatch(raw map[string]json.RawMessage) (fieldPatch, error) {
 	}
 	var kind, media *string
 	if err := firstErr(get("remove", &fp.remove), get("kind", &kind), get("media", &media), get("required", &fp.required),
-		get("any_ratio", &fp.anyRatio), get("open_choice", &fp.openChoice), get("options", &fp.options), get("min", &fp.min), get("max", &fp.max),
+		get("any_ratio", &fp.anyRatio), get("open_choice", &fp.openChoice), get("numeric_string", &fp.numericStr), get("options", &fp.options), get("min", &fp.min), get("max", &fp.max),
 		get("min_items", &fp.minItems), get("max_items", &fp.maxItems), get("min_chars", &fp.minChars),
 		get("max_chars", &fp.maxChars), get("min_seconds", &fp.minSeconds), get("max_seconds", &fp.maxSeconds),
 		get("unit", &fp.unit), get("help", &fp.help), get("cite", &fp.cite)); err != nil {

@@ -29,6 +29,8 @@ const (
 	// citeBeyond: the notes' earlier section, the service's documentation
 	// of late 2026 beyond the spec's tables.
 	citeBeyond = "notes, Beyond the spec's tables"
+	// citeStrings: numbers the service's examples send as JSON strings.
+	citeStrings = "notes, The service in 2026: numbers as strings, as the official examples send them"
 	// citeOpen: the template list is long and changes.
 	citeOpen = "notes, The service in 2026: the official template list changes; other names are sent as written"
 )
@@ -177,9 +179,17 @@ func buildText2Audio(s *Spec) {
 	s.Fields = []Field{
 		modelField(operationModels[s.Operation]),
 		{Name: "prompt", Kind: KindText, Required: true, MaxChars: 1500, Help: "the sound to make"},
-		{Name: "duration", Kind: KindNumber, Default: 10.0, Range: rng(2, 10), Unit: "seconds", Help: "length of the audio"},
-		seedField(), payloadField(), callbackField(),
+		{Name: "duration", Kind: KindNumber, Default: 10.0, Range: rng(2, 10), Unit: "seconds", Help: "length of the audio",
+			NumericString: true, Cite: citeStrings},
+		numericString(seedField()), payloadField(), callbackField(),
 	}
+}
+
+// numericString marks a field the official example sends as a string
+// (text2audio's "seed": "0").
+func numericString(f Field) Field {
+	f.NumericString, f.Cite = true, citeStrings
+	return f
 }
 
 // POST /ent/v2/template2video.

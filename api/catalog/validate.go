@@ -196,6 +196,9 @@ func (s *Spec) checkField(f Field, v any) []FieldError {
 		if f.Kind == KindInt {
 			want = "a whole number"
 		}
+		if x, ok := NumericString(f, v); ok {
+			v = x
+		}
 		n, ok := number(v)
 		if _, isNum := v.(json.Number); isNum && !ok {
 			return invalid("%s is too large to be %s", describe(v), want)

@@ -42,7 +42,8 @@
 //     img2video), bgm and off_peak where the model shows none (svcq4-preview,
 //     the svcq3 family in text2video and img2video; off_peak also
 //     svcq3-drama, -mix, -ad), auto_subjects for svcq3-mix and
-//     svcq4-preview, voice_id in img2video outside the svcq1 family. Such a
+//     svcq4-preview, voice_id in img2video outside the svcq1 family, style
+//     in text2video outside svcq1 ("effective for svcq1 only"). Such a
 //     setting has no effect: off_peak on svcq4-preview neither waits for the
 //     window nor halves the price.
 //   - In a subject, id beside a name. A subject with no name takes its id,
@@ -59,6 +60,13 @@
 // them in the header X-Sandbox-Ignored-Fields (comma-separated, sorted; a
 // subject's id as subjects[i].id), on refusals too, so a developer sees
 // what the service would not have used.
+//
+// Numbers sent as JSON strings are read as the numbers where the service's
+// own examples send them so (catalog.Field.NumericString: text2audio's
+// duration and seed, audio-tts's voice_setting_speed, _volume and _pitch),
+// then checked as numbers and echoed as numbers; the answer names them in
+// X-Sandbox-Coerced-Fields (comma-separated, sorted), on refusals too.
+// Elsewhere a string for a number is refused as the wrong type.
 //
 // Still refused: broken values, counts and lengths of the fields the model
 // takes, a missing or unknown model, and the inputs the spec gives only to

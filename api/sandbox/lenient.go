@@ -17,6 +17,11 @@ import (
 // service would not have used although nothing was refused.
 const IgnoredFieldsHeader = "X-Sandbox-Ignored-Fields"
 
+// CoercedFieldsHeader names, likewise, the fields sent as a JSON string
+// holding a number that the sandbox read as that number, where the
+// service's own examples send them so ("duration": "10" in text2audio).
+const CoercedFieldsHeader = "X-Sandbox-Coerced-Fields"
+
 // specFor is the rules a creation body asks for: its model's, or nil when
 // it names no model of the operation (the catalog refuses that first).
 func specFor(op api.Operation, body map[string]any) *catalog.Spec {
@@ -31,18 +36,21 @@ func specFor(op api.Operation, body map[string]any) *catalog.Spec {
 	return s
 }
 
-// lenient returns the body as the service reads it, and the fields it
-// ignored. The service ignores what its request does not use, and clients
+// lenient returns the body as the service reads it, the fields it
+// ignored and those it read as numbers from strings. The service ignores what its request does not use, and clients
 // written for it send such fields every day: a field no table of the
 // operation lists, or an optional setting the spec gives only to other
 // models. Inputs the model cannot use (videos, subjects, sounds) are kept,
 // so that the catalog refuses them as the spec does: ignoring them would
 // make a different video than the one asked for.
-func lenient(s *catalog.Spec, body map[string]any) (map[string]any, []string) {
-	out := maps.Clone(body)
-	var ignored []string
-	for k := range body {
-		if _, ok := s.Field(k); ok {
+func lenient(s *catalog.Spec, body map[string]any) (out map[string]any, ignored, coerced []string) {
+	out = maps.Clone(body)
+	for k, v := range body {
+		if f, ok := s.Field(k); ok {
+			if n, ok := catalog.NumericString(f, v); ok {
+				out[k] = n
+				coerced = append(coerced, k)
+			}
 			continue
 		}
 		if f, ok := catalog.FieldOf(s.Operation, k); ok && isInput(f) {
@@ -79,7 +87,8 @@ func lenient(s *catalog.Spec, body map[string]any) (map[string]any, []string) {
 		ignored = append(ignored, name+".content_type")
 	}
 	sort.Strings(ignored)
-	return out, ignored
+	sort.Strings(coerced)
+	return out, ignored, coerced
 }
 
 // isInput reports whether a field carries what a task is made from rather
@@ -115,7 +124,8 @@ func subjectNames(items []any, ignored []string) ([]any, []string) {
 
 // readLenient reads a request body, drops what the service would ignore
 // under spec (nil: nothing is dropped) and names it in the answer's
-// IgnoredFieldsHeader, on refusals too.
+// IgnoredFieldsHeader, on refusals too; numbers read from strings are
+// named in CoercedFieldsHeader.
 func readLenient(rp *reply, r *http.Request, spec func(map[string]any) *catalog.Spec) (map[string]any, *api.Error) {
 	body, e := readBody(rp.w, r)
 	if e != nil {
@@ -125,9 +135,12 @@ func readLenient(rp *reply, r *http.Request, spec func(map[string]any) *catalog.
 	if s == nil {
 		return body, nil
 	}
-	body, ignored := lenient(s, body)
+	body, ignored, coerced := lenient(s, body)
 	if len(ignored) > 0 {
 		rp.w.Header().Set(IgnoredFieldsHeader, strings.Join(ignored, ","))
+	}
+	if len(coerced) > 0 {
+		rp.w.Header().Set(CoercedFieldsHeader, strings.Join(coerced, ","))
 	}
 	return body, nil
 }

@@ -36,8 +36,24 @@ func TestReplayOf2026ClientBodies(t *testing.T) {
 	}
 	for _, c := range accepted {
 		status, hdr, raw := h.call(http.MethodPost, c.path, c.body, nil)
-		if status != http.StatusOK || hdr.Get(IgnoredFieldsHeader) != c.ignored {
-			t.Errorf("%s: HTTP %d, ignored %q (want %q): %s", c.name, status, hdr.Get(IgnoredFieldsHeader), c.ignored, raw)
+		if status != http.StatusOK || hdr.Get(IgnoredFieldsHeader) != c.ignored || hdr.Get(CoercedFieldsHeader) != "" {
+			t.Errorf("%s: HTTP %d, ignored %q (want %q), coerced %q: %s", c.name, status, hdr.Get(IgnoredFieldsHeader), c.ignored, hdr.Get(CoercedFieldsHeader), raw)
+		}
+	}
+	// Numbers as strings where the official examples send them: read as
+	// the numbers, named as coerced, echoed as numbers.
+	coerced := []struct{ name, path, body, coerced string }{
+		{"official text2audio example", "/ent/v2/text2audio", `{"model":"audio1.0","prompt":"a gentle rain","duration":"10","seed":"0"}`, "duration,seed"},
+		{"speech page mirror, settings as strings", "/ent/v2/audio-tts", `{"text":"Hello there.","voice_setting_voice_id":"female-shaonv","voice_setting_speed":"1.5","voice_setting_volume":"1","voice_setting_pitch":"0"}`,
+			"voice_setting_pitch,voice_setting_speed,voice_setting_volume"},
+	}
+	for _, c := range coerced {
+		status, hdr, raw := h.call(http.MethodPost, c.path, c.body, nil)
+		if status != http.StatusOK || hdr.Get(CoercedFieldsHeader) != c.coerced || hdr.Get(IgnoredFieldsHeader) != "" {
+			t.Errorf("%s: HTTP %d, coerced %q (want %q): %s", c.name, status, hdr.Get(CoercedFieldsHeader), c.coerced, raw)
+		}
+		if c.path == "/ent/v2/text2audio" && !strings.Contains(string(raw), `"duration":10,`) {
+			t.Errorf("%s: the echo does not carry the number: %s", c.name, raw)
 		}
 	}
 	refused := []struct{ name, path, body, field, says string }{
@@ -47,6 +63,9 @@ func TestReplayOf2026ClientBodies(t *testing.T) {
 		{"one key frame", "/ent/v2/multiframe", `{"model":"svcq2-pro","start_image":` + i + `,"image_settings":[{"key_image":` + i + `}]}`, "image_settings", "2 to 9 key frames"},
 		{"upscale with no video", "/ent/v2/upscale-new", `{"upscale_resolution":"4K"}`, "video_creation_id", "video_url"},
 		{"text2audio of 11 s", "/ent/v2/text2audio", `{"model":"audio1.0","prompt":"rain","duration":11}`, "duration", "2 to 10 seconds"},
+		{"text2audio of \"11\" s", "/ent/v2/text2audio", `{"model":"audio1.0","prompt":"rain","duration":"11"}`, "duration", "2 to 10 seconds"},
+		{"a string where no example sends one", "/ent/v2/text2video", `{"model":"svcq3-pro","prompt":"rain","duration":"5"}`, "duration", `must be a whole number, got "5"`},
+		{"a string that is no number", "/ent/v2/text2audio", `{"model":"audio1.0","prompt":"rain","duration":"ten"}`, "duration", `must be a number, got "ten"`},
 	}
 	for _, c := range refused {
 		status, hdr, raw := h.call(http.MethodPost, c.path, c.body, nil)
