@@ -96,6 +96,16 @@ func TestModelsShowWhereEachRuleWasRead(t *testing.T) {
 	if !strings.Contains(r.out, "also a numeric string  [service 2]") || !strings.Contains(r.out, "2: notes, The service in 2026: numbers as strings") {
 		t.Errorf("text2audio:\n%s", r.out)
 	}
+	// A retired model is said with its source, until a catalog file
+	// brings it back.
+	const gone = "\nretired: svc1.5 (notes, The service in 2026: only older pages list it; catalog.json can bring it back)\n"
+	if r = runCLI(t, nil, "", "models", "start-end2video"); !strings.Contains(r.out, gone) {
+		t.Errorf("start-end2video does not say svc1.5 is retired:\n%.300s", r.out)
+	}
+	p := writeCatalog(t, `[{"operation":"start-end2video","models":[{"model":"svc1.5","like":"svcq2-turbo"}]}]`)
+	if r = runCLI(t, nil, "", "--catalog", p, "models", "start-end2video"); strings.Contains(r.out, "retired") || !strings.Contains(r.out, "model svc1.5 (user)") {
+		t.Errorf("svc1.5 brought back:\n%.300s", r.out)
+	}
 }
 
 // section is one model's part of `clapper models OP`: from its header to

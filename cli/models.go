@@ -112,6 +112,9 @@ func modelsWithLayers(op api.Operation, models []string) []string {
 func writeOperation(w io.Writer, op api.Operation, narrow bool) error {
 	info := catalog.Info(op)
 	fmt.Fprintf(w, "%s: %s\nPOST %s\n", op, info.Title, op.Path())
+	if gone, cite := catalog.Retired(op); len(gone) > 0 {
+		fmt.Fprintf(w, "retired: %s (%s; catalog.json can bring it back)\n", strings.Join(gone, ", "), cite)
+	}
 	models := info.Models
 	if models == nil {
 		models = []string{""}

@@ -268,6 +268,21 @@ var retired = map[string][]api.Operation{
 	"svc1.5": {api.OpText2Video, api.OpImg2Video, api.OpStartEnd2Video, api.OpReference2Video},
 }
 
+// citeRetired: where a retired model was read.
+const citeRetired = "notes, The service in 2026: only older pages list it"
+
+// Retired names the models of op the service no longer serves, with where
+// that was read, unless a layer brought one back (then it is a model).
+func Retired(op api.Operation) (models []string, cite string) {
+	for m, ops := range retired {
+		if slices.Contains(ops, op) && !slices.Contains(sharedModels(op), m) {
+			models = append(models, m)
+		}
+	}
+	slices.Sort(models)
+	return models, citeRetired
+}
+
 // unknownModel says why model is no model of op: retired, or unknown.
 func unknownModel(op api.Operation, model string) string {
 	models := strings.Join(sharedModels(op), ", ")
