@@ -230,6 +230,18 @@ func (f *Form) required(fd catalog.Field) bool {
 	return fd.Required
 }
 
+// help is what a focused field's row says of it: a template's photos are
+// its own (the catalog's help can only say "usually 1 or 2").
+func (f *Form) help(fd catalog.Field) string {
+	if f.op == api.OpTemplate2Video && fd.Name == "images" {
+		name, _ := f.editor("template").Value().(string)
+		if t, known := catalog.TemplateNamed(name); known {
+			return "the " + name + " template's photos: " + t.Photos
+		}
+	}
+	return fd.Help
+}
+
 // FocusMissing puts the cursor on the first required field left empty, if
 // any: a form opened with its source filled in goes on where the user must.
 func (f *Form) FocusMissing() tea.Cmd {

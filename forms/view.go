@@ -276,8 +276,8 @@ func (f *Form) rowView(i, w int) string {
 	if f.check != nil && f.check.Inert[r.name] != "" && e.Value() != nil {
 		b.WriteString("\n" + bar + s.Warning.Render(textutil.Truncate("○ "+r.name+": "+f.check.Inert[r.name], inner)))
 	}
-	if focused && field.Help != "" {
-		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(peopleWords(r.name, field.Help), inner)))
+	if help := f.help(field); focused && help != "" {
+		b.WriteString("\n" + bar + s.Dim.Render(textutil.Truncate(peopleWords(r.name, help), inner)))
 	}
 	if c, ok := e.(*choiceEditor); ok && field.OptionHelp != nil {
 		if o := c.effective(); field.OptionHelp[o] != "" {
