@@ -28,9 +28,9 @@ func TestTemplateGalleryInARunningProgram(t *testing.T) {
 		tm.Send(press("backspace"))
 	}
 	tm.Type("dance")
-	tm.Send(press("enter")) // on to the photos, as many as the template takes
+	tm.Send(press("enter"))      // on to the photos, as many as the template takes
 	waitScreen(t, tm, "photos:") // the subject_3 template's photos: 1 photo
-	tm.Send(press("q")) // text in a field: no quit
+	tm.Send(press("q"))          // text in a field: no quit
 	tm.Send(press("esc"))
 	waitScreen(t, tm, "open") // the operations: enter open form
 	tm.Send(press("q"))
