@@ -27,6 +27,10 @@ func TestPricingTable(t *testing.T) {
 		{"longer video", api.OpText2Video, map[string]any{"model": "svcq3-turbo", "duration": n(10), "resolution": "720p"}, 0, 50},
 		{"is_rec", api.OpImg2Video, map[string]any{"model": "svcq1", "duration": n(5), "resolution": "1080p", "is_rec": true}, 0, 48},
 		{"svcq4 4K", api.OpReference2Video, map[string]any{"model": "svcq4-preview", "duration": n(5), "resolution": "4K"}, 0, 150},
+		// Issue 30: svc2.0 at 4 a second and half at 360p; svcq3-pro at 2K.
+		{"svc2.0 4 s 360p", api.OpImg2Video, map[string]any{"model": "svc2.0", "duration": n(4), "resolution": "360p"}, 0, 8},
+		{"svc2.0 8 s 720p", api.OpReference2Video, map[string]any{"model": "svc2.0", "duration": n(8), "resolution": "720p"}, 0, 32},
+		{"svcq3-pro 2K", api.OpImg2Video, map[string]any{"model": "svcq3-pro", "duration": n(5), "resolution": "2K"}, 0, 80},
 		{"image 4K", api.OpReference2Image, map[string]any{"model": "svcq2", "resolution": "4K"}, 0, 10},
 		{"tts", api.OpAudioTTS, map[string]any{"text": strings.Repeat("a", 250)}, 0, 3},
 		{"clone with preview", api.OpAudioClone, map[string]any{"text": "hi"}, 0, 51},
