@@ -120,12 +120,19 @@ func (m *Model) accountSummaries() []string {
 	th := m.env.theme
 	dot := th.Dim.Render(" · ")
 	left := credits(int64(a.Remaining)) + th.Dim.Render(" left ")
+	// With a daily cap, the day's spending against it leads while there is
+	// room: what the account has left is not what the cap lets through.
+	capped := ""
+	if c := m.env.studio.Config.DailyCreditCap; c > 0 && m.statsLoaded {
+		capped = fmt.Sprintf("%d/%d cr", m.creditsToday, c) + th.Dim.Render(" today") + dot
+	}
 	if !a.HasConcurrency {
-		return []string{left}
+		return []string{capped + left, left}
 	}
 	run := th.Running.Render(fmt.Sprintf("%d running", a.Running))
 	return []string{
-		run + dot + fmt.Sprintf("%d queued", a.Queued) + th.Dim.Render(fmt.Sprintf(" · limit %d · ", a.Limit)) + left,
+		run + dot + fmt.Sprintf("%d queued", a.Queued) + th.Dim.Render(fmt.Sprintf(" · limit %d · ", a.Limit)) + capped + left,
+		run + dot + fmt.Sprintf("%d queued", a.Queued) + dot + capped + left,
 		run + dot + fmt.Sprintf("%d queued", a.Queued) + dot + left,
 		run + dot + fmt.Sprintf("%d queued ", a.Queued),
 	}

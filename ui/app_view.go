@@ -88,9 +88,14 @@ func (m *Model) header() string {
 	if summaries == nil && m.statsLoaded {
 		dot := th.Dim.Render(" · ")
 		run := th.Running.Render(fmt.Sprintf("%d running", m.running))
+		today, short := credits(m.creditsToday), fmt.Sprintf("%d cr", m.creditsToday)
+		if c := s.Config.DailyCreditCap; c > 0 {
+			// Against the cap, the day's figure says how much is left to send.
+			today, short = fmt.Sprintf("%d of %s", m.creditsToday, credits(c)), fmt.Sprintf("%d/%d cr", m.creditsToday, c)
+		}
 		summaries = []string{
-			run + dot + fmt.Sprintf("%d queued", m.queued) + th.Dim.Render(" · limit 5 · ") + credits(m.creditsToday) + th.Dim.Render(" today "),
-			run + dot + fmt.Sprintf("%d queued", m.queued) + dot + fmt.Sprintf("%d cr today ", m.creditsToday),
+			run + dot + fmt.Sprintf("%d queued", m.queued) + th.Dim.Render(" · limit 5 · ") + today + th.Dim.Render(" today "),
+			run + dot + fmt.Sprintf("%d queued", m.queued) + dot + short + " today ",
 			run + dot + fmt.Sprintf("%d queued ", m.queued),
 		}
 	}

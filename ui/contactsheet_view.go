@@ -277,7 +277,9 @@ func (c *contactSheet) seedText(cell sheetCell) string {
 		// carry a seed: the line names its operation.
 		return th.Dim.Render(textutil.Fit(string(cell.op), thumbW))
 	case cell.seed == "":
-		return th.Dim.Render(textutil.Fit("seed —", thumbW))
+		// Versions of another field than the seed (prompt=…) send none:
+		// the line names the version, its value is under it.
+		return th.Dim.Render(textutil.Fit(fmt.Sprintf("version %d", cell.line), thumbW))
 	}
 	return th.Dim.Render("seed ") + textutil.Fit(cell.seed, thumbW-5)
 }

@@ -108,10 +108,16 @@ func glyph(state string) string {
 	case unknownOutcome:
 		return "?"
 	case api.StateQueueing, api.StateCreated:
-		return "◷"
+		// The clock hand at its start: a hand standing at ◷ is an
+		// off-peak task's (offPeakGlyph), which a new task is not.
+		return queuedFrames[0]
 	}
 	return "•"
 }
+
+// offPeakGlyph is an off-peak task's still clock hand while it waits for
+// quiet hours.
+const offPeakGlyph = "◷"
 
 // stateLabel is how a state reads in a list.
 func stateLabel(state string) string {

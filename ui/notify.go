@@ -84,20 +84,31 @@ func finishedNote(t record.Task) string {
 }
 
 // looksAt reports whether the user has the task in front of them: its
-// detail open, or its row selected on the Tasks page.
+// detail open, or its row selected on the Tasks page on screen (its cell
+// on its set's sheet: onItsSheet).
 func (m *Model) looksAt(taskID string) bool {
 	if m.detail() != nil {
 		return m.detail().task != nil && m.detail().task.TaskID == taskID
 	}
-	if m.active != pageTasks || m.showHelp {
-		return false
+	if m.active != pageTasks || m.showHelp || m.front() != nil {
+		return false // the list is not on screen: a sheet covers it
 	}
 	row, ok := m.pages[pageTasks].(*tasksPage).win.selected()
 	return ok && row.TaskID == taskID
 }
 
+// onItsSheet reports whether the user looks at the contact sheet of the
+// task's set: its cell there shows the task finish.
+func (m *Model) onItsSheet(t record.Task) bool {
+	c, ok := m.front().(*contactSheet)
+	return ok && !m.showHelp && t.SetID != 0 && c.setID == t.SetID
+}
+
 // announce tells of a task that finished while the user looked elsewhere.
 func (m *Model) announce(t record.Task) tea.Cmd {
+	if m.onItsSheet(t) {
+		return nil
+	}
 	note := finishedNote(t)
 	status := func() tea.Msg { return statusMsg{text: note, bad: t.State != api.StateSuccess} }
 	// Tasks found finished together (a return after a long absence) ring

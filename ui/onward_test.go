@@ -323,7 +323,7 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 	send(m, press("esc"))
 	parent := localOf(t, m, "811000000000000002")
 	send(m, openDetailMsg{localID: parent})
-	if got := screen(m); !strings.Contains(got, fmt.Sprintf("sent onward to: img2video ◷ #%d (the first frame)  (> opens it)", first.LocalID)) {
+	if got := screen(m); !strings.Contains(got, fmt.Sprintf("sent onward to: img2video ◴ #%d (the first frame)  (> opens it)", first.LocalID)) {
 		t.Fatalf("the parent's detail does not say > opens the child:\n%s", got)
 	}
 	send(m, press("?"))

@@ -166,7 +166,11 @@ type row struct {
 // at is the whole row at now and the root's spinner frame.
 func (r row) at(now time.Time, frame int) string {
 	g, n := motion(r.state, r.offPeak, now, frame)
-	if n < 0 {
+	switch {
+	case n >= 0:
+	case r.offPeak && r.state == api.StateQueueing:
+		g = offPeakGlyph
+	default:
 		g = glyph(r.state)
 	}
 	return r.head + r.style(g) + r.tail

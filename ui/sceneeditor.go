@@ -315,11 +315,11 @@ func (m *sceneEditor) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return done(what, changedJobs)
 		}
 	case key.Matches(msg, k.Edit):
-		from := rec.Current()
+		from, n := rec.Current(), len(rec.Jobs)
 		if ok {
-			from = v
+			from, n = v, m.version+1
 		}
-		m.prompt = newScenePrompt(m.env, rec.Index, from)
+		m.prompt = newScenePrompt(m.env, rec.Index, n, from)
 		m.prompt.SetSize(m.width, m.height)
 		return nil
 	case key.Matches(msg, k.Compose):

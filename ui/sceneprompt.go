@@ -46,10 +46,13 @@ func (k promptKeys) FullHelp() [][]key.Binding {
 // beside it (above it on a narrow terminal), with the count of characters
 // against the service's limit.
 type scenePrompt struct {
-	env     *env
-	keys    promptKeys
-	scene   int // index
-	from    record.SubJob
+	env   *env
+	keys  promptKeys
+	scene int // index
+	from  record.SubJob
+	// version is from's number among the scene's versions (v2): the
+	// service's id of it is 18 digits nobody reads.
+	version int
 	area    textarea.Model
 	problem string
 	// search is ctrl+p's earlier prompts while open; replaced is the text
@@ -61,7 +64,7 @@ type scenePrompt struct {
 	width, height int
 }
 
-func newScenePrompt(e *env, scene int, from record.SubJob) *scenePrompt {
+func newScenePrompt(e *env, scene, version int, from record.SubJob) *scenePrompt {
 	a := textarea.New()
 	a.ShowLineNumbers = false
 	a.Prompt = ""
@@ -69,7 +72,7 @@ func newScenePrompt(e *env, scene int, from record.SubJob) *scenePrompt {
 	a.SetStyles(textarea.DefaultStyles(e.theme.Dark))
 	a.SetValue(from.Prompt)
 	a.Focus()
-	return &scenePrompt{env: e, keys: newPromptKeys(), scene: scene, from: from, area: a}
+	return &scenePrompt{env: e, keys: newPromptKeys(), scene: scene, version: version, from: from, area: a}
 }
 
 func (p *scenePrompt) wide() bool { return p.width >= 110 }
@@ -178,7 +181,7 @@ func (p *scenePrompt) View() string {
 	} else {
 		counter = th.Dim.Render(counter)
 	}
-	title := th.Title.Render(fmt.Sprintf(" Edit scene %d", p.scene+1)) + th.Dim.Render("  a new version from version "+api.CleanLine(p.from.ID))
+	title := th.Title.Render(fmt.Sprintf(" Edit scene %d", p.scene+1)) + th.Dim.Render(fmt.Sprintf("  a new version from v%d", p.version))
 	box := th.Box
 	if p.wide() {
 		half := p.width/2 - 2

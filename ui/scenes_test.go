@@ -160,6 +160,11 @@ func TestSceneEditorScreens(t *testing.T) {
 				if got := screen(m); !strings.Contains(got, "prompt 26/3000") || !strings.Contains(got, "Original") {
 					t.Errorf("prompt editor:\n%s", got)
 				}
+				// The version edited is named as the list names it, not by
+				// the service's 18-digit id (issue 32).
+				if got, j := screen(m), r.load(t); !strings.Contains(got, "Edit scene 2  a new version from v2") || strings.Contains(got, j.Scenes[1].Jobs[1].ID) {
+					t.Errorf("the prompt editor's title does not name v2:\n%s", got)
+				}
 				snapshot(t, m)
 				send(m, press("esc"))
 				if m.pages[pageScenes].Capturing() {
@@ -207,6 +212,11 @@ func TestSceneEditorEditAndCompose(t *testing.T) {
 	send(m, historyChangedMsg{})
 	if got := screen(m); !strings.Contains(got, "(v2 created)") {
 		t.Errorf("the running edit does not show on its scene:\n%s", got)
+	}
+	// A new version waits at the clock's start, not at ◷, the hand of a
+	// task held for off-peak hours (issue 32).
+	if got := screen(m); !strings.Contains(got, "◴ created") || strings.Contains(got, "◷") {
+		t.Errorf("the new version does not show ◴, or shows the off-peak ◷:\n%s", got)
 	}
 	r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
 	send(m, historyChangedMsg{})

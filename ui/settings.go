@@ -43,6 +43,9 @@ type setting struct {
 	unset string
 	// folder: the value is a local folder, completed with tab.
 	folder bool
+	// sandboxOnly: the value paces the embedded sandbox alone; on a live
+	// service it does nothing, and the row says so rather than show it.
+	sandboxOnly bool
 }
 
 type settingKind int
@@ -126,7 +129,7 @@ func newSettingsPage(e *env) *settingsPage {
 				return nil
 			},
 			keep: func(s *studio.Settings, c studio.Config) { s.RequestBudget = c.RequestBudget }},
-		{label: "Sandbox speed", help: "1 is real time; 60 runs a minute of simulated generation in a second.",
+		{label: "Sandbox speed", sandboxOnly: true, help: "1 is real time; 60 runs a minute of simulated generation in a second.",
 			get: func(c *studio.Config) string { return strconv.FormatFloat(c.SandboxSpeed, 'f', -1, 64) },
 			set: func(c *studio.Config, v string) error {
 				f, err := strconv.ParseFloat(v, 64)
@@ -485,6 +488,9 @@ func (p *settingsPage) View() string {
 			v = th.Dim.Render("default")
 		case r.show != nil:
 			v = api.CleanLine(r.show(v))
+		}
+		if r.sandboxOnly && p.draft.Live() {
+			v = th.Dim.Render("not used: LIVE (" + v + " on the sandbox)")
 		}
 		if r.kind == secretSetting && os.Getenv(studio.EnvAPIKey) != "" {
 			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")

@@ -107,8 +107,8 @@ func TestOffPeakQueuedTaskStandsStill(t *testing.T) {
 	})
 	advance(m, clk, time.Minute) // the timers set before fire
 	row, frame := lineWith(screen(m), "waiting for the night"), m.env.frame
-	if !strings.Contains(row, glyph(api.StateQueueing)) || !strings.Contains(row, "queueing") {
-		t.Fatalf("the off-peak row: %q, want a still hand %s and its state", row, glyph(api.StateQueueing))
+	if !strings.Contains(row, offPeakGlyph) || !strings.Contains(row, "queueing") {
+		t.Fatalf("the off-peak row: %q, want a still hand %s and its state", row, offPeakGlyph)
 	}
 	advance(m, clk, 59*time.Second)
 	if m.env.frame != frame || lineWith(screen(m), "waiting for the night") != row {

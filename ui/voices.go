@@ -432,7 +432,7 @@ func (p *voicesPage) emptyView(w int) string {
 	th := p.env.theme
 	return indent(wrap("No cloned voice yet. A cloned voice speaks your text in speech synthesis (audio-tts) and lip-sync, "+
 		"and gives a subject of a reference video its voice.", w-1), 1) + "\n\n" +
-		indent(wrap(th.Key.Render("c")+" clones one from 10 seconds to 5 minutes of clear speech (a web address or a local file).", w-1), 1) + "\n\n" +
+		indent(wrap(th.Key.Render("c")+" clones one from 10 seconds to 5 minutes of clear speech at a web address the service can fetch (mp3, m4a or wav): it takes no upload of a local file, so put the recording online first.", w-1), 1) + "\n\n" +
 		indent(wrap("The service deletes a cloned voice unless speech synthesis uses it within 168 hours of its cloning; "+
 			"one use in time keeps it for good. This page counts down, and clapper reminds you when 24 hours and 1 hour are left.", w-1), 1) + "\n\n" +
 		th.Dim.Render(indent(wrap("From a script or cron: clapper voices --expiring exits 1 while a voice is about to expire.", w-1), 1)) + "\n"

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clapper/api"
+	"clapper/record"
+)
+
+// The header's credits today name the daily cap when one is set (issue 32).
+func TestHeaderShowsTheDailyCap(t *testing.T) {
+	m, s := newTestModel(t, 140, 40)
+	if got := screen(m); !regexp.MustCompile(`\d+ credits today`).MatchString(got) || regexp.MustCompile(`of \d+ credits today`).MatchString(got) {
+		t.Fatalf("without a cap the header names none:\n%s", got)
+	}
+	s.Config.DailyCreditCap = 500
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	if got := screen(m); !regexp.MustCompile(`\d+ of 500 credits today`).MatchString(got) {
+		t.Fatalf("the header does not name the daily cap:\n%s", got)
+	}
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if got := screen(m); !regexp.MustCompile(`\d+ of 500 credits today`).MatchString(got) {
+		t.Fatalf("at 80 columns the header does not name the daily cap:\n%s", got)
+	}
+}
+
+// On a live service the sandbox speed does nothing: the Settings row says
+// so instead of showing a speed (issue 32).
+func TestSettingsSandboxSpeedWhileLive(t *testing.T) {
+	t.Setenv("CLAPPER_API_KEY", "")
+	m, _ := newTestModel(t, 100, 30)
+	send(m, press("6"))
+	if got := screen(m); !regexp.MustCompile(`Sandbox speed +1\n`).MatchString(got) {
+		t.Fatalf("on the sandbox the speed shows:\n%s", got)
+	}
+	// A key typed on the page: the draft is live.
+	send(m, press("enter"))
+	send(m, tea.PasteMsg{Content: "sk-live-0123456789"})
+	send(m, press("enter"))
+	if got := screen(m); !strings.Contains(got, "Sandbox speed       not used: LIVE (1 on the sandbox)") {
+		t.Fatalf("the speed row does not say it is unused while live:\n%s", got)
+	}
+}
+
+// A task that finishes while its set's contact sheet is on screen shows
+// there: no note, no bell. Another task is still announced (issue 32).
+func TestNoFinishedNoteOnItsOwnSheet(t *testing.T) {
+	m, s, id, _ := sheetModel(t, 140, 40, 4)
+	m.notify = notifyBellOnly
+	clk := &clock{t: testNow.Add(-time.Minute)}
+	_ = seed(t, s, clk, []task{{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a heron at dawn"}`, "811000000000000077", api.StateProcessing, 40, "", testNow.Add(-time.Minute), 0}})
+	// The Tasks page under the sheet lists the heron, the newest, first
+	// and selected: line 3 of the set is not the row in front of the user.
+	send(m, press("esc"))
+	send(m, historyChangedMsg{})
+	send(m, press("g"))
+	send(m, openSheetMsg{setID: id})
+	if row, ok := m.pages[pageTasks].(*tasksPage).win.selected(); !ok || row.TaskID != "811000000000000077" {
+		t.Fatalf("the heron is not the selected row: %+v", row)
+	}
+	n := len(timersOf(m).raw)
+	// Line 3 of the set is processing.
+	send(m, finish(t, m, "812000000000000003", api.StateSuccess))
+	if got := rawSince(m, n); got != "" {
+		t.Errorf("a version that finished on its own sheet rang: %q", got)
+	}
+	if got := screen(m); strings.Contains(got, "is done") {
+		t.Errorf("a version that finished on its own sheet got a note:\n%s", got)
+	}
+	send(m, finish(t, m, "811000000000000077", api.StateSuccess))
+	if got := rawSince(m, n); got != "\a" {
+		t.Errorf("a task of no set finishing under the sheet wrote %q, want the bell", got)
+	}
+	if got := screen(m); !strings.Contains(got, "“a heron at dawn” is done") {
+		t.Errorf("a task of no set finishing under the sheet got no note:\n%s", got)
+	}
+}
+
+// Versions of a prompt (no seed) name their version where a seed would
+// be, never "seed —" (issue 32).
+func TestSheetOfPromptVersionsShowsNoEmptySeed(t *testing.T) {
+	m, s := newTestModel(t, 140, 40)
+	members := []record.SetMember{{Line: 1, Operation: api.OpText2Video, Label: "prompt=a fox"}, {Line: 2, Operation: api.OpText2Video, Label: "prompt=a wolf"}}
+	id, _, err := s.Record().OpenSet(context.Background(), record.SetVariations, "", "text2video, 2 versions", members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(m, openSheetMsg{setID: id})
+	got := screen(m)
+	if strings.Contains(got, "seed —") {
+		t.Fatalf("a version without a seed shows an empty one:\n%s", got)
+	}
+	for _, want := range []string{"version 1", "prompt=a fox", "version 2", "prompt=a wolf"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the sheet lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// Variations sent from the review open their sheet over the Tasks page,
+// as one send selects its row there: esc from the sheet lands in the
+// list, where keys are keys, not in the form's prompt (issue 32).
+func TestEscFromTheSheetAfterSendingLeavesThePrompt(t *testing.T) {
+	m, s := newTestModel(t, 140, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p := showForm(t, m, api.OpText2Video, "svcq3-turbo")
+	send(m, pasteMsg("a red fox"))
+	if !runUntil(m, nil, func() bool { return p.form.Checked() && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v\n%s", p.form.Check().Broken, screen(m))
+	}
+	send(m, ctrl('s'))
+	send(m, press("v"))
+	send(m, pasteMsg("prompt=a fox|a wolf"))
+	_, cmd := m.Update(press("enter"))
+	if !runUntil(m, cmd, func() bool { return strings.Contains(screen(m), "Send 2 versions as a set?") }, 5*time.Second) {
+		t.Fatalf("no confirmation of 2 versions:\n%s", screen(m))
+	}
+	_, cmd = m.Update(press("y"))
+	if !runUntil(m, cmd, func() bool { return m.sheet() != nil }, hangGuard) {
+		t.Fatalf("the set's sheet did not open:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	if m.sheet() != nil || m.active != pageTasks || m.capturing() {
+		t.Fatalf("esc from the sheet: page %d, capturing %v:\n%s", m.active, m.capturing(), screen(m))
+	}
+	typeText(m, "x")
+	if v, _ := p.form.Values()["prompt"].(string); v != "a red fox" {
+		t.Fatalf("a key after esc went into the prompt: %q", v)
+	}
+}
+
+// The empty Voices page promises cloning from what the service takes: a
+// web address, not a local file the clone form refuses (issue 32).
+func TestEmptyVoicesPagePromisesOnlyAWebAddress(t *testing.T) {
+	m, _ := newTestModel(t, 140, 40)
+	send(m, press("4"))
+	got := screen(m)
+	if strings.Contains(got, "or a local file") || !strings.Contains(got, "at a web address the service can fetch") {
+		t.Fatalf("the empty Voices page:\n%s", got)
+	}
+}
