@@ -99,7 +99,7 @@ func newFramesEditor(ctx *Context, f catalog.Field) *framesEditor {
 // against the new limits.
 func (e *framesEditor) SetField(f catalog.Field) {
 	e.field = f
-	e.image.input.Placeholder("file path (tab completes), URL · ctrl+o a file, ctrl+l a result")
+	e.image.input.Placeholder("file path (tab completes) or URL · ctrl+o picks a file")
 	e.prompt.input.Placeholder("optional: what happens on the way to this frame")
 	e.duration.input.Placeholder(fmt.Sprintf("%d-%d s to reach this frame; none: %d s", catalog.KeyFrameMinSeconds, catalog.KeyFrameMaxSeconds, catalog.KeyFrameDefault))
 	e.clamp()

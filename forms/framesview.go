@@ -183,7 +183,10 @@ func (e *framesEditor) partNote(st *Styles, i int, fr *keyFrame, p framePart, in
 	wire := [...]string{"key_image", "prompt", "duration"}[p]
 	for _, m := range e.problems[i] {
 		if _, after, ok := strings.Cut(m, "]."+wire); ok {
-			return st.Error.Render("✗" + strings.TrimPrefix(strings.TrimPrefix(after, ":"), " "+wire))
+			// The row has room for the gist; the message in full is under
+			// the field ("required (the image the video reaches…)").
+			gist, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(after, ":"), " "+wire), " (")
+			return st.Error.Render("✗" + gist)
 		}
 	}
 	text := strings.TrimSpace(fr.text(p))
