@@ -80,3 +80,16 @@ func TestFramesSayWhichFrame(t *testing.T) {
 		t.Fatalf("said %q", got)
 	}
 }
+
+// A frame's part row says the gist of what the check found, in the room
+// beside the input; the whole message is the form's, under the field.
+func TestFramesPartRowSaysTheGist(t *testing.T) {
+	e := newFramesEditor(nil, framesField(t))
+	e.Focus()
+	driveEditor(t, e, "ctrl+n")
+	e.takeCheck([]string{"image_settings[0].key_image: required (the image the video reaches at this key frame)"}, "")
+	view := ansi.Strip(e.View(bareStyles(), 100, true))
+	if !strings.Contains(view, "✗ required") || strings.Contains(view, "reaches") {
+		t.Fatalf("the key image's row:\n%s", view)
+	}
+}
