@@ -242,22 +242,28 @@ func (f *Form) help(fd catalog.Field) string {
 	return fd.Help
 }
 
-// FocusMissing puts the cursor on the first required field left empty, if
-// any: a form opened with its source filled in goes on where the user must.
-func (f *Form) FocusMissing() tea.Cmd {
-	for i, r := range f.rows {
+// FocusNext puts the cursor where a form opened with its source filled in
+// goes on: the first required field left empty, else the field named
+// (extend's duration), when the form shows it; else it stays.
+func (f *Form) FocusNext(otherwise string) tea.Cmd {
+	at := slices.IndexFunc(f.rows, func(r row) bool {
 		if r.kind != rowField || f.editors[r.name].Value() != nil {
-			continue
+			return false
 		}
-		if fd, ok := f.spec.Field(r.name); ok && f.required(fd) {
-			if e := f.focused(); e != nil {
-				e.Blur()
-			}
-			f.focus = i
-			return f.focusCmd()
-		}
+		fd, ok := f.spec.Field(r.name)
+		return ok && f.required(fd)
+	})
+	if at < 0 {
+		at = slices.IndexFunc(f.rows, func(r row) bool { return r.kind == rowField && r.name == otherwise })
 	}
-	return nil
+	if at < 0 {
+		return nil
+	}
+	if e := f.focused(); e != nil {
+		e.Blur()
+	}
+	f.focus = at
+	return f.focusCmd()
 }
 
 // FocusedField names the field the cursor is in ("" on a row that is not

@@ -247,10 +247,10 @@ func BenchmarkHistorySearchTotals(b *testing.B) {
 			for b.Loop() {
 				p.search.SetValue(q)
 				p.typed++
-				p.counts = nil
+				p.totals.counts = nil
 				run(m, p.apply())
-				if p.problem != "" || len(p.counts) == 0 || len(p.win.rows) == 0 {
-					b.Fatalf("search %q: %s; %d counts, %d rows", q, p.problem, len(p.counts), len(p.win.rows))
+				if p.problem != "" || len(p.totals.counts) == 0 || len(p.win.rows) == 0 {
+					b.Fatalf("search %q: %s; %d counts, %d rows", q, p.problem, len(p.totals.counts), len(p.win.rows))
 				}
 			}
 		})

@@ -184,7 +184,8 @@ func TestDataMessagesReachTheirPageOnly(t *testing.T) {
 	}{
 		{voicesLoadedMsg{}, pageVoices},
 		{jobsLoadedMsg{}, pageScenes},
-		{historyStatsMsg{}, pageHistory},
+		{historyTotalsMsg{}, pageHistory},
+		{historyChartsMsg{}, pageHistory},
 		{unknownLoadedMsg{}, pageTasks},
 		{voicesForFormMsg{}, pageNew},
 	} {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,16 +48,23 @@ type historyPage struct {
 	// the search applies as typed, once typing pauses, like the Tasks filter.
 	typed, searched int
 
-	counts  map[string]int
-	byDay   []record.DayCredits
-	byModel []record.ModelCredits
-	// matched is what the tasks the search matches were charged.
-	matched int64
-	// statsSeq numbers the reads of the totals: only the latest one's
-	// answer is shown, and starting one cancels the one before (a scan for
-	// a word too short for the search index can outlast the next search).
-	statsSeq    int
-	statsCancel context.CancelFunc
+	// totals is what the totals line shows, of one search; it changes
+	// only when a count ends, so the line never shows one search's counts
+	// beside another's credits.
+	totals   historyTotals
+	counting counter
+	// countingShown: the count of a new search has outlasted
+	// countingGrace, and the totals line says it is counting.
+	countingShown bool
+	// recount: the history changed while a count ran; it counts again
+	// recountPause after it ends.
+	recount bool
+	// totalsErr is why the last count failed.
+	totalsErr error
+
+	byDay     []record.DayCredits
+	byModel   []record.ModelCredits
+	chartRead counter
 
 	width, height int
 	scroll        int
@@ -65,14 +73,86 @@ type historyPage struct {
 	chartScroll int
 }
 
-type historyStatsMsg struct {
+// historyTotals are the counts by state of the tasks a search matches,
+// with what they cost: the credits charged for the matches (a search
+// beyond dates) or spent in the span (from, to).
+type historyTotals struct {
+	of       record.Filter
+	counts   map[string]int
+	credits  int64
+	from, to time.Time
+}
+
+// counter is one kind of read the page keeps at most one of running: seq
+// numbers them, only the latest one's answer is taken, and starting one
+// cancels the one before (context cancel reaches the query: SQLite is
+// interrupted, PostgreSQL sent a cancel request).
+type counter struct {
 	seq     int
-	counts  map[string]int
+	cancel  context.CancelFunc
+	running bool
+}
+
+// start cancels the read running and numbers a new one, on a context of
+// its own.
+func (c *counter) start(parent context.Context) (context.Context, int) {
+	c.stop()
+	ctx, cancel := context.WithCancel(parent)
+	c.seq++
+	c.cancel, c.running = cancel, true
+	return ctx, c.seq
+}
+
+// stop cancels the read running, if any; its answer will be dropped.
+func (c *counter) stop() {
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.running = false
+}
+
+// ended reports that seq is the latest read, now over.
+func (c *counter) ended(seq int) bool {
+	if seq != c.seq {
+		return false
+	}
+	c.running = false
+	return true
+}
+
+// historyTotalsMsg is a count's answer, with the charts when it read them
+// too (no search).
+type historyTotalsMsg struct {
+	seq    int
+	totals historyTotals
+	charts *historyChartsMsg
+	err    error
+}
+
+// historyChartsMsg is the charts' answer.
+type historyChartsMsg struct {
+	seq     int
 	byDay   []record.DayCredits
 	byModel []record.ModelCredits
-	matched int64
 	err     error
 }
+
+// historyCountingMsg: countingGrace has passed since count seq began.
+type historyCountingMsg struct{ seq int }
+
+// historyRecountMsg: recountPause has passed since count seq ended.
+type historyRecountMsg struct{ seq int }
+
+const (
+	// countingGrace is how long a new search's count may take before the
+	// totals line says it is counting: a quicker count changes the line
+	// once, from the old figures to the new, without a flash between.
+	countingGrace = 150 * time.Millisecond
+	// recountPause spaces the counts a changing history asks for: a broad
+	// search at a million tasks counts for half a second, and tasks in
+	// flight change state more often than that.
+	recountPause = time.Second
+)
 
 func newHistoryPage(e *env) *historyPage {
 	in := textinput.New()
@@ -107,7 +187,9 @@ func (p *historyPage) Help() help.KeyMap {
 	return k
 }
 
-func (p *historyPage) Init() tea.Cmd { return tea.Batch(p.win.load(loadReplace, 0), p.loadStats()) }
+func (p *historyPage) Init() tea.Cmd {
+	return tea.Batch(p.win.load(loadReplace, 0), p.loadFigures(true))
+}
 
 func (p *historyPage) reopen() tea.Cmd {
 	p.win = newTaskWindow(p.env, []record.Filter{p.query})
@@ -133,9 +215,11 @@ func (p *historyPage) taskChanged(t record.Task, stateChanged bool) reread {
 	return rereadNone
 }
 
-func (p *historyPage) refreshFigures() tea.Cmd { return p.loadStats() }
+func (p *historyPage) refreshFigures() tea.Cmd { return p.loadFigures(false) }
 
-func (p *historyPage) refresh() tea.Cmd { return tea.Batch(p.win.load(loadRefresh, 0), p.loadStats()) }
+func (p *historyPage) refresh() tea.Cmd {
+	return tea.Batch(p.win.load(loadRefresh, 0), p.loadFigures(false))
+}
 
 func (p *historyPage) SetSize(w, h int) {
 	p.width, p.height = w, h
@@ -159,36 +243,78 @@ func (p *historyPage) statsRange() (time.Time, time.Time) {
 	return from, to
 }
 
-func (p *historyPage) loadStats() tea.Cmd {
-	if p.statsCancel != nil {
-		p.statsCancel()
+// loadFigures reads the totals and the charts. A search's count runs on
+// its own, beside the list's rows and the charts: a broad word's (half a
+// second at a million tasks) holds up neither. A new search (fresh)
+// cancels the count still running and, if its own outlasts countingGrace,
+// the totals line says so; a change in the history lets a running count
+// end and counts once more after it, keeping the figures shown meanwhile.
+// Without a search the counts are kept by day and cost what the charts
+// do: one read has both, and the line's credits are the charts' days.
+func (p *historyPage) loadFigures(fresh bool) tea.Cmd {
+	if searched(p.query) {
+		return tea.Batch(p.loadCharts(), p.loadTotals(fresh))
 	}
-	ctx, cancel := context.WithCancel(p.env.ctx)
-	p.statsSeq++
-	p.statsCancel = cancel
-	store, f, seq := p.env.store(), p.query, p.statsSeq
+	p.chartRead.stop()
+	return p.loadTotals(fresh)
+}
+
+func (p *historyPage) loadCharts() tea.Cmd {
+	ctx, seq := p.chartRead.start(p.env.ctx)
+	store := p.env.store()
 	from, to := p.statsRange()
 	return func() tea.Msg {
-		defer cancel()
-		msg := historyStatsMsg{seq: seq}
-		if searched(f) {
-			// The counts and what the matches cost, in one pass.
-			var totals record.Totals
-			if totals, msg.err = store.TotalsMatching(ctx, f); msg.err != nil {
-				return msg
-			}
-			msg.counts, msg.matched = totals.States, totals.Credits
-		} else if msg.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
-			return msg
-		}
-		if msg.byDay, msg.err = store.CreditsByDay(ctx, from, to); msg.err != nil {
-			return msg
-		}
-		if msg.byModel, msg.err = store.CreditsByModel(ctx, from, to); msg.err != nil {
-			return msg
-		}
+		msg := historyChartsMsg{seq: seq}
+		msg.byDay, msg.byModel, msg.err = readCharts(ctx, store, from, to)
 		return msg
 	}
+}
+
+// readCharts reads credits by day and by model over [from, to).
+func readCharts(ctx context.Context, store record.Store, from, to time.Time) ([]record.DayCredits, []record.ModelCredits, error) {
+	byDay, err := store.CreditsByDay(ctx, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	byModel, err := store.CreditsByModel(ctx, from, to)
+	return byDay, byModel, err
+}
+
+func (p *historyPage) loadTotals(fresh bool) tea.Cmd {
+	if !fresh && p.counting.running {
+		p.recount = true
+		return nil
+	}
+	p.recount = false
+	ctx, seq := p.counting.start(p.env.ctx)
+	store, f := p.env.store(), p.query
+	from, to := p.statsRange()
+	count := func() tea.Msg {
+		msg := historyTotalsMsg{seq: seq, totals: historyTotals{of: f, from: from, to: to}}
+		if searched(f) {
+			// The counts and what the matches cost, in one pass.
+			var t record.Totals
+			t, msg.err = store.TotalsMatching(ctx, f)
+			msg.totals.counts, msg.totals.credits = t.States, t.Credits
+			return msg
+		}
+		if msg.totals.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
+			return msg
+		}
+		charts := historyChartsMsg{}
+		charts.byDay, charts.byModel, msg.err = readCharts(ctx, store, from, to)
+		for _, d := range charts.byDay {
+			msg.totals.credits += d.Credits
+		}
+		msg.charts = &charts
+		return msg
+	}
+	if !fresh {
+		return count
+	}
+	// "counting…", once shown, stays until a count ends: the next
+	// search's count takes over the word without a flash of old figures.
+	return tea.Batch(count, p.env.timers.after(countingGrace, historyCountingMsg{seq}))
 }
 
 func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
@@ -197,9 +323,19 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 		if msg.win == p.win {
 			p.win.apply(msg)
 		}
-	case historyStatsMsg:
-		if msg.seq == p.statsSeq && msg.err == nil {
-			p.counts, p.byDay, p.byModel, p.matched = msg.counts, msg.byDay, msg.byModel, msg.matched
+	case historyChartsMsg:
+		if p.chartRead.ended(msg.seq) && msg.err == nil {
+			p.byDay, p.byModel = msg.byDay, msg.byModel
+		}
+	case historyTotalsMsg:
+		return p.counted(msg)
+	case historyCountingMsg:
+		if msg.seq == p.counting.seq && p.counting.running {
+			p.countingShown = true
+		}
+	case historyRecountMsg:
+		if msg.seq == p.counting.seq && !p.counting.running {
+			return p.loadTotals(false)
 		}
 	case historySettledMsg:
 		if msg.typed == p.typed && p.typing {
@@ -220,11 +356,41 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// counted takes a count's answer, if it is the latest, and starts the
+// recount a change asked for meanwhile.
+func (p *historyPage) counted(msg historyTotalsMsg) tea.Cmd {
+	if !p.counting.ended(msg.seq) {
+		return nil
+	}
+	if errors.Is(msg.err, context.Canceled) {
+		// Stopped by an edit of the search, which applies once typing
+		// pauses: the line stays as it is until that search's count.
+		return nil
+	}
+	p.countingShown = false
+	switch {
+	case msg.err != nil:
+		p.totalsErr = msg.err
+	default:
+		p.totals, p.totalsErr = msg.totals, nil
+		if msg.charts != nil {
+			p.byDay, p.byModel = msg.charts.byDay, msg.charts.byModel
+		}
+	}
+	if p.recount {
+		p.recount = false
+		return p.env.timers.after(recountPause, historyRecountMsg{p.counting.seq})
+	}
+	return nil
+}
+
 // historySettledMsg: typing in the search paused after edit number typed.
 type historySettledMsg struct{ typed int }
 
-// edited schedules the search for when typing pauses.
+// edited schedules the search for when typing pauses, and stops the count
+// of the search typed over: it would only be dropped.
 func (p *historyPage) edited() tea.Cmd {
+	p.counting.stop()
 	p.typed++
 	return p.env.timers.after(filterDelay, historySettledMsg{p.typed})
 }
@@ -242,7 +408,7 @@ func (p *historyPage) apply() tea.Cmd {
 		return nil
 	}
 	p.searched, p.query, p.scroll = p.typed, f, 0
-	return tea.Batch(p.win.setSegments([]record.Filter{f}), p.loadStats())
+	return tea.Batch(p.win.setSegments([]record.Filter{f}), p.loadFigures(true))
 }
 
 func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
@@ -260,7 +426,7 @@ func (p *historyPage) updateSearch(msg tea.KeyPressMsg) tea.Cmd {
 		p.search.SetValue("")
 		p.typed++
 		p.searched, p.query = p.typed, record.Filter{}
-		return tea.Batch(p.win.setSegments([]record.Filter{{}}), p.loadStats())
+		return tea.Batch(p.win.setSegments([]record.Filter{{}}), p.loadFigures(true))
 	}
 	before := p.search.Value()
 	var cmd tea.Cmd
@@ -326,7 +492,7 @@ func (p *historyPage) View() string {
 	case p.problem != "":
 		b.WriteString(th.Error.Render(textutil.Fit(p.problem, p.width)))
 	default:
-		b.WriteString(p.totals())
+		b.WriteString(p.totalsLine())
 	}
 	b.WriteString("\n\n")
 	listW := p.width
@@ -360,29 +526,35 @@ func searched(f record.Filter) bool {
 // chartsInPlace: on a narrow terminal c shows the charts instead of the list.
 func (p *historyPage) chartsInPlace() bool { return !p.wide() && p.showCharts }
 
-func (p *historyPage) totals() string {
+// totalsLine is the counts by state of the search's tasks and what they
+// cost; "counting…" while a new search's count outlasts countingGrace.
+func (p *historyPage) totalsLine() string {
 	th := p.env.theme
+	switch {
+	case p.countingShown:
+		return th.Dim.Render("counting…")
+	case p.totalsErr != nil:
+		return th.Error.Render(textutil.Fit("totals: "+api.CleanLine(p.totalsErr.Error()), p.width))
+	case p.totals.counts == nil:
+		return ""
+	}
+	t := p.totals
 	total := 0
-	keys := make([]string, 0, len(p.counts))
-	for s, n := range p.counts {
+	keys := make([]string, 0, len(t.counts))
+	for s, n := range t.counts {
 		total += n
 		keys = append(keys, s)
 	}
 	slices.Sort(keys)
 	parts := []string{th.Strong.Render(textutil.Plural(total, "task", "tasks"))}
 	for _, s := range keys {
-		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", p.counts[s], stateLabel(s))))
+		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", t.counts[s], stateLabel(s))))
 	}
-	if searched(p.query) {
+	if searched(t.of) {
 		// A search beyond dates: the total is of the tasks it matches.
-		parts = append(parts, credits(p.matched)+" spent on these")
+		parts = append(parts, credits(t.credits)+" spent on these")
 	} else {
-		var spent int64
-		for _, d := range p.byDay {
-			spent += d.Credits
-		}
-		from, to := p.statsRange()
-		parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(spent), from.Format("Jan 2"), to.AddDate(0, 0, -1).Format("Jan 2")))
+		parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(t.credits), t.from.Format("Jan 2"), t.to.AddDate(0, 0, -1).Format("Jan 2")))
 	}
 	return textutil.Fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
 }

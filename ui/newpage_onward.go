@@ -70,8 +70,9 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	}
 	cmd := p.form.Apply(values)
 	if t.Field == creationField {
-		// Extend or upscale a video: what is left to choose comes next.
-		cmd = tea.Batch(cmd, p.form.FocusMissing())
+		// Extend or upscale a video: what is left to choose comes next
+		// (upscale's resolution), else by how much to extend it.
+		cmd = tea.Batch(cmd, p.form.FocusNext("duration"))
 	}
 	return tea.Batch(cmd, status(note))
 }

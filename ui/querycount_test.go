@@ -16,6 +16,12 @@ var statements atomic.Int64
 
 var registerCounting sync.Once
 
+// queryGate, when set, sees each query before the driver runs it, with the
+// query's context: a test holds a kind of statement there (the History
+// page's counts) and sees whether its context is cancelled. An error it
+// returns is the query's.
+var queryGate atomic.Pointer[func(ctx context.Context, query string) error]
+
 // countingDriverName registers, once, a driver that forwards to modernc's
 // "sqlite" and counts each statement executed or queried.
 func countingDriverName() string {
@@ -66,6 +72,11 @@ func (c countingConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.T
 
 func (c countingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	statements.Add(1)
+	if gate := queryGate.Load(); gate != nil {
+		if err := (*gate)(ctx, q); err != nil {
+			return nil, err
+		}
+	}
 	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
 }
 

@@ -73,7 +73,8 @@ func TestExtendAndUpscaleAFinishedVideoInARunningProgram(t *testing.T) {
 		t.Errorf("the status line does not say what was filled: %s", got)
 	}
 	draft, err := os.ReadFile(filepath.Join(data, "drafts", "upscale-new.json"))
-	if err != nil || !strings.Contains(string(draft), `"upscale_resolution": "2K"`) || !strings.Contains(string(draft), `"video_creation_id": "0"`) {
+	if err != nil || !strings.Contains(string(draft), `"upscale_resolution": "2K"`) || !strings.Contains(string(draft), `"video_creation_id": "0"`) ||
+		!strings.Contains(string(draft), `"focus": "upscale_resolution"`) {
 		t.Errorf("the upscale form left as a draft: %s %v", draft, err)
 	}
 	p := final.pages[pageNew].(*newPage)
@@ -82,6 +83,9 @@ func TestExtendAndUpscaleAFinishedVideoInARunningProgram(t *testing.T) {
 	}
 	if got := p.form.Values()["video_creation_id"]; got != "0" {
 		t.Fatalf("extend's video_creation_id %v, want the task's creation id 0", got)
+	}
+	if got := p.form.FocusedField(); got != "duration" {
+		t.Errorf("+ left the cursor on %s, not on by how much to extend", got)
 	}
 	if origins := fmt.Sprint(p.parentsOf(api.OpExtend)); !strings.Contains(origins, "video_creation_id") {
 		t.Fatalf("the extend form does not remember the task it came from: %s", origins)
