@@ -130,6 +130,21 @@ func VersionLabel(rec record.JobRecord, id string) string {
 	return id
 }
 
+// LastCut is the job's newest successful composition, its record and its
+// name among the record's versions (v2): the job's composed video, which a
+// new composition replaces. ok is false before any composition succeeded.
+func LastCut(j record.Job) (v record.SubJob, label string, ok bool) {
+	for i := len(j.Compose) - 1; i >= 0; i-- {
+		vs := j.Compose[i].Jobs
+		for k := len(vs) - 1; k >= 0; k-- {
+			if vs[k].State == api.StateSuccess {
+				return vs[k], VersionLabel(j.Compose[i], vs[k].ID), true
+			}
+		}
+	}
+	return record.SubJob{}, "", false
+}
+
 // Chosen is the version of scene rec that the next composition uses: the
 // one the user chose while it is a successful version of the scene, else
 // the newest successful one; ok is false when the scene has none.

@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/record"
+	"clapper/scenes"
 	"clapper/track"
 )
 
@@ -56,10 +58,14 @@ func ReadOnward(ctx context.Context, store record.Store, localID int64, now time
 	if err != nil {
 		return Onward{}, err
 	}
-	var dls []record.Download
-	if t.TaskID != "" {
-		if dls, err = store.Downloads(ctx, t.TaskID); err != nil {
-			return Onward{}, err
+	dls, unsaved, err := ResultDownloads(ctx, store, t)
+	if err != nil {
+		return Onward{}, err
+	}
+	if unsaved != "" && t.State == api.StateSuccess {
+		if u, left := LiveURL(t, dls, now); u == "" || left < OnwardMargin {
+			return Onward{}, &NothingOnwardError{Why: fmt.Sprintf("task #%d cannot be sent onward yet: its newest %s is not saved here, and its URL lives under 3 minutes; "+
+				"save it in the scene editor (Scenes page, D), then send it onward", t.LocalID, unsaved)}
 		}
 	}
 	var voices []record.Voice
@@ -69,6 +75,48 @@ func ReadOnward(ctx context.Context, store record.Store, localID int64, now time
 		}
 	}
 	return OnwardOf(t, dls, voices, now, fileExists)
+}
+
+// ResultDownloads reads the downloads that stand for task t's result. A
+// multi-scene job's result is its newest cut (history keeps its URL as the
+// task's): once a new composition replaced the first cut, the file saved
+// of the newest stands for the result in place of the first cut's, which
+// the task saved when it succeeded; while the newest is not saved, no file
+// does, and unsaved names it ("cut v2").
+func ResultDownloads(ctx context.Context, store record.Store, t record.Task) (dls []record.Download, unsaved string, err error) {
+	if t.TaskID == "" {
+		return nil, "", nil
+	}
+	if dls, err = store.Downloads(ctx, t.TaskID); err != nil || t.Operation != api.OpGeneralOneClick {
+		return dls, "", err
+	}
+	j, err := store.Job(ctx, t.TaskID)
+	if errors.Is(err, record.ErrNotFound) {
+		return dls, "", nil // the job was never read: the task's result is all there is
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	cut, label, ok := scenes.LastCut(j)
+	if !ok || (len(j.Compose[0].Jobs) > 0 && j.Compose[0].Jobs[0].ID == cut.ID) {
+		return dls, "", nil // the first cut is the task's own result
+	}
+	first := slices.IndexFunc(dls, func(d record.Download) bool { return d.Index == 0 && d.Kind == record.KindURL })
+	if d := cut.Download; d == nil || d.Status != record.DownloadDone || d.Path == "" {
+		if first >= 0 {
+			dls = slices.Delete(slices.Clone(dls), first, first+1)
+		}
+		return dls, "cut " + label, nil
+	}
+	saved := record.Download{LocalID: t.LocalID, TaskID: t.TaskID, Operation: t.Operation, Kind: record.KindURL,
+		Path: cut.Download.Path, Bytes: cut.Download.Bytes, Total: cut.Download.Bytes, Status: record.DownloadDone, UpdatedAt: cut.Download.UpdatedAt}
+	if first < 0 {
+		return append(slices.Clone(dls), saved), "", nil
+	}
+	dls = slices.Clone(dls)
+	saved.ID, saved.CreatedAt = dls[first].ID, dls[first].CreatedAt
+	dls[first] = saved
+	return dls, "", nil
 }
 
 func fileExists(path string) bool {

@@ -111,10 +111,8 @@ func (d *detailModel) refresh() tea.Cmd {
 		if err != nil {
 			return detailLoadedMsg{localID: id, err: err}
 		}
-		var dls []record.Download
-		if t.TaskID != "" {
-			dls, err = store.Downloads(ctx, t.TaskID)
-		}
+		// A multi-scene job's saved newest cut stands for its result.
+		dls, _, err := studio.ResultDownloads(ctx, store, t)
 		return detailLoadedMsg{localID: id, task: t, downloads: dls, err: err}
 	}
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"clapper/api"
 	"clapper/record"
+	"clapper/scenes"
 )
 
 // The header's credits today name the daily cap when one is set (issue 32).
@@ -147,5 +150,55 @@ func TestEmptyVoicesPagePromisesOnlyAWebAddress(t *testing.T) {
 	got := screen(m)
 	if strings.Contains(got, "or a local file") || !strings.Contains(got, "at a web address the service can fetch") {
 		t.Fatalf("the empty Voices page:\n%s", got)
+	}
+}
+
+// A multi-scene job composed again: its detail and send-onward give the
+// newest cut, saved, not the first cut the task saved when it succeeded;
+// before the newest is saved, send-onward says so (issue 32).
+func TestMultiSceneDetailAndOnwardUseTheNewestCut(t *testing.T) {
+	r := newSceneRig(t)
+	ctx := t.Context()
+	j := r.load(t)
+	// The task's own result, saved when it succeeded: the first cut.
+	first := filepath.Join(t.TempDir(), "first_cut.mp4")
+	if err := os.WriteFile(first, []byte("first cut"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := r.s.Record().QueueDownload(ctx, r.job, 0, record.KindURL, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: first, Bytes: 9, Total: 9}); err != nil {
+		t.Fatal(err)
+	}
+	if src, err := r.s.OnwardFrom(ctx, j.LocalID, testNow); err != nil || src.Value != first {
+		t.Fatalf("with one cut, onward gives %+v, %v; want the task's saved file", src, err)
+	}
+	ids, err := scenes.ChosenIDs(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.svc.Compose(ctx, r.job, ids); err != nil {
+		t.Fatal(err)
+	}
+	r.until(t, func(j record.Job) bool { return !scenes.Running(j) })
+	_, err = r.s.OnwardFrom(ctx, j.LocalID, testNow)
+	if err == nil || !strings.Contains(err.Error(), "its newest cut v2 is not saved here") {
+		t.Fatalf("the newest cut unsaved, onward answers %v", err)
+	}
+	saved, err := r.svc.AutoDownload(ctx, r.job)
+	if err != nil || len(saved) != 1 {
+		t.Fatalf("the new cut was not saved: %v %v", saved, err)
+	}
+	src, err := r.s.OnwardFrom(ctx, j.LocalID, testNow)
+	if err != nil || src.Value != saved[0] || !src.FromFile {
+		t.Fatalf("onward gives %+v, %v; want the newest cut %s", src, err, saved[0])
+	}
+	m := r.model(t, 140, 40)
+	send(m, openDetailMsg{localID: j.LocalID})
+	// The detail's saved file (shown, opened with o) is the newest cut's.
+	if d := m.detail(); d == nil || len(d.downloads) != 1 || d.downloads[0].Path != saved[0] || strings.Contains(screen(m), "(9 B)") {
+		t.Fatalf("the detail does not show the newest cut %s: %+v\n%s", saved[0], d.downloads, screen(m))
 	}
 }

@@ -152,15 +152,8 @@ func (m *sceneEditor) lastCut() (record.SubJob, bool) {
 	if m.job == nil {
 		return record.SubJob{}, false
 	}
-	for i := len(m.job.Compose) - 1; i >= 0; i-- {
-		vs := m.job.Compose[i].Jobs
-		for k := len(vs) - 1; k >= 0; k-- {
-			if vs[k].State == api.StateSuccess {
-				return vs[k], true
-			}
-		}
-	}
-	return record.SubJob{}, false
+	v, _, ok := scenes.LastCut(*m.job)
+	return v, ok
 }
 
 // chosenIndex is the position of the scene's chosen version, else its newest.
