@@ -149,3 +149,40 @@ func TestMultiframeScreens(t *testing.T) {
 		})
 	}
 }
+
+// ctrl+l in an image field steps through the images made here, each named
+// by its task: the start image and a key frame take one without a path.
+func TestImagesMadeHereFillImageFields(t *testing.T) {
+	m, _ := newTestModel(t, 140, 40)
+	send(m, press("2"))
+	p := m.pages[pageNew].(*newPage)
+	// The form reads the images made here as it opens.
+	opened := func() bool { return p.form != nil && p.form.Checked() && len(p.ctx.Results) > 0 }
+	if !runUntil(m, p.openForm(api.OpMultiframe, "svcq2-pro", nil), opened, 5*time.Second) {
+		t.Fatalf("the form read no images made here:\n%s", screen(m))
+	}
+	send(m, tea.KeyPressMsg{Code: tea.KeyF1})
+	if !strings.Contains(screen(m), "an image made here") {
+		t.Fatalf("the start image's keys do not offer ctrl+l:\n%s", screen(m))
+	}
+	send(m, tea.KeyPressMsg{Code: tea.KeyF1})
+	url := "http://127.0.0.1:1/811000000000000002/0.mp4" // #2, reference2image, its URL still valid
+	send(m, ctrl('l'))
+	typeAndSettle(t, m, p)
+	if got := p.form.Values()["start_image"]; got != url {
+		t.Fatalf("ctrl+l put %v in the start image, want #2's image %s", got, url)
+	}
+	if got := screen(m); !strings.Contains(got, "result 1 of 1: #2 reference2image · a cat astronaut, studio light (ctrl+l: the next)") {
+		t.Fatalf("the start image does not say which result it holds:\n%s", got)
+	}
+	send(m, press("enter")) // on to the key frames
+	send(m, ctrl('n'))
+	send(m, ctrl('l'))
+	typeAndSettle(t, m, p)
+	if got := fmt.Sprint(p.form.Values()["image_settings"]); got != "[map[key_image:"+url+"]]" {
+		t.Fatalf("ctrl+l in a key frame: %s", got)
+	}
+	if got := screen(m); !strings.Contains(got, "1  #2 reference2image · a cat") {
+		t.Fatalf("the key frame is not named by its task:\n%s", got)
+	}
+}
