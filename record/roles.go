@@ -25,6 +25,9 @@ type Tasks interface {
 	LastCost(ctx context.Context, op api.Operation, model string, like func(request map[string]any) bool) (PastCost, bool, error)
 	CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error)
 	CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error)
+	// ChartsMatching is CreditsByDay and CreditsByModel of the tasks a
+	// search matches, over [from, to).
+	ChartsMatching(ctx context.Context, f Filter, from, to time.Time) ([]DayCredits, []ModelCredits, error)
 	CreditsSince(ctx context.Context, origin Origin, from time.Time) (int64, error)
 	SetLabels(ctx context.Context, localID int64, tags []string, note string) error
 }
