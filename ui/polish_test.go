@@ -31,6 +31,13 @@ func TestHeaderShowsTheDailyCap(t *testing.T) {
 	if got := screen(m); !regexp.MustCompile(`\d+ of 500 credits today`).MatchString(got) {
 		t.Fatalf("at 80 columns the header does not name the daily cap:\n%s", got)
 	}
+	// The account read (a live service) shows what is left; the day's
+	// spending against the cap stays beside it.
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	send(m, accountLoadedMsg{s: m.env.studio, credits: &api.Credits{Remaining: 900, HasConcurrency: true, Running: 1, Limit: 5}})
+	if got := screen(m); !regexp.MustCompile(`limit 5 · \d+/500 cr today · 900 credits left`).MatchString(got) {
+		t.Fatalf("with the account read the header does not name the daily cap:\n%s", got)
+	}
 }
 
 // On a live service the sandbox speed does nothing: the Settings row says
