@@ -60,6 +60,9 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	p.origins = slices.DeleteFunc(p.origins, func(o onwardOrigin) bool { return o.op == t.Operation && o.target.Label() == t.Label() })
 	p.origins = append(p.origins, onwardOrigin{op: t.Operation, parent: src.Task.LocalID, target: t, value: src.Value})
 	note := fmt.Sprintf("%s %s now holds %s of #%d (%s %s): %s", t.Operation, label, src.Output, src.Task.LocalID, src.Task.Operation, glyph(src.Task.State), api.CleanLine(src.Why))
+	if t.Field == creationField {
+		note = sourceNote(t.Operation, src.Task)
+	}
 	if model, switched := values["model"].(string); switched {
 		note += "; model " + model + " takes it"
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -76,6 +77,35 @@ func sendByCreation(t record.Task, op api.Operation) (onwardChosenMsg, bool) {
 	}
 	src := studio.Onward{Task: t, Output: catalog.OutputVideo, Value: id, Why: "its video's creation id " + id + " (it does not lapse)"}
 	return onwardChosenMsg{src: src, target: target}, true
+}
+
+// sourceNote is what the status line says when op's form takes task t's
+// video by its creation id, the part that matters first (80 columns cut
+// the rest): for upscale-new, the source's resolution, which the target
+// must be above (the service refuses one that is not).
+func sourceNote(op api.Operation, t record.Task) string {
+	note := fmt.Sprintf("#%d's video (%s %s) is %s's source, by its creation id", t.LocalID, t.Operation, glyph(t.State), op)
+	if res := sourceResolution(t); op == api.OpUpscaleNew && res != "" {
+		note = fmt.Sprintf("#%d's video (%s %s, %s) is %s's source: choose above %s", t.LocalID, t.Operation, glyph(t.State), res, op, res)
+	}
+	return note
+}
+
+// sourceResolution is the resolution a task asked for (an upscale's
+// target, else its resolution or the model's default), "" when its
+// request says none.
+func sourceResolution(t record.Task) string {
+	var req map[string]any
+	if json.Unmarshal(t.Request, &req) != nil {
+		return ""
+	}
+	full := catalog.WithDefaults(t.Operation, req)
+	for _, k := range []string{"upscale_resolution", "resolution"} {
+		if r, ok := full[k].(string); ok && r != "" {
+			return api.CleanLine(r)
+		}
+	}
+	return ""
 }
 
 // readSourceVideo reads the task in a command and answers with the form to

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
+	"clapper/record"
 )
 
 // waitScreen waits until the running program draws a word. The renderer
@@ -54,7 +55,9 @@ func TestExtendAndUpscaleAFinishedVideoInARunningProgram(t *testing.T) {
 	waitScreen(t, tm, "fox")
 	tm.Send(press("G")) // the oldest row: text2video, success, one video
 	tm.Send(press("u"))
-	waitScreen(t, tm, "upscale_resolution")
+	// The form, and the status line: #1's video (text2video ✓, 1080p) is
+	// upscale-new's source: choose above 1080p.
+	waitScreen(t, tm, "above")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight}) // 2K
 	tm.Send(press("esc"))
@@ -69,7 +72,7 @@ func TestExtendAndUpscaleAFinishedVideoInARunningProgram(t *testing.T) {
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	final := tm.FinalModel(t).(*Model)
-	if got := final.lastStatus; !strings.Contains(got, "extend video_creation_id now holds a video of #1") {
+	if got := final.lastStatus; got != "#1's video (text2video ✓) is extend's source, by its creation id" {
 		t.Errorf("the status line does not say what was filled: %s", got)
 	}
 	draft, err := os.ReadFile(filepath.Join(data, "drafts", "upscale-new.json"))
@@ -264,5 +267,26 @@ func TestExtendedAndUpscaledVideosGoOn(t *testing.T) {
 				t.Fatalf("the extension's detail does not say %q:\n%s", want, screen(m))
 			}
 		})
+	}
+}
+
+// What the status line says as upscale-new takes a video: the resolution
+// to go above, read from the source's request (its model's default when it
+// gave none), or nothing when its request names none.
+func TestSourceNoteNamesTheResolutionToGoAbove(t *testing.T) {
+	for _, c := range []struct {
+		op   api.Operation
+		body string
+		want string
+	}{
+		{api.OpText2Video, `{"model":"svcq1","prompt":"a fox"}`, "#7's video (text2video ✓, 1080p) is upscale-new's source: choose above 1080p"},
+		{api.OpText2Video, `{"model":"svcq3-pro","prompt":"a fox","resolution":"540p"}`, "#7's video (text2video ✓, 540p) is upscale-new's source: choose above 540p"},
+		{api.OpUpscaleNew, `{"video_creation_id":"9","upscale_resolution":"4K"}`, "#7's video (upscale-new ✓, 4K) is upscale-new's source: choose above 4K"},
+		{api.OpLipSync, `{"video_url":"https://x/v.mp4","text":"hello there"}`, "#7's video (lip-sync ✓) is upscale-new's source, by its creation id"},
+	} {
+		got := sourceNote(api.OpUpscaleNew, record.Task{LocalID: 7, Operation: c.op, State: api.StateSuccess, Request: []byte(c.body)})
+		if got != c.want {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.op, c.body, got, c.want)
+		}
 	}
 }
