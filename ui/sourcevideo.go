@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -85,7 +86,12 @@ func sendByCreation(t record.Task, op api.Operation) (onwardChosenMsg, bool) {
 // must be above (the service refuses one that is not).
 func sourceNote(op api.Operation, t record.Task) string {
 	note := fmt.Sprintf("#%d's video (%s %s) is %s's source, by its creation id", t.LocalID, t.Operation, glyph(t.State), op)
-	if res := sourceResolution(t); op == api.OpUpscaleNew && res != "" {
+	res := sourceResolution(t)
+	switch top := catalog.UpscaleResolutions[len(catalog.UpscaleResolutions)-1]; {
+	case op != api.OpUpscaleNew || res == "":
+	case strings.EqualFold(res, top):
+		note = fmt.Sprintf("#%d's video (%s %s) is already %s: no resolution is above it", t.LocalID, t.Operation, glyph(t.State), top)
+	default:
 		note = fmt.Sprintf("#%d's video (%s %s, %s) is %s's source: choose above %s", t.LocalID, t.Operation, glyph(t.State), res, op, res)
 	}
 	return note

@@ -282,6 +282,7 @@ func TestSourceNoteNamesTheResolutionToGoAbove(t *testing.T) {
 		{api.OpText2Video, `{"model":"svcq1","prompt":"a fox"}`, "#7's video (text2video ✓, 1080p) is upscale-new's source: choose above 1080p"},
 		{api.OpText2Video, `{"model":"svcq3-pro","prompt":"a fox","resolution":"540p"}`, "#7's video (text2video ✓, 540p) is upscale-new's source: choose above 540p"},
 		{api.OpUpscaleNew, `{"video_creation_id":"9","upscale_resolution":"4K"}`, "#7's video (upscale-new ✓, 4K) is upscale-new's source: choose above 4K"},
+		{api.OpUpscaleNew, `{"video_creation_id":"9","upscale_resolution":"8K"}`, "#7's video (upscale-new ✓) is already 8K: no resolution is above it"},
 		{api.OpLipSync, `{"video_url":"https://x/v.mp4","text":"hello there"}`, "#7's video (lip-sync ✓) is upscale-new's source, by its creation id"},
 	} {
 		got := sourceNote(api.OpUpscaleNew, record.Task{LocalID: 7, Operation: c.op, State: api.StateSuccess, Request: []byte(c.body)})
