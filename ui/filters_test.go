@@ -60,8 +60,8 @@ func TestHistorySearchWordsFilterTheTotals(t *testing.T) {
 	// The credits spent follow the search's dates: 40 on Nov 25, 166 on
 	// Nov 26 (6 + 40 + 120; the failed and refused tasks cost nothing).
 	for query, want := range map[string]string{
-		"from:2026-11-25 to:2026-11-25": "40 credits spent Nov 25–Nov 25",
-		"from:2026-11-26 to:2026-11-26": "166 credits spent Nov 26–Nov 26",
+		"from:2026-11-25 to:2026-11-25": "40 credits spent Nov 25 ",
+		"from:2026-11-26 to:2026-11-26": "166 credits spent Nov 26 ",
 		"from:2026-11-25 to:2026-11-26": "206 credits spent Nov 25–Nov 26",
 	} {
 		search(m, query)

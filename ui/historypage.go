@@ -180,6 +180,15 @@ func (p *historyPage) Capturing() bool { return p.typing }
 func (p *historyPage) Help() help.KeyMap {
 	k := p.keys
 	k.Charts.SetEnabled(!p.wide())
+	if p.chartsInPlace() {
+		// What the list keys do to the charts shown in its place.
+		k.Open.SetEnabled(false)
+		k.Up.SetHelp("↑/k", "scroll up")
+		k.Down.SetHelp("↓/j", "scroll down")
+		k.Top.SetHelp("g", "top")
+		k.Bottom.SetHelp("G", "bottom")
+		k.Charts.SetHelp("c", "the list")
+	}
 	if p.typing {
 		return historyKeys{Search: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
 			Open: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
@@ -259,13 +268,15 @@ func (p *historyPage) loadFigures(fresh bool) tea.Cmd {
 	return p.loadTotals(fresh)
 }
 
+// loadCharts reads a search's charts: the credits of its matches (words
+// and tags as every other condition), as its totals are.
 func (p *historyPage) loadCharts() tea.Cmd {
 	ctx, seq := p.chartRead.start(p.env.ctx)
-	store := p.env.store()
+	store, f := p.env.store(), p.query
 	from, to := p.statsRange()
 	return func() tea.Msg {
 		msg := historyChartsMsg{seq: seq}
-		msg.byDay, msg.byModel, msg.err = readCharts(ctx, store, from, to)
+		msg.byDay, msg.byModel, msg.err = store.ChartsMatching(ctx, f, from, to)
 		return msg
 	}
 }
@@ -442,12 +453,29 @@ func (p *historyPage) listHeight() int { return max(p.height-4, 1) }
 func (p *historyPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.Help().(historyKeys)
 	switch {
-	case p.chartsInPlace() && (key.Matches(msg, k.Up) || key.Matches(msg, k.Down)):
-		// The charts in place of the list scroll: by model is below.
-		if key.Matches(msg, k.Up) {
+	case p.chartsInPlace():
+		// The charts in place of the list scroll (by model is below); the
+		// list's cursor, hidden, neither moves nor opens a task unseen.
+		switch {
+		case key.Matches(msg, k.Up):
 			p.chartScroll = max(p.chartScroll-1, 0)
-		} else {
+		case key.Matches(msg, k.Down):
 			p.chartScroll++
+		case key.Matches(msg, k.PageUp):
+			p.chartScroll = max(p.chartScroll-p.listHeight(), 0)
+		case key.Matches(msg, k.PageDown):
+			p.chartScroll += p.listHeight()
+		case key.Matches(msg, k.Top):
+			p.chartScroll = 0
+		case key.Matches(msg, k.Bottom):
+			p.chartScroll = 1 << 30 // View holds it to the last page
+		case key.Matches(msg, k.Search):
+			p.typing = true
+			return p.search.Focus()
+		case key.Matches(msg, k.Charts):
+			p.showCharts = false
+		case msg.String() == "enter":
+			return status("the charts are shown: c shows the list, where enter opens a task")
 		}
 		return nil
 	case key.Matches(msg, k.Up):
@@ -520,7 +548,8 @@ const chartWidth = 44
 // searched reports a search beyond dates: its totals are of the tasks it
 // matches, not of the span's days.
 func searched(f record.Filter) bool {
-	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0 || len(f.Tags) > 0
+	return f.Text != "" || len(f.States) > 0 || len(f.Operations) > 0 || len(f.Models) > 0 || len(f.Tags) > 0 ||
+		len(f.SentBy) > 0 || f.SetID != 0 || f.Keeper
 }
 
 // chartsInPlace: on a narrow terminal c shows the charts instead of the list.
@@ -547,16 +576,41 @@ func (p *historyPage) totalsLine() string {
 	}
 	slices.Sort(keys)
 	parts := []string{th.Strong.Render(textutil.Plural(total, "task", "tasks"))}
-	for _, s := range keys {
-		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", t.counts[s], stateLabel(s))))
-	}
+	// The spending right after the count: an 80-column line cuts the
+	// states at its end, not what was spent.
 	if searched(t.of) {
 		// A search beyond dates: the total is of the tasks it matches.
 		parts = append(parts, credits(t.credits)+" spent on these")
 	} else {
-		parts = append(parts, fmt.Sprintf("%s spent %s–%s", credits(t.credits), t.from.Format("Jan 2"), t.to.AddDate(0, 0, -1).Format("Jan 2")))
+		parts = append(parts, p.spentText())
+	}
+	for _, s := range keys {
+		parts = append(parts, stateStyle(th, s)(fmt.Sprintf("%d %s", t.counts[s], stateLabel(s))))
 	}
 	return textutil.Fit(strings.Join(parts, th.Dim.Render(" · ")), p.width)
+}
+
+// spentText is what the span's days cost, named by the first and the last
+// day that cost something (all of it on Nov 27 is "spent Nov 27", not over
+// the whole span); a span with nothing spent is named whole.
+func (p *historyPage) spentText() string {
+	t := p.totals
+	var first, last time.Time
+	for _, d := range p.byDay {
+		if d.Credits > 0 {
+			if first.IsZero() {
+				first = d.Day
+			}
+			last = d.Day
+		}
+	}
+	switch {
+	case t.credits == 0 || first.IsZero():
+		return fmt.Sprintf("nothing spent %s–%s", t.from.Format("Jan 2"), t.to.AddDate(0, 0, -1).Format("Jan 2"))
+	case first.Equal(last):
+		return fmt.Sprintf("%s spent %s", credits(t.credits), first.Format("Jan 2"))
+	}
+	return fmt.Sprintf("%s spent %s–%s", credits(t.credits), first.Format("Jan 2"), last.Format("Jan 2"))
 }
 
 func (p *historyPage) list(w int) string {
@@ -587,7 +641,11 @@ func (p *historyPage) list(w int) string {
 func (p *historyPage) charts(w int) string {
 	th := p.env.theme
 	var b strings.Builder
-	b.WriteString(th.Section.Render("Credits by day") + "\n")
+	of := ""
+	if searched(p.query) {
+		of = th.Dim.Render(" · of these tasks")
+	}
+	b.WriteString(th.Section.Render("Credits by day") + of + "\n")
 	var maxDay int64
 	for _, d := range p.byDay {
 		maxDay = max(maxDay, d.Credits)
@@ -612,7 +670,7 @@ func (p *historyPage) charts(w int) string {
 	if idle := len(p.byDay) - len(days); idle > 0 && len(days) > 0 {
 		b.WriteString(th.Dim.Render("  "+textutil.Plural(idle, "other day", "other days")+" of the span: nothing spent") + "\n")
 	}
-	b.WriteString("\n" + th.Section.Render("Credits by model") + "\n")
+	b.WriteString("\n" + th.Section.Render("Credits by model") + of + "\n")
 	var maxModel int64
 	for _, m := range p.byModel {
 		maxModel = max(maxModel, m.Credits)
