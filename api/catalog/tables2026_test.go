@@ -72,6 +72,14 @@ func TestMultiframeKeyFrames(t *testing.T) {
 	odd[0].(map[string]any)["image"] = "https://example.com/x.png"
 	expectInvalid(t, "multiframe", with(t, base, "image_settings", odd), "image_settings")
 	expectInvalid(t, "multiframe", with(t, `{"model":"svcq2-pro"}`, "image_settings", keyFrames(2, 5)), "start_image")
+	// A lone key frame is told both that a second is needed and what is
+	// wrong with itself, as the form shows it while the user builds the list.
+	lone := Validate(api.OpMultiframe, with(t, base, "image_settings", keyFrames(1, json.Number("9"))))
+	for _, want := range []string{"image_settings: svcq2-pro takes 2 to 9 key frames, got 1", "image_settings[0].duration: "} {
+		if lone == nil || !strings.Contains(lone.Error(), want) {
+			t.Errorf("one key frame of 9 s: %v, want %q", lone, want)
+		}
+	}
 	// A key frame's image is checked as any image is.
 	bad := keyFrames(2, 5)
 	bad[0].(map[string]any)["key_image"] = "data:image/png;base64,AAAA"

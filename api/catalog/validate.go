@@ -499,10 +499,12 @@ func (s *Spec) checkKeyFrames(f Field, v any) []FieldError {
 	if !ok {
 		return []FieldError{{f.Name, api.ReasonFieldInvalid, f.Name + ": must be a list of {key_image, prompt, duration} objects"}}
 	}
-	if e := s.checkCount(f, len(items)); e != nil {
-		return []FieldError{*e}
-	}
+	// The count and then every frame: a first frame's own faults (a duration
+	// of 9) are shown while it is still alone, not only once a second exists.
 	var errs []FieldError
+	if e := s.checkCount(f, len(items)); e != nil {
+		errs = append(errs, *e)
+	}
 	imgF := Field{Name: "key_image", Kind: KindMedia, Media: MediaImage}
 	durF := Field{Name: "duration", Kind: KindInt, Unit: "seconds", Range: rng(KeyFrameMinSeconds, KeyFrameMaxSeconds)}
 	for i, it := range items {
