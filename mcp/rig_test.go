@@ -57,6 +57,8 @@ type rigOpts struct {
 	// historyClock, when set, stamps the history's rows (tasks created at
 	// one instant).
 	historyClock func() time.Time
+	// uploads is the studio's Config.Uploads (auto when empty).
+	uploads string
 }
 
 type rig struct {
@@ -85,7 +87,7 @@ func newRig(t testing.TB, o rigOpts) *rig {
 		sbc.Clock = o.clock
 	}
 	cfg := studio.Config{DataDir: dir, Timeout: 5 * time.Second, SandboxSpeed: studio.MaxSandboxSpeed, RequestBudget: 20,
-		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads")}
+		Theme: "dark", AgentCreditCap: o.cap, DownloadDir: filepath.Join(dir, "downloads"), Uploads: o.uploads}
 	opts := studio.Options{Origin: record.OriginMCP, NoEvents: true, Watcher: fastWatcher, ChangeInterval: 20 * time.Millisecond, Sandbox: &sbc}
 	opts.Clock = o.historyClock
 	if o.productionWatcher {
