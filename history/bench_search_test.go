@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"clapper/api"
 	"clapper/record"
 )
 
-// The History screen's broad searches, as typed: the first rows the
-// screen shows (one window page), and then the totals of the same search
-// (counts by state and credits).
+// The History screen's broad searches, as typed, and a state for
+// comparison: the first rows the screen shows (one window page), and then
+// the totals of the same search (counts by state and credits).
 func BenchmarkBroadSearch(b *testing.B) {
 	s, _ := benchStore(b)
 	ctx := context.Background()
@@ -22,6 +23,7 @@ func BenchmarkBroadSearch(b *testing.B) {
 		{"ne", record.Filter{Text: "ne"}},
 		{"neon", record.Filter{Text: "neon"}},
 		{"neon-year", record.Filter{Text: "neon", From: from, To: to}},
+		{"state", record.Filter{States: []string{api.StateFailed}}},
 	} {
 		b.Run(c.name+"/rows", func(b *testing.B) {
 			f := c.f

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,11 +13,12 @@ import (
 	"clapper/record"
 )
 
-// pgFixtureTasks is the team database's benchmark size: ten times a large
-// history file's, as a studio's shared history grows to.
-const pgFixtureTasks = 1_000_000
+// pgFixtureTasks is the team database's benchmark size: by default ten
+// times a large history file's, as a studio's shared history grows to;
+// -pg-tasks=100000 compares the two stores at one size.
+var pgFixtureTasks = flag.Int("pg-tasks", 1_000_000, "the number of tasks in the benchmarks' team database (its template: clapper_bench_N)")
 
-// pgFixture is a team database of pgFixtureTasks tasks over a year, built
+// pgFixture is a team database of -pg-tasks tasks over a year, built
 // once per test binary: the rows in one set-based INSERT with the triggers
 // off, then the counts, totals, prompts, search table and change sequence
 // they would have kept, computed over the whole table as a migration's
@@ -24,7 +26,8 @@ const pgFixtureTasks = 1_000_000
 func pgFixture(b *testing.B) string {
 	b.Helper()
 	srv := pgtest.Get(b)
-	return srv.Database(b, "clapper_bench_1m", func(url string) error {
+	n := *pgFixtureTasks
+	return srv.Database(b, fmt.Sprintf("clapper_bench_%d", n), func(url string) error {
 		start := time.Now()
 		s, err := OpenPostgres(context.Background(), url)
 		if err != nil {
@@ -34,7 +37,7 @@ func pgFixture(b *testing.B) string {
 		words := "'{" + strings.Join(fixtureWords, ",") + "}'::text[]"
 		ops, models, states := pgArray(fixtureOps), pgArray(fixtureModels), pgArray(fixtureStates)
 		from, to := t0.AddDate(-1, 0, 0).UnixMilli(), t0.UnixMilli()
-		step := (to - from) / pgFixtureTasks
+		step := (to - from) / int64(n)
 		stmts := []string{
 			`ALTER TABLE tasks DISABLE TRIGGER USER`,
 			fmt.Sprintf(`INSERT INTO tasks (id, task_id, operation, model, prompt, state, credits, request,
@@ -48,9 +51,9 @@ func pgFixture(b *testing.B) string {
 					FROM generate_series(1, 8 + abs(hashint8extended(i, 5) %% 10)) AS k) AS prompt
 				FROM generate_series(1::bigint, %d) AS i) AS g`,
 				from, step, from, step, states, len(fixtureStates), ops, len(fixtureOps), models, len(fixtureModels),
-				words, len(fixtureWords), pgFixtureTasks),
+				words, len(fixtureWords), n),
 			fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('tasks', 'id'), %d), setval('tasks_change_seq_numbers', %d)`,
-				pgFixtureTasks, pgFixtureTasks),
+				n, n),
 			`INSERT INTO task_counts (state, operation, model, n)
 				SELECT state, operation, model, count(*) FROM tasks GROUP BY state, operation, model`,
 			`INSERT INTO state_days (day, state, n) SELECT created_at / 86400000, state, count(*) FROM tasks GROUP BY 1, 2`,
@@ -74,7 +77,7 @@ func pgFixture(b *testing.B) string {
 				return fmt.Errorf("%.60s: %w", q, err)
 			}
 		}
-		b.Logf("team fixture of %d tasks built in %v", pgFixtureTasks, time.Since(start).Round(time.Millisecond))
+		b.Logf("team fixture of %d tasks built in %v", n, time.Since(start).Round(time.Millisecond))
 		return nil
 	})
 }
@@ -88,7 +91,7 @@ func pgArray[T ~string](vals []T) string {
 }
 
 // benchStore is the fixture of the backend under test: a history file of
-// fixtureTasks tasks, or a team database of 1,000,000.
+// -tasks tasks, or a team database of -pg-tasks (1,000,000).
 func benchStore(b *testing.B) (*Store, int) {
 	b.Helper()
 	if backend != "postgres" {
@@ -99,7 +102,7 @@ func benchStore(b *testing.B) (*Store, int) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
-	return s, pgFixtureTasks
+	return s, *pgFixtureTasks
 }
 
 // A state change written by one machine, to the row read again on

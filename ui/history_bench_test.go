@@ -19,7 +19,7 @@ import (
 
 var (
 	historyBenchTasks = flag.Int("tasks", 100_000, "the number of tasks in the History benchmarks' history file (1000000: a few minutes to build, once)")
-	historyBenchURL   = flag.String("history-url", "", "a team database for the History benchmarks instead of a file, e.g. the history package's clapper_bench_1m")
+	historyBenchURL   = flag.String("history-url", "", "a team database for the History benchmarks instead of a file, e.g. the history package's clapper_bench_1000000 (its -pg-tasks)")
 )
 
 // historyBenchModel is the History page at 140x40 on a large history: a
