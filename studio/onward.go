@@ -266,8 +266,8 @@ func (s *Studio) resultParents(ctx context.Context, op api.Operation, body map[s
 	return out
 }
 
-// urlsIn are the http(s) URLs a field's value holds: itself, its items, or
-// its subjects' images.
+// urlsIn are the http(s) URLs a field's value holds: itself, its items,
+// its subjects' images or its key frames' images.
 func urlsIn(v any) []string {
 	var out []string
 	var walk func(any)
@@ -283,6 +283,7 @@ func urlsIn(v any) []string {
 			}
 		case map[string]any:
 			walk(x["images"])
+			walk(x["key_image"])
 		}
 	}
 	walk(v)

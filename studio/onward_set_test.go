@@ -2,6 +2,8 @@ package studio_test
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -121,5 +123,64 @@ func TestARequestHoldsSeveralParentsFoundByTheirURLs(t *testing.T) {
 	}
 	if got, _ := s.Record().Task(ctx, other.LocalID); len(got.From) != 0 {
 		t.Errorf("a URL no task made is tied to %+v", got.From)
+	}
+}
+
+// A multiframe whose start image and key frames hold images made here, typed
+// or restored, is tied to each: one link per key frame, named by its place.
+func TestKeyFramesAreTiedToTheImagesTheyHold(t *testing.T) {
+	isolated(t)
+	clk := sandbox.NewFakeClock(wiringT0)
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, prompt := range []string{"a fox sits", "a fox leaps"} {
+		sub, err := s.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sub.LocalID)
+	}
+	clk.Advance(time.Hour)
+	urls := map[int64]string{}
+	for deadline := time.Now().Add(10 * time.Second); len(urls) < 2 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for _, id := range ids {
+			if got, err := s.Record().Task(ctx, id); err == nil && got.State == api.StateSuccess && len(got.Creations) > 0 {
+				urls[id] = got.Creations[0].URL
+			}
+		}
+	}
+	if len(urls) < 2 {
+		t.Fatalf("the images never succeeded: %v", urls)
+	}
+	frames := []any{map[string]any{"key_image": urls[ids[0]], "duration": 3}, map[string]any{"key_image": urls[ids[1]], "prompt": "it leaps"}}
+	sub, err := s.SubmitFrom(ctx, api.OpMultiframe, map[string]any{"model": "svcq2-pro", "start_image": urls[ids[0]], "image_settings": frames}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Record().Task(ctx, sub.LocalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := studio.Chain(got)
+	places := map[string]string{}
+	for _, l := range from {
+		places[l.Field] = fmt.Sprintf("#%d %s", l.LocalID, l.Place)
+	}
+	want := map[string]string{
+		"start_image":                 fmt.Sprintf("#%d the first frame", ids[0]),
+		"image_settings[0].key_image": fmt.Sprintf("#%d key frame 1", ids[0]),
+		"image_settings[1].key_image": fmt.Sprintf("#%d key frame 2", ids[1]),
+	}
+	if !reflect.DeepEqual(places, want) {
+		t.Errorf("the multiframe is tied to %v, want %v", places, want)
 	}
 }

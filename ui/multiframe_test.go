@@ -186,3 +186,52 @@ func TestImagesMadeHereFillImageFields(t *testing.T) {
 		t.Fatalf("the key frame is not named by its task:\n%s", got)
 	}
 }
+
+// In a running program, an image made here goes onward from its detail (s)
+// into multiframe as its start image and as a new key frame, and another
+// image as the next key frame: each place a link of its own to its task.
+func TestImagesSentOnwardAsKeyFrames(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	fox := task{api.OpReference2Image, "svcq2", `{"model":"svcq2","prompt":"a fox in tall grass"}`, "811000000000000041", api.StateSuccess, 6, "", testNow.Add(-time.Minute), 1}
+	seed(t, s, clk, append(standardTasks(), fox))
+	tm := runningOn(t, New(s, func() time.Time { return testNow }, nil), 140, 40)
+	waitScreen(t, tm, "cat astronaut")
+	onward := func(row []string, ups int, said string) {
+		t.Helper()
+		for _, k := range row {
+			tm.Send(press(k))
+		}
+		tm.Send(press("enter"))
+		waitScreen(t, tm, "Timeline")
+		tm.Send(press("s"))
+		waitScreen(t, tm, "Key frames → a new key frame") // beside multiframe image_settings[].key_image
+		for range ups {
+			tm.Send(press("up")) // from the top, up wraps to the end of the list
+		}
+		tm.Send(press("enter"))
+		waitScreen(t, tm, said)
+		tm.Send(press("esc"))
+		waitScreen(t, tm, "open") // the operations: enter open form
+		tm.Send(press("1"))
+	}
+	// What each step waits for is drawn anew (the renderer writes only the
+	// cells that change): the status line, then each frame's row.
+	onward([]string{"G", "up"}, 3, "start_image now holds an image of #2") // #2, reference2image
+	onward(nil, 2, "1  #2 reference2image · a cat")
+	onward([]string{"g"}, 2, "2  #8 reference2image · a fox") // the newest
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	p := tm.FinalModel(t).(*Model).pages[pageNew].(*newPage)
+	cat, fox2 := "http://127.0.0.1:1/811000000000000002/0.mp4", "http://127.0.0.1:1/811000000000000041/0.mp4"
+	if got, want := fmt.Sprint(p.form.Values()["image_settings"]), "[map[key_image:"+cat+"] map[key_image:"+fox2+"]]"; got != want {
+		t.Errorf("key frames %s, want %s", got, want)
+	}
+	if got := p.form.Values()["start_image"]; got != cat {
+		t.Errorf("start image %v, want %s", got, cat)
+	}
+	want := "[{2 start_image} {2 image_settings[0].key_image} {8 image_settings[1].key_image}]"
+	if got := fmt.Sprint(p.parentsOf(api.OpMultiframe)); got != want {
+		t.Errorf("the form is tied to %s, want %s", got, want)
+	}
+}

@@ -56,8 +56,11 @@ func (p *newPage) placeOnward(msg *onwardChosenMsg) tea.Cmd {
 	}
 	v, label := t.Place(p.form.Values()[t.Field], src.Value)
 	values[t.Field] = v
-	// A new pick for a field replaces the one before it there.
-	p.origins = slices.DeleteFunc(p.origins, func(o onwardOrigin) bool { return o.op == t.Operation && o.target.Label() == t.Label() })
+	// A new pick for a field replaces the one before it there; a new key
+	// frame or subject is a place of its own, beside those before it.
+	p.origins = slices.DeleteFunc(p.origins, func(o onwardOrigin) bool {
+		return o.op == t.Operation && o.target.Label() == t.Label() && t.Item == ""
+	})
 	p.origins = append(p.origins, onwardOrigin{op: t.Operation, parent: src.Task.LocalID, target: t, value: src.Value})
 	note := fmt.Sprintf("%s %s now holds %s of #%d (%s %s): %s", t.Operation, label, src.Output, src.Task.LocalID, src.Task.Operation, glyph(src.Task.State), api.CleanLine(src.Why))
 	if t.Field == creationField {

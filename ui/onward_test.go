@@ -380,18 +380,18 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 }
 
 // The picker lists as many places as the screen holds: a window with "N of
-// 17" at 60x16, every place once the terminal grows to 140x40.
+// 18" at 60x16, every place once the terminal grows to 140x40.
 func TestOnwardPickerFitsTheScreen(t *testing.T) {
 	m, _ := newTestModel(t, 60, 16)
 	pressOnward(t, m, "811000000000000002")
 	got := screen(m)
-	if !strings.Contains(got, "1 of 17") || strings.Contains(got, "general_one_click images") {
-		t.Fatalf("at 60x16 the picker is not a window over 17 places:\n%s", got)
+	if !strings.Contains(got, "1 of 18") || strings.Contains(got, "general_one_click images") {
+		t.Fatalf("at 60x16 the picker is not a window over 18 places:\n%s", got)
 	}
 	send(m, tea.WindowSizeMsg{Width: 140, Height: 40})
 	got = screen(m)
-	if strings.Contains(got, "of 17") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "template2video images") {
-		t.Fatalf("at 140x40 the picker does not list all 17 places:\n%s", got)
+	if strings.Contains(got, "of 18") || !strings.Contains(got, "reference2video images") || !strings.Contains(got, "multiframe image_settings[].key_image") || !strings.Contains(got, "template2video images") {
+		t.Fatalf("at 140x40 the picker does not list all 18 places:\n%s", got)
 	}
 }
 

@@ -62,9 +62,10 @@ type Target struct {
 	// frame is 0, its last 1); -1 adds it to the list, or sets a field
 	// that holds one value.
 	Index int
-	// Subject: the result goes into a new subject of the subjects field
-	// (its images, or its voice).
-	Subject bool
+	// Item: the result goes into a new object of the list, under this key:
+	// a new subject's "images" or "voice_id", a new key frame's
+	// "key_image"; "" for a field, or a list of the results themselves.
+	Item string
 	// Models are the operation's models that take the field, in the
 	// catalog's order; nil for an operation without models.
 	Models []string
@@ -76,24 +77,31 @@ type Target struct {
 	// Takes is what the field takes, in the words of a field error:
 	// "an image", "a video", "audio", "a voice".
 	Takes Output
-	// list: the field holds a JSON array.
-	list bool
+	// list: the field holds a JSON array; itemList: Item holds one (a
+	// subject's images), where the result is its one entry.
+	list, itemList bool
+	// nth names one Item of the list by its place from 1, for a link
+	// recorded there ("key frame %d").
+	nth string
 }
 
 // Place puts value into the field's current value (nil when unset) and
 // returns the field's new value with the label of where value went: a
 // named item replaces that item, or joins the end when the list is shorter
 // (so the label may differ from the target's); a list without named items
-// gains it unless it holds it already; a subject is added with it.
+// gains it unless it holds it already; a new subject or key frame is added
+// with it, labelled by its index (subjects[1].images), so that two tasks'
+// results in two items are two links.
 func (t Target) Place(current any, value string) (any, string) {
 	items, _ := current.([]any)
 	switch {
-	case t.Subject:
-		key, v := "images", any([]any{value})
-		if t.Takes == OutputVoice {
-			key, v = "voice_id", value
+	case t.Item != "":
+		v := any(value)
+		if t.itemList {
+			v = []any{value}
 		}
-		return append(slices.Clone(items), map[string]any{key: v}), t.Label()
+		items = append(slices.Clone(items), map[string]any{t.Item: v})
+		return items, t.itemLabel(len(items) - 1)
 	case !t.list:
 		return value, t.Field
 	case t.Index >= 0 && t.Index < len(items):
@@ -117,16 +125,20 @@ func (t Target) Place(current any, value string) (any, string) {
 func (t Target) Holds(current any, value string) (string, bool) {
 	switch v := current.(type) {
 	case string:
-		return t.Field, !t.list && !t.Subject && v == value
+		return t.Field, !t.list && v == value
 	case []any:
 		for i, it := range v {
-			if t.Subject {
-				sub, _ := it.(map[string]any)
-				if id, _ := sub["voice_id"].(string); t.Takes == OutputVoice && id == value {
-					return t.Label(), true
-				}
-				if imgs, _ := sub["images"].([]any); t.Takes == OutputImage && slices.Contains(imgs, any(value)) {
-					return t.Label(), true
+			if t.Item != "" {
+				obj, _ := it.(map[string]any)
+				switch x := obj[t.Item].(type) {
+				case string:
+					if !t.itemList && x == value {
+						return t.itemLabel(i), true
+					}
+				case []any:
+					if t.itemList && slices.Contains(x, any(value)) {
+						return t.itemLabel(i), true
+					}
 				}
 				continue
 			}
@@ -142,17 +154,38 @@ func (t Target) Holds(current any, value string) (string, bool) {
 }
 
 // Label is the target as messages and the history name it: images[0],
-// subjects[].images, video_url.
+// subjects[].images (a new subject: Place says which), video_url.
 func (t Target) Label() string {
 	switch {
-	case t.Subject && t.Takes == OutputVoice:
-		return t.Field + "[].voice_id"
-	case t.Subject:
-		return t.Field + "[].images"
+	case t.Item != "":
+		return t.itemLabel(-1)
 	case t.Index >= 0:
 		return t.Field + "[" + strconv.Itoa(t.Index) + "]"
 	}
 	return t.Field
+}
+
+// itemLabel names the item at index i of an Item target
+// (image_settings[2].key_image), or with i < 0 a new one
+// (image_settings[].key_image).
+func (t Target) itemLabel(i int) string {
+	n := ""
+	if i >= 0 {
+		n = strconv.Itoa(i)
+	}
+	return t.Field + "[" + n + "]." + t.Item
+}
+
+// itemAt is the item of an Item target a label names, as Place and Holds
+// label it (subjects[1].images is 1).
+func (t Target) itemAt(label string) (int, bool) {
+	rest, ok := strings.CutPrefix(label, t.Field+"[")
+	if !ok || t.Item == "" {
+		return 0, false
+	}
+	n, ok := strings.CutSuffix(rest, "]."+t.Item)
+	i, err := strconv.ParseUint(n, 10, 16)
+	return int(i), ok && err == nil
 }
 
 // Targets lists every place a result of the given kind can go, in the
@@ -192,11 +225,19 @@ func Targets(out Output) []Target {
 	return all
 }
 
-// TargetFor finds the target a field label names (images[1], video_url)
-// for a result of the given kind.
+// TargetFor finds the target a field label names (images[1], video_url,
+// image_settings[2].key_image) for a result of the given kind; one item
+// of a list of objects is named by its place ("key frame 3").
 func TargetFor(op api.Operation, label string, out Output) (Target, bool) {
 	for _, t := range Targets(out) {
-		if t.Operation == op && (t.Label() == label || (t.Index < 0 && t.Field == label)) {
+		if t.Operation != op {
+			continue
+		}
+		if i, ok := t.itemAt(label); ok {
+			t.Name = fmt.Sprintf(t.nth, i+1)
+			return t, true
+		}
+		if t.Label() == label || (t.Index < 0 && t.Field == label) {
 			return t, true
 		}
 	}
@@ -227,20 +268,25 @@ func takes(f Field) Output {
 }
 
 // targetsOf is where a field puts a result of the given kind: the field
-// itself, each named item of it, or a new subject's images or voice.
+// itself, each named item of it, a new subject's images or voice, or a new
+// key frame's image.
 func targetsOf(op api.Operation, f Field, out Output) []Target {
 	base := Target{Operation: op, Field: f.Name, Index: -1, Takes: out, URLOnly: f.Kind == KindURL, Name: placeName(f.Help), list: f.Kind.IsList()}
-	if f.Kind == KindSubjects {
+	switch {
+	case f.Kind == KindSubjects && out == OutputImage:
 		// A subject takes images and a voice (checkSubjects); its videos
 		// only on one model and at 5 s, so not from a result.
-		switch out {
-		case OutputImage:
-			base.Subject, base.Name = true, "a new subject's images"
-			return []Target{base}
-		case OutputVoice:
-			base.Subject, base.Name = true, "a new subject's voice"
-			return []Target{base}
-		}
+		base.Item, base.itemList, base.Name, base.nth = "images", true, "a new subject's images", "subject %d's images"
+		return []Target{base}
+	case f.Kind == KindSubjects && out == OutputVoice:
+		base.Item, base.Name, base.nth = "voice_id", "a new subject's voice", "subject %d's voice"
+		return []Target{base}
+	case f.Kind == KindKeyFrames && out == OutputImage:
+		// A key frame is its image (checkKeyFrames); its prompt and
+		// duration are the user's to give, in the frames editor.
+		base.Item, base.Name, base.nth = "key_image", "a new key frame", "key frame %d"
+		return []Target{base}
+	case f.Kind == KindSubjects || f.Kind == KindKeyFrames:
 		return nil
 	}
 	if out == OutputNone || takes(f) != out {
