@@ -56,7 +56,7 @@ func (s *Store) BeginSubmit(ctx context.Context, in record.Intent) (localID int6
 		err := tx.QueryRowContext(ctx, `INSERT INTO tasks (operation, model, prompt, state, request,
 				payload, off_peak, off_peak_deadline, created_at, updated_at, origin, account, sent_by, reserved)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			in.Operation, model, promptOf(in.Operation, req), record.StateSubmitting, string(stripped),
+			in.Operation, model, promptOf(in.Operation, req, in.Parents), record.StateSubmitting, string(stripped),
 			payload, offPeak, deadline, ms(created), ms(now), string(in.Origin), s.account, s.sentBy, in.Reserve).Scan(&localID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)

@@ -404,8 +404,11 @@ func upsertCreations(ctx context.Context, tx *dbTx, localID int64, cs []record.C
 
 // promptOf picks the text a person would recognise a request by: its
 // prompt, story or text, and for a request that has none its subject (a
-// clone's voice, a music video's mode and song), so that such rows differ.
-func promptOf(op api.Operation, req map[string]any) string {
+// clone's voice, a music video's mode and song, the video an extend or an
+// upscale starts from), so that such rows differ and a search by word
+// finds them. parents are the tasks the request was sent onward from: a
+// video extended is "#3's video" rather than a creation id.
+func promptOf(op api.Operation, req map[string]any, parents []record.Parent) string {
 	str := func(k string) string {
 		s, _ := req[k].(string)
 		return strings.TrimSpace(s)
@@ -415,6 +418,21 @@ func promptOf(op api.Operation, req map[string]any) string {
 		return str("voice_id")
 	case api.OpPremiumMV:
 		return joinNonEmpty(" · ", str("premium_mv_mode"), mediaName(str("audio_url")), str("prompt"))
+	case api.OpTemplate2Video:
+		return joinNonEmpty(" · ", str("template"), str("prompt"))
+	case api.OpMultiframe:
+		return keyFramesSubject(req)
+	case api.OpExtend:
+		if p := str("prompt"); p != "" {
+			return p
+		}
+		return joinNonEmpty(" ", "extend", sourceVideo(req, parents))
+	case api.OpUpscaleNew:
+		to := str("upscale_resolution")
+		if to != "" {
+			to = "to " + to
+		}
+		return joinNonEmpty(" · ", to, sourceVideo(req, parents))
 	}
 	for _, k := range []string{"prompt", "story", "text"} {
 		if s := str(k); s != "" {
@@ -447,6 +465,48 @@ func promptOf(op api.Operation, req map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// keyFramesSubject is a multiframe's subject: its key frames' prompts in
+// their order, else how many frames it has and the image it starts from.
+func keyFramesSubject(req map[string]any) string {
+	frames, _ := req["image_settings"].([]any)
+	var prompts []string
+	for _, f := range frames {
+		kf, _ := f.(map[string]any)
+		if s, _ := kf["prompt"].(string); strings.TrimSpace(s) != "" {
+			prompts = append(prompts, strings.TrimSpace(s))
+		}
+	}
+	if len(prompts) > 0 {
+		return strings.Join(prompts, " | ")
+	}
+	start, _ := req["start_image"].(string)
+	count := fmt.Sprintf("%d key frames", len(frames))
+	if len(frames) == 1 {
+		count = "1 key frame"
+	}
+	return joinNonEmpty(" from ", count, mediaName(strings.TrimSpace(start)))
+}
+
+// sourceVideo names the video an extend or an upscale starts from: the
+// task it was sent onward from, else the creation id given (it wins over
+// a URL, as the service reads them), else the URL's file.
+func sourceVideo(req map[string]any, parents []record.Parent) string {
+	field := "video_url"
+	if id, _ := req["video_creation_id"].(string); strings.TrimSpace(id) != "" {
+		field = "video_creation_id"
+	}
+	for _, p := range parents {
+		if p.Field == field {
+			return fmt.Sprintf("#%d's video", p.LocalID)
+		}
+	}
+	v, _ := req[field].(string)
+	if v = strings.TrimSpace(v); field == "video_creation_id" {
+		return "creation " + v
+	}
+	return mediaName(v)
 }
 
 // mediaName is how a list names a media field: a URL by its file name, an

@@ -270,8 +270,94 @@ func TestPromptOfSubjects(t *testing.T) {
 		if err := json.Unmarshal([]byte(c.req), &req); err != nil {
 			t.Fatal(err)
 		}
-		if got := promptOf(c.op, req); got != c.want {
+		if got := promptOf(c.op, req, nil); got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.op, c.req, got, c.want)
 		}
+	}
+}
+
+// The operations of 2026 are known by what they were made of: a
+// multiframe by its key frames' prompts, an extend or an upscale by the
+// video it starts from (the task it was sent onward from, by its number),
+// a template video by its template.
+func TestPromptOfTheOperationsOf2026(t *testing.T) {
+	fromTask := []record.Parent{{LocalID: 3, Field: "video_creation_id"}}
+	byURL := []record.Parent{{LocalID: 4, Field: "video_url"}}
+	cases := []struct {
+		op      api.Operation
+		req     string
+		parents []record.Parent
+		want    string
+	}{
+		{api.OpMultiframe, `{"start_image":"https://x/s.png","image_settings":[{"key_image":"https://x/a.png","prompt":" the fox turns "},{"key_image":"https://x/b.png"},{"key_image":"https://x/c.png","prompt":"it leaps"}]}`, nil, "the fox turns | it leaps"},
+		{api.OpMultiframe, `{"start_image":"https://x/files/start.png","image_settings":[{"key_image":"https://x/a.png"},{"key_image":"https://x/b.png","prompt":" "}]}`, nil, "2 key frames from start.png"},
+		{api.OpMultiframe, `{"start_image":"data:image/png;sha256=ab;bytes=240000","image_settings":[{"key_image":"https://x/a.png"}]}`, nil, "1 key frame from local image 240 kB"},
+		{api.OpMultiframe, `{"image_settings":"oops"}`, nil, "0 key frames"},
+		{api.OpExtend, `{"video_creation_id":"3141","prompt":"the camera pulls back"}`, fromTask, "the camera pulls back"},
+		{api.OpExtend, `{"video_creation_id":"3141"}`, fromTask, "extend #3's video"},
+		{api.OpExtend, `{"video_creation_id":"3141"}`, nil, "extend creation 3141"},
+		{api.OpExtend, `{"video_url":"https://x/clips/beach.mp4?sig=1"}`, nil, "extend beach.mp4"},
+		{api.OpExtend, `{"video_url":"https://x/clips/beach.mp4"}`, byURL, "extend #4's video"},
+		// The creation id wins over a URL, as the service reads them.
+		{api.OpExtend, `{"video_creation_id":"3141","video_url":"https://x/beach.mp4"}`, byURL, "extend creation 3141"},
+		{api.OpUpscaleNew, `{"video_creation_id":"3141","upscale_resolution":"4K"}`, fromTask, "to 4K · #3's video"},
+		{api.OpUpscaleNew, `{"video_url":"https://x/beach.mp4","upscale_resolution":"2K"}`, nil, "to 2K · beach.mp4"},
+		{api.OpUpscaleNew, `{"video_url":"https://x/beach.mp4"}`, nil, "beach.mp4"},
+		{api.OpTemplate2Video, `{"template":"exotic_princess","prompt":"in a garden","images":["https://x/me.png"]}`, nil, "exotic_princess · in a garden"},
+		{api.OpTemplate2Video, `{"template":"hugging","images":["https://x/me.png"]}`, nil, "hugging"},
+		{api.OpText2Audio, `{"prompt":"rain on a tin roof","duration":5}`, nil, "rain on a tin roof"},
+	}
+	for _, c := range cases {
+		var req map[string]any
+		if err := json.Unmarshal([]byte(c.req), &req); err != nil {
+			t.Fatal(err)
+		}
+		if got := promptOf(c.op, req, c.parents); got != c.want {
+			t.Errorf("%s %s %v: %q, want %q", c.op, c.req, c.parents, got, c.want)
+		}
+	}
+}
+
+// A search by word finds the operations of 2026 by their subjects, on
+// either store: the subject is the prompt column the search index reads.
+func TestSearchFindsTheOperationsOf2026(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	submit := func(op api.Operation, body string, parents ...record.Parent) int64 {
+		t.Helper()
+		id, err := s.BeginSubmit(ctx, record.Intent{Operation: op, Body: []byte(body), Parents: parents})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	fox := submit(api.OpText2Video, `{"model":"svcq1","prompt":"a red fox in snow"}`)
+	frames := submit(api.OpMultiframe, `{"model":"svcq2-pro","start_image":"https://x/s.png","image_settings":[{"key_image":"https://x/a.png","prompt":"the fox turns"},{"key_image":"https://x/b.png","prompt":"it leaps"}]}`)
+	extend := submit(api.OpExtend, `{"model":"svcq2-pro","video_creation_id":"3141"}`, record.Parent{LocalID: fox, Field: "video_creation_id"})
+	upscale := submit(api.OpUpscaleNew, `{"video_creation_id":"3141","upscale_resolution":"4K"}`, record.Parent{LocalID: fox, Field: "video_creation_id"})
+	princess := submit(api.OpTemplate2Video, `{"template":"exotic_princess","prompt":"in a garden","images":["https://x/me.png"]}`)
+	rain := submit(api.OpText2Audio, `{"model":"audio1.0","prompt":"rain on a tin roof"}`)
+	for _, c := range []struct {
+		text string
+		want []int64 // newest first
+	}{
+		{"leaps", []int64{frames}},
+		{"fox", []int64{frames, fox}},
+		{"#1's video", []int64{upscale, extend}},
+		{"4K", []int64{upscale}}, // a short word: LIKE
+		{"princess", []int64{princess}},
+		{"garden", []int64{princess}},
+		{"tin roof", []int64{rain}},
+	} {
+		p, err := s.Tasks(ctx, record.Filter{Text: c.text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := localIDs(p); !slices.Equal(got, c.want) {
+			t.Errorf("%q finds %v, want %v", c.text, got, c.want)
+		}
+	}
+	if got, err := s.Task(ctx, extend); err != nil || got.Prompt != "extend #1's video" {
+		t.Errorf("the extend's subject: %q, %v", got.Prompt, err)
 	}
 }
