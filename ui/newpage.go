@@ -152,7 +152,7 @@ func newNewPage(e *env) *newPage {
 		Open:    key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open form")),
 		Back:    key.NewBinding(key.WithKeys("esc", "left", "h"), key.WithHelp("esc", "back")),
 		Discard: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "discard draft")),
-	}, writes: &draftWrites{done: map[api.Operation]uint64{}}}
+	}, writes: newDraftWrites()}
 	p.ctx = &forms.Context{Dir: workingDir()}
 	p.resetBackend()
 	return p
@@ -436,10 +436,9 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // discard removes a draft's file in a command.
 func (p *newPage) discard(op api.Operation) tea.Cmd {
-	d, w, n := p.drafts, p.writes, p.writes.ticket()
-	return func() tea.Msg {
-		return draftDiscardedMsg{op: op, err: w.write(op, n, func() error { return d.Remove(op) })}
-	}
+	d, w := p.drafts, p.writes
+	n := w.issue(op, func() error { return d.Remove(op) })
+	return func() tea.Msg { return draftDiscardedMsg{op: op, err: w.run(n)} }
 }
 
 func (p *newPage) onDiscarded(msg draftDiscardedMsg) tea.Cmd {

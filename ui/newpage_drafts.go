@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -56,30 +60,79 @@ func (p *newPage) offerRecall() {
 // in its own command, and commands run at once: two quick keys (→ → on a
 // choice) would otherwise race, and the older write could land last. A
 // write is numbered when the change is made; one older than the last
-// written for its operation is skipped.
+// written for its operation is skipped. A write is kept until it runs:
+// the program may end before its command does (ctrl+c right after a key),
+// and quitting runs what is left (flush).
 type draftWrites struct {
-	mu     sync.Mutex
-	issued uint64
-	done   map[api.Operation]uint64
+	mu      sync.Mutex
+	issued  uint64
+	done    map[api.Operation]uint64
+	pending map[uint64]draftWrite
 }
 
-// ticket numbers a write, in Update: no I/O.
-func (w *draftWrites) ticket() uint64 {
+// draftWrite is one write of op's files, issued and not yet run.
+type draftWrite struct {
+	op api.Operation
+	fn func() error
+}
+
+func newDraftWrites() *draftWrites {
+	return &draftWrites{done: map[api.Operation]uint64{}, pending: map[uint64]draftWrite{}}
+}
+
+// issue numbers a write of op and keeps it until it runs: in Update, so
+// no I/O (fn is the write, run by the command or at quit).
+func (w *draftWrites) issue(op api.Operation, fn func() error) uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.issued++
+	w.pending[w.issued] = draftWrite{op, fn}
 	return w.issued
 }
 
-// write runs fn, write number n for op, unless a later one already ran.
-func (w *draftWrites) write(op api.Operation, n uint64, fn func() error) error {
+// run runs write n, unless it ran already (at quit) or a later write of
+// its operation did.
+func (w *draftWrites) run(n uint64) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.done[op] > n {
+	return w.runLocked(n)
+}
+
+func (w *draftWrites) runLocked(n uint64) error {
+	dw, ok := w.pending[n]
+	delete(w.pending, n)
+	if !ok || w.done[dw.op] > n {
 		return nil
 	}
-	w.done[op] = n
-	return fn()
+	w.done[dw.op] = n
+	return dw.fn()
+}
+
+// flush runs the writes whose commands have not, in the order they were
+// issued, after any write running now; it gives up after limit (a drafts
+// folder on a disk that hangs must not hold the terminal), saying so.
+func (w *draftWrites) flush(limit time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		var errs []error
+		for _, n := range slices.Sorted(maps.Keys(w.pending)) {
+			op := w.pending[n].op
+			if err := w.runLocked(n); err != nil {
+				errs = append(errs, fmt.Errorf("the draft of %s could not be kept: %w", op, err))
+			}
+		}
+		done <- errors.Join(errs...)
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("drafts were still being written after %v: the last change may not be kept", limit)
+	}
 }
 
 // unchangedSinceSent: the form on screen is exactly the request just sent.
@@ -95,18 +148,20 @@ func (p *newPage) saveDraft() tea.Cmd {
 		return nil
 	}
 	p.savedForm, p.savedRev = p.form, p.form.Revision()
-	d, dr, w, n := p.drafts, p.form.Draft(), p.writes, p.writes.ticket()
+	d, dr, w := p.drafts, p.form.Draft(), p.writes
 	if p.form.Blank() {
 		// Nothing typed is no draft: the operation is not marked.
 		if !p.has[dr.Op] {
 			return nil
 		}
 		delete(p.has, dr.Op)
-		return func() tea.Msg { return draftSavedMsg{w.write(dr.Op, n, func() error { return d.Remove(dr.Op) })} }
+		n := w.issue(dr.Op, func() error { return d.Remove(dr.Op) })
+		return func() tea.Msg { return draftSavedMsg{w.run(n)} }
 	}
 	p.has[dr.Op] = true
+	n := w.issue(dr.Op, func() error { return d.Save(dr) })
 	return func() tea.Msg {
-		if err := w.write(dr.Op, n, func() error { return d.Save(dr) }); err != nil {
+		if err := w.run(n); err != nil {
 			return draftSavedMsg{err}
 		}
 		return nil
@@ -115,13 +170,14 @@ func (p *newPage) saveDraft() tea.Cmd {
 
 // keepSent makes the form just delivered its operation's last sent request.
 func (p *newPage) keepSent() tea.Cmd {
-	d, dr, w, n := p.drafts, p.form.Draft(), p.writes, p.writes.ticket()
+	d, dr, w := p.drafts, p.form.Draft(), p.writes
+	n := w.issue(dr.Op, func() error { return d.Sent(dr) })
 	p.sent[dr.Op] = dr
 	p.sentForm, p.sentRev = p.form, p.form.Revision()
 	delete(p.has, dr.Op)
 	p.offerRecall()
 	return func() tea.Msg {
-		if err := w.write(dr.Op, n, func() error { return d.Sent(dr) }); err != nil {
+		if err := w.run(n); err != nil {
 			return sentKeptMsg{err}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -27,6 +28,10 @@ func Run(ctx context.Context, cfg studio.Config) error {
 // the two cost the same within the noise (60 s windows, interleaved): an
 // unchanged frame is not drawn.
 const framesPerSecond = 120
+
+// draftWait bounds how long quitting waits for the drafts still to be
+// written: a few hundred bytes each, so only a hung disk takes it all.
+const draftWait = 2 * time.Second
 
 // runWith is Run with the program's options given: the start-to-first-frame
 // benchmark reads the frames of the real wiring from its own output.
@@ -82,19 +87,27 @@ func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) 
 	if b, ok := final.(*boot); ok && b.failed != nil {
 		return b.failed // the studio did not open: said as the screen closes
 	}
-	var closeErr error
+	var closeErr, draftErr error
 	if start.root != nil {
+		draftErr = start.root.keepDrafts(draftWait)
 		// The studio in use at the end (the user may have switched
 		// backends).
 		closeErr = start.root.env.studio.Close()
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && signalled.Err() != nil {
-		return nil
+		return draftErr
 	}
 	if err != nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}
-	return closeErr
+	return errors.Join(draftErr, closeErr)
+}
+
+// keepDrafts writes the drafts the last changes made, before the process
+// ends: their commands may not have run when the program stopped (a key
+// typed just before ctrl+c), or may be running still.
+func (m *Model) keepDrafts(limit time.Duration) error {
+	return m.pages[pageNew].(*newPage).writes.flush(limit)
 }
 
 // relays pass each studio's events to the program: one goroutine per
