@@ -421,7 +421,7 @@ func promptOf(op api.Operation, req map[string]any, parents []record.Parent) str
 	case api.OpTemplate2Video:
 		return joinNonEmpty(" · ", str("template"), str("prompt"))
 	case api.OpMultiframe:
-		return keyFramesSubject(req)
+		return keyFramesSubject(req, parents)
 	case api.OpExtend:
 		if p := str("prompt"); p != "" {
 			return p
@@ -468,8 +468,9 @@ func promptOf(op api.Operation, req map[string]any, parents []record.Parent) str
 }
 
 // keyFramesSubject is a multiframe's subject: its key frames' prompts in
-// their order, else how many frames it has and the image it starts from.
-func keyFramesSubject(req map[string]any) string {
+// their order, else how many frames it has and the image it starts from
+// (the task it was sent onward from, else the file's name).
+func keyFramesSubject(req map[string]any, parents []record.Parent) string {
 	frames, _ := req["image_settings"].([]any)
 	var prompts []string
 	for _, f := range frames {
@@ -482,11 +483,17 @@ func keyFramesSubject(req map[string]any) string {
 		return strings.Join(prompts, " | ")
 	}
 	start, _ := req["start_image"].(string)
+	start = mediaName(strings.TrimSpace(start))
+	for _, p := range parents {
+		if p.Field == "start_image" {
+			start = fmt.Sprintf("#%d's image", p.LocalID)
+		}
+	}
 	count := fmt.Sprintf("%d key frames", len(frames))
 	if len(frames) == 1 {
 		count = "1 key frame"
 	}
-	return joinNonEmpty(" from ", count, mediaName(strings.TrimSpace(start)))
+	return joinNonEmpty(" from ", count, start)
 }
 
 // sourceVideo names the video an extend or an upscale starts from: the

@@ -291,6 +291,8 @@ func TestPromptOfTheOperationsOf2026(t *testing.T) {
 	}{
 		{api.OpMultiframe, `{"start_image":"https://x/s.png","image_settings":[{"key_image":"https://x/a.png","prompt":" the fox turns "},{"key_image":"https://x/b.png"},{"key_image":"https://x/c.png","prompt":"it leaps"}]}`, nil, "the fox turns | it leaps"},
 		{api.OpMultiframe, `{"start_image":"https://x/files/start.png","image_settings":[{"key_image":"https://x/a.png"},{"key_image":"https://x/b.png","prompt":" "}]}`, nil, "2 key frames from start.png"},
+		{api.OpMultiframe, `{"start_image":"https://x/files/image.png","image_settings":[{"key_image":"https://x/a.png"},{"key_image":"https://x/b.png"}]}`,
+			[]record.Parent{{LocalID: 2, Field: "image_settings[0].key_image"}, {LocalID: 1, Field: "start_image"}}, "2 key frames from #1's image"},
 		{api.OpMultiframe, `{"start_image":"data:image/png;sha256=ab;bytes=240000","image_settings":[{"key_image":"https://x/a.png"}]}`, nil, "1 key frame from local image 240 kB"},
 		{api.OpMultiframe, `{"image_settings":"oops"}`, nil, "0 key frames"},
 		{api.OpExtend, `{"video_creation_id":"3141","prompt":"the camera pulls back"}`, fromTask, "the camera pulls back"},
