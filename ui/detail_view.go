@@ -63,7 +63,7 @@ func (d *detailModel) render() {
 		id = "task " + api.CleanLine(t.TaskID)
 	}
 	b.WriteString(th.Title.Render(title) + th.Dim.Render(fmt.Sprintf("  %s  #%d", id, t.LocalID)) + "\n")
-	st := stateStyle(th, t.State)(glyph(t.State) + " " + stateCell(*t))
+	st := stateStyle(th, t.State)(stillGlyph(t.State, t.OffPeak) + " " + stateCell(*t))
 	b.WriteString(st + th.Dim.Render("  ·  ") + credits(t.Credits) + th.Dim.Render("  ·  created ") +
 		t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)") + "\n")
 	if u, known := d.env.usual[d.usualKey()]; known || inFlight(t.State) {

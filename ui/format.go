@@ -119,6 +119,15 @@ func glyph(state string) string {
 // quiet hours.
 const offPeakGlyph = "◷"
 
+// stillGlyph is a task's symbol where nothing moves: the off-peak hand for
+// a task queued for quiet hours, else its state's.
+func stillGlyph(state string, offPeak bool) string {
+	if offPeak && state == api.StateQueueing {
+		return offPeakGlyph
+	}
+	return glyph(state)
+}
+
 // stateLabel is how a state reads in a list.
 func stateLabel(state string) string {
 	switch state {

@@ -166,12 +166,8 @@ type row struct {
 // at is the whole row at now and the root's spinner frame.
 func (r row) at(now time.Time, frame int) string {
 	g, n := motion(r.state, r.offPeak, now, frame)
-	switch {
-	case n >= 0:
-	case r.offPeak && r.state == api.StateQueueing:
-		g = offPeakGlyph
-	default:
-		g = glyph(r.state)
+	if n < 0 {
+		g = stillGlyph(r.state, r.offPeak)
 	}
 	return r.head + r.style(g) + r.tail
 }

@@ -114,6 +114,14 @@ func TestOffPeakQueuedTaskStandsStill(t *testing.T) {
 	if m.env.frame != frame || lineWith(screen(m), "waiting for the night") != row {
 		t.Errorf("%d redraws in 59 s with only an off-peak task waiting; the row moved: %v", m.env.frame-frame, lineWith(screen(m), "waiting for the night") != row)
 	}
+	// Its detail says the same with the same hand.
+	send(m, press("enter"))
+	if m.detail() == nil {
+		t.Fatalf("enter opened no detail:\n%s", screen(m))
+	}
+	if got := screen(m); !strings.Contains(got, offPeakGlyph+" queueing") {
+		t.Errorf("the off-peak task's detail, want %s queueing:\n%s", offPeakGlyph, got)
+	}
 }
 
 // Past an hour a task's running time and age show minutes: its detail
