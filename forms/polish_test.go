@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,6 +63,16 @@ func TestReviewShowsTheUploadThatIsSent(t *testing.T) {
 		inline, upload := strings.Contains(view, `"data:image/png;base64,…`), strings.Contains(view, `"ssupload:?id=… (uploaded before sending: image/png,`)
 		if uploading != upload || uploading == inline {
 			t.Fatalf("uploading %v: the review shows the inline URI %v, the upload %v:\n%s", uploading, inline, upload, view)
+		}
+		// The size is the body as sent: the uploads' URIs in it, the
+		// images' bytes gone first.
+		inlined := api.ByteSize(int64(f.check.Size)) + " of 20 MB"
+		sent := fmt.Sprintf("of 20 MB, after %s of images uploaded", api.ByteSize(int64(f.check.Size-len(`{"images":[""],"model":"svcq3-turbo","prompt":"a cat"}`)-len("data:image/png;base64,"))*3/4))
+		if got := strings.Contains(view, inlined); got == uploading {
+			t.Errorf("uploading %v: the review says the inlined %q: %v\n%s", uploading, inlined, got, view)
+		}
+		if got := strings.Contains(view, sent); got != uploading {
+			t.Errorf("uploading %v: the review says %q: %v\n%s", uploading, sent, got, view)
 		}
 	}
 }

@@ -229,8 +229,7 @@ func (f *Form) reviewLines(w int) []string {
 		return []string{s.Dim.Render(reviewFresh)}
 	}
 	var out []string
-	size := fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
-	out = append(out, s.Key.Render("POST "+f.op.Path())+s.Dim.Render(" · "+size))
+	out = append(out, s.Key.Render("POST "+f.op.Path())+s.Dim.Render(" · "+f.sizeText()))
 	if c.Cost != "" {
 		out = append(out, s.Label.Render("Cost  ")+s.Value.Render(c.Cost))
 	}
@@ -314,6 +313,30 @@ func displayJSON(op api.Operation, c *Check, uploads bool) string {
 		return err.Error()
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// sizeText is the request's size against the service's limit, as it is
+// sent: with uploads, the body that holds their URIs, and the images
+// uploaded before it.
+func (f *Form) sizeText() string {
+	c := f.check
+	if f.ctx.Uploading == nil || !f.ctx.Uploading(c.Size) {
+		return fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
+	}
+	uploaded := 0
+	body, _ := catalog.MapImages(f.op, c.Body, func(_ catalog.Field, v string) (string, bool) {
+		if !catalog.IsDataURI(v) {
+			return "", false
+		}
+		_, data, _ := strings.Cut(v, ",")
+		uploaded += len(data) * 3 / 4
+		return "ssupload:?id=" + strings.Repeat("0", 18), true // an upload's URI, as long
+	})
+	sent, err := json.Marshal(body)
+	if err != nil || uploaded == 0 {
+		return fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
+	}
+	return fmt.Sprintf("%s of 20 MB, after %s of images uploaded", api.ByteSize(int64(len(sent))), api.ByteSize(int64(uploaded)))
 }
 
 // uploadText is how the review shows an image sent through the upload

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"clapper/api"
 	"clapper/api/catalog"
 	"clapper/internal/textutil"
 )
@@ -116,9 +115,9 @@ func (f *Form) statusLine(w int) string {
 	if c == nil {
 		return s.Dim.Render("checking…")
 	}
-	size := fmt.Sprintf("request %s of 20 MB", api.ByteSize(int64(c.Size)))
+	size := "request " + f.sizeText()
 	parts := []string{s.Dim.Render(size)}
-	if c.Size > catalog.MaxBodyBytes {
+	if c.Size > catalog.MaxBodyBytes && (f.ctx.Uploading == nil || !f.ctx.Uploading(c.Size)) {
 		parts[0] = s.Error.Render(size)
 	}
 	missing := 0
