@@ -10,16 +10,17 @@ import (
 	"clapper/record"
 )
 
-// A broad search's totals (a word of two letters, in three tasks of five)
-// hold none of the matches and map no file: the process's resident size
-// after the searches, and what they added to it, stay those of an idle
-// store whatever the history's size (-tasks).
+// A broad search's totals and charts (a word of two letters, in three
+// tasks of five) hold none of the matches and map no file: the process's
+// resident size after the searches, and what they added to it, stay those
+// of an idle store whatever the history's size (-tasks).
 func BenchmarkBroadSearchResident(b *testing.B) {
 	s, _ := benchStore(b)
 	ctx := context.Background()
+	from, to := chartSpan(record.Filter{})
 	before := residentMB(b)
 	for b.Loop() {
-		if _, err := s.TotalsMatching(ctx, record.Filter{Text: "ne"}); err != nil {
+		if _, err := s.TotalsMatching(ctx, record.Filter{Text: "ne"}, from, to); err != nil {
 			b.Fatal(err)
 		}
 	}

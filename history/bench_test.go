@@ -166,11 +166,11 @@ func BenchmarkHistoryTotals(b *testing.B) {
 			return len(m), err
 		}},
 		{"broad-totals", func() (int, error) {
-			t, err := s.TotalsMatching(ctx, record.Filter{Text: "ne"})
+			t, err := s.TotalsMatching(ctx, record.Filter{Text: "ne"}, time.Time{}, time.Time{})
 			return len(t.States), err
 		}},
 		{"text-totals", func() (int, error) {
-			t, err := s.TotalsMatching(ctx, record.Filter{Text: "neon robot"})
+			t, err := s.TotalsMatching(ctx, record.Filter{Text: "neon robot"}, time.Time{}, time.Time{})
 			return len(t.States), err
 		}},
 		{"year-counts", func() (int, error) {
@@ -183,7 +183,7 @@ func BenchmarkHistoryTotals(b *testing.B) {
 		}},
 		{"year-text-count", func() (int, error) { return s.Count(ctx, record.Filter{Text: "neon", From: from, To: to}) }},
 		{"year-text-totals", func() (int, error) {
-			t, err := s.TotalsMatching(ctx, record.Filter{Text: "neon", From: from, To: to})
+			t, err := s.TotalsMatching(ctx, record.Filter{Text: "neon", From: from, To: to}, time.Time{}, time.Time{})
 			return len(t.States), err
 		}},
 		{"credits-by-day", func() (int, error) { d, err := s.CreditsByDay(ctx, from, to); return len(d), err }},

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"clapper/internal/pgtest"
 	"clapper/record"
@@ -104,7 +105,7 @@ func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
 	defer s.Close()
 	check := func(f record.Filter, want map[string]int, credits int64) {
 		t.Helper()
-		totals, err := s.TotalsMatching(ctx, f)
+		totals, err := s.TotalsMatching(ctx, f, time.Time{}, time.Time{})
 		if err != nil || !maps.Equal(totals.States, want) || totals.Credits != credits {
 			t.Errorf("%+v: totals %+v (%v), want %v and %d credits", f, totals, err, want, credits)
 		}

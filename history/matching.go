@@ -3,6 +3,7 @@ package history
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,116 +49,109 @@ func indexable(text string) bool {
 }
 
 // TotalsMatching counts the tasks that match f (After and Limit ignored) by
-// state and sums what they were charged, in one pass over the matches: a
-// common word over a year is 25,000 of 100,000 tasks, each looked up once.
-func (s *Store) TotalsMatching(ctx context.Context, f record.Filter) (record.Totals, error) {
-	query, args := s.totalsQuery(f)
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return record.Totals{}, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
+// state and sums what they were charged; when from is before to, it charts
+// the matches in [from, to) that the service took, as CreditsByDay (every
+// calendar day of from's location in the span) and CreditsByModel do. One
+// pass over the matches, each looked up once and none held: one aggregate
+// by state, model and day of the span (-1 outside it), a few hundred groups
+// added up here. The charts read in a second pass cost a broad search half
+// again its time and memory.
+func (s *Store) TotalsMatching(ctx context.Context, f record.Filter, from, to time.Time) (record.Totals, error) {
 	out := record.Totals{States: map[string]int{}}
-	for rows.Next() {
-		var (
-			state   string
-			n       int
-			credits int64
-		)
-		if err := rows.Scan(&state, &n, &credits); err != nil {
-			return record.Totals{}, fmt.Errorf("history: %w", err)
+	var starts []int64
+	if !from.IsZero() && to.After(from) {
+		out.ByDay, starts = calendarDays(from, to)
+	}
+	groups, err := s.tallies(ctx, f, from, to, starts)
+	if err != nil {
+		return record.Totals{}, err
+	}
+	models := map[string]int{} // a model's place in out.ByModel
+	for _, g := range groups {
+		out.States[g.State] += g.N
+		out.Credits += g.Credits
+		if g.Day < 0 {
+			continue
 		}
-		out.States[state] = n
-		out.Credits += credits
+		out.ByDay[g.Day].Credits += g.Credits
+		out.ByDay[g.Day].Tasks += g.N
+		i, ok := models[g.Model]
+		if !ok {
+			i, models[g.Model] = len(out.ByModel), len(out.ByModel)
+			out.ByModel = append(out.ByModel, record.ModelCredits{Model: g.Model})
+		}
+		out.ByModel[i].Credits += g.Credits
+		out.ByModel[i].Tasks += g.N
 	}
-	if err := rows.Err(); err != nil {
-		return record.Totals{}, fmt.Errorf("history: %w", err)
-	}
+	slices.SortFunc(out.ByModel, func(a, b record.ModelCredits) int {
+		return cmp.Or(cmp.Compare(b.Credits, a.Credits), strings.Compare(a.Model, b.Model))
+	})
 	return out, nil
 }
 
-// totalsQuery is TotalsMatching's statement.
-func (s *Store) totalsQuery(f record.Filter) (string, []any) {
-	conds, args, words := s.d.where(f)
-	from := ` FROM tasks t`
-	if len(words) > 0 {
-		conds, args = s.d.matching(f, words, conds, args)
-		from = s.d.tallyFrom()
+// tallies runs totalsQuery and reads its groups.
+func (s *Store) tallies(ctx context.Context, f record.Filter, from, to time.Time, starts []int64) ([]tally, error) {
+	query, args := s.totalsQuery(f, from, to, starts)
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
 	}
-	return `SELECT t.state, count(*), sum(t.credits)` + from + whereClause(conds) + ` GROUP BY t.state`, args
+	defer rows.Close()
+	var groups []tally
+	for rows.Next() {
+		if !s.d.postgres {
+			var encoded string
+			if err := rows.Scan(&encoded); err != nil {
+				return nil, fmt.Errorf("history: %w", err)
+			}
+			if err := json.Unmarshal([]byte(encoded), &groups); err != nil {
+				return nil, fmt.Errorf("history: %s: %w", tallyFunc, err)
+			}
+			continue
+		}
+		var g tally
+		if err := rows.Scan(&g.State, &g.Day, &g.Model, &g.N, &g.Credits); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		groups = append(groups, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return groups, nil
 }
 
-// ChartsMatching is CreditsByDay and CreditsByModel of the tasks that match
-// f (its dates replaced by the span [from, to)): the History page's charts
-// of a search. Days are calendar days in from's location, every day of the
-// span listed; the matches are summed by the minute in one pass, and the
-// minutes put in their days here (a zone's offset is whole minutes).
-func (s *Store) ChartsMatching(ctx context.Context, f record.Filter, from, to time.Time) ([]record.DayCredits, []record.ModelCredits, error) {
-	if from.IsZero() || !to.After(from) {
-		return nil, nil, fmt.Errorf("history: ChartsMatching needs from < to")
-	}
-	f.From, f.To = from, to
+// totalsQuery is TotalsMatching's statement: the matches are a CTE, so
+// that the search's arguments come first (PostgreSQL's search puts its
+// query mode, which must lead, before them), then the day's. Each day of
+// starts is a day of the charts; none: the day is -1 for every match.
+// SQLite's is one row (tallyFunc), PostgreSQL's a row a group.
+func (s *Store) totalsQuery(f record.Filter, from, to time.Time, starts []int64) (string, []any) {
 	conds, args, words := s.d.where(f)
 	table := ` FROM tasks t`
 	if len(words) > 0 {
 		conds, args = s.d.matching(f, words, conds, args)
 		table = s.d.tallyFrom()
 	}
-	// Tasks the service took, as CreditsByDay counts (the search table on
-	// PostgreSQL has no task id: the states of requests never taken).
-	conds = append(conds, "t.state NOT IN (?, ?, ?)")
-	args = append(args, record.StateSubmitting, record.StateRejected, record.StateAbandoned)
-	loc := from.Location()
-	var days []record.DayCredits
-	index := map[time.Time]int{}
-	y, m, d := from.In(loc).Date()
-	for day := time.Date(y, m, d, 0, 0, 0, 0, loc); day.Before(to); day = day.AddDate(0, 0, 1) {
-		index[day] = len(days)
-		days = append(days, record.DayCredits{Day: day})
+	matches := `WITH matches AS (SELECT t.state, t.created_at, t.credits, CASE t.model WHEN '' THEN t.operation ELSE t.model END AS model` +
+		table + whereClause(conds) + `)`
+	day, dayArgs := "-1", []any(nil)
+	if len(starts) > 0 {
+		// Tasks the service took, as CreditsByDay counts (the search table
+		// on PostgreSQL has no task id: the states of requests never taken).
+		whens, whenArgs := dayWhens("created_at", starts)
+		day = "CASE WHEN created_at < ? OR created_at >= ? OR state IN (?, ?, ?) THEN -1" + whens + " END"
+		dayArgs = append([]any{ms(from), ms(to), record.StateSubmitting, record.StateRejected, record.StateAbandoned}, whenArgs...)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT t.created_at / 60000 AS minute, sum(t.credits), count(*)`+table+whereClause(conds)+
-		` GROUP BY t.created_at / 60000`, args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("history: %w", err)
+	if s.d.postgres {
+		// The day is joined to the list of days: grouped by the day's
+		// expression, PostgreSQL expects as many groups as matches (it
+		// reads created_at's distinct values) and sums them on one core;
+		// by the list's, a few hundred, in parallel, each core summing its
+		// share of the matches.
+		args = append(append(args, max(len(starts)-2, -1)), dayArgs...)
+		return matches + ` SELECT state, d.i, model, count(*), sum(credits)
+			FROM matches JOIN generate_series(-1, CAST(? AS BIGINT)) AS d(i) ON d.i = ` + day + ` GROUP BY 1, 2, 3`, args
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			minute, credits int64
-			n               int
-		)
-		if err := rows.Scan(&minute, &credits, &n); err != nil {
-			return nil, nil, fmt.Errorf("history: %w", err)
-		}
-		y, m, d := time.UnixMilli(minute * 60000).In(loc).Date()
-		if i, ok := index[time.Date(y, m, d, 0, 0, 0, 0, loc)]; ok {
-			days[i].Credits += credits
-			days[i].Tasks += n
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("history: %w", err)
-	}
-	rows.Close()
-	rows, err = s.r.QueryContext(ctx, `SELECT CASE t.model WHEN '' THEN t.operation ELSE t.model END AS m, sum(t.credits), count(*)`+
-		table+whereClause(conds)+` GROUP BY m`, args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
-	var models []record.ModelCredits
-	for rows.Next() {
-		var mc record.ModelCredits
-		if err := rows.Scan(&mc.Model, &mc.Credits, &mc.Tasks); err != nil {
-			return nil, nil, fmt.Errorf("history: %w", err)
-		}
-		models = append(models, mc)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("history: %w", err)
-	}
-	slices.SortFunc(models, func(a, b record.ModelCredits) int {
-		return cmp.Or(cmp.Compare(b.Credits, a.Credits), strings.Compare(a.Model, b.Model))
-	})
-	return days, models, nil
+	return matches + ` SELECT ` + tallyFunc + `(state, ` + day + `, model, credits) FROM matches`, append(args, dayArgs...)
 }

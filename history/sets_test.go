@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"clapper/api"
 	"clapper/record"
@@ -219,7 +220,7 @@ func TestSearchBySetAndKeeper(t *testing.T) {
 			got = append(got, task.LocalID)
 		}
 		n, nerr := s.Count(ctx, f)
-		totals, terr := s.TotalsMatching(ctx, f)
+		totals, terr := s.TotalsMatching(ctx, f, time.Time{}, time.Time{})
 		sum := 0
 		for _, c := range totals.States {
 			sum += c

@@ -92,7 +92,7 @@ func TestLabelsAndTagFilter(t *testing.T) {
 	if n, err := s.Count(ctx, record.Filter{Tags: []string{"client"}, Text: "two"}); err != nil || n != 0 {
 		t.Fatalf("count of a tag and words no task has together %d %v", n, err)
 	}
-	if totals, err := s.TotalsMatching(ctx, record.Filter{Tags: []string{"keeper"}, Text: "two"}); err != nil || totals.Tasks() != 1 {
+	if totals, err := s.TotalsMatching(ctx, record.Filter{Tags: []string{"keeper"}, Text: "two"}, time.Time{}, time.Time{}); err != nil || totals.Tasks() != 1 {
 		t.Fatalf("totals of tag and words %+v %v", totals, err)
 	}
 	counts, err := s.CountsByState(ctx, record.Filter{Tags: []string{"keeper"}})

@@ -108,21 +108,11 @@ func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]record.
 	if from.IsZero() || !to.After(from) {
 		return nil, fmt.Errorf("history: CreditsByDay needs from < to")
 	}
-	loc := from.Location()
-	// Calendar days, not 24 h steps: a day with a DST change is 23 or 25 h.
-	var (
-		out    []record.DayCredits
-		starts []int64 // each day's first ms, and the end of the last
-	)
-	y, m, d := from.In(loc).Date()
+	out, starts := calendarDays(from, to)
 	aligned := true
-	day := time.Date(y, m, d, 0, 0, 0, 0, loc)
-	for ; day.Before(to); day = day.AddDate(0, 0, 1) {
-		out = append(out, record.DayCredits{Day: day})
-		starts = append(starts, ms(day))
-		aligned = aligned && ms(day)%hourMS == 0
+	for _, start := range starts {
+		aligned = aligned && start%hourMS == 0
 	}
-	starts = append(starts, ms(day))
 	sp := splitSpan(ms(from), ms(to), hourMS)
 	if !aligned {
 		// Days that start inside an hour (a zone at a half-hour offset):
@@ -136,8 +126,8 @@ func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]record.
 			UNION ALL ` + query
 		args = append([]any{sp.lo, sp.hi}, args...)
 	}
-	dayOf, dayArgs := dayOf(starts)
-	rows, err := s.r.QueryContext(ctx, `SELECT `+dayOf+` AS d, sum(credits), sum(tasks) FROM (`+query+`) AS spans GROUP BY d`,
+	whens, dayArgs := dayWhens("at", starts)
+	rows, err := s.r.QueryContext(ctx, `SELECT CASE`+whens+` END AS d, sum(credits), sum(tasks) FROM (`+query+`) AS spans GROUP BY d`,
 		append(dayArgs, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -161,19 +151,34 @@ func (s *Store) CreditsByDay(ctx context.Context, from, to time.Time) ([]record.
 	return out, nil
 }
 
-// dayOf is the SQL of the day that holds the time at (unix ms, from
-// starts[0] to the end), as an index of starts (each day's first ms, then
-// the end of the last): a run of 24-hour days is counted off by division,
-// a day of 23 or 25 hours (a clock change) is one case of its own.
-func dayOf(starts []int64) (string, []any) {
+// calendarDays lists the calendar days of from's location that [from, to)
+// touches, with no credits yet, and starts, each day's first ms and then
+// the end of the last. Calendar days, not 24 h steps: a day with a DST
+// change is 23 or 25 h.
+func calendarDays(from, to time.Time) (days []record.DayCredits, starts []int64) {
+	loc := from.Location()
+	y, m, d := from.In(loc).Date()
+	day := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	for ; day.Before(to); day = day.AddDate(0, 0, 1) {
+		days = append(days, record.DayCredits{Day: day})
+		starts = append(starts, ms(day))
+	}
+	return days, append(starts, ms(day))
+}
+
+// dayWhens is the WHEN clauses of a CASE that is the day holding the time
+// in column at (unix ms, from starts[0] to the end), as an index of starts
+// (each day's first ms, then the end of the last): a run of 24-hour days
+// is counted off by division, a day of 23 or 25 hours (a clock change) is
+// one clause of its own.
+func dayWhens(at string, starts []int64) (string, []any) {
 	var (
 		b    strings.Builder
 		args []any
 	)
-	b.WriteString("CASE")
 	for i := 0; i < len(starts)-1; {
 		if starts[i+1]-starts[i] != dayMS {
-			b.WriteString(" WHEN at < ? THEN CAST(? AS BIGINT)")
+			b.WriteString(" WHEN " + at + " < ? THEN CAST(? AS BIGINT)")
 			args = append(args, starts[i+1], i)
 			i++
 			continue
@@ -182,11 +187,10 @@ func dayOf(starts []int64) (string, []any) {
 		for j < len(starts)-1 && starts[j+1]-starts[j] == dayMS {
 			j++
 		}
-		b.WriteString(" WHEN at < ? THEN CAST(? AS BIGINT) + (at - ?) / " + fmt.Sprint(dayMS))
+		b.WriteString(" WHEN " + at + " < ? THEN CAST(? AS BIGINT) + (" + at + " - ?) / " + fmt.Sprint(dayMS))
 		args = append(args, starts[j], i, starts[i])
 		i = j
 	}
-	b.WriteString(" END")
 	return b.String(), args
 }
 

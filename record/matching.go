@@ -1,9 +1,14 @@
 package record
 
-// Totals is what the tasks that match a filter count and cost.
+// Totals is what the tasks that match a filter count and cost, with the
+// charts of those in a span of dates.
 type Totals struct {
 	States  map[string]int // tasks by state; states without tasks are absent
 	Credits int64          // what they were charged
+	// ByDay and ByModel are CreditsByDay and CreditsByModel of the
+	// matches in the span asked for (none asked: nil).
+	ByDay   []DayCredits
+	ByModel []ModelCredits
 }
 
 // Tasks is how many tasks match.

@@ -19,15 +19,14 @@ type Tasks interface {
 	Tasks(ctx context.Context, f Filter) (Page, error)
 	Count(ctx context.Context, f Filter) (int, error)
 	CountsByState(ctx context.Context, f Filter) (map[string]int, error)
-	TotalsMatching(ctx context.Context, f Filter) (Totals, error)
+	// TotalsMatching is the counts and credits of the tasks a search
+	// matches, and the charts of those in [from, to) (from zero: none).
+	TotalsMatching(ctx context.Context, f Filter, from, to time.Time) (Totals, error)
 	UsualDuration(ctx context.Context, op api.Operation, model string) (Usual, error)
 	RunningTimes(ctx context.Context, op api.Operation, model string) ([]time.Duration, error)
 	LastCost(ctx context.Context, op api.Operation, model string, like func(request map[string]any) bool) (PastCost, bool, error)
 	CreditsByDay(ctx context.Context, from, to time.Time) ([]DayCredits, error)
 	CreditsByModel(ctx context.Context, from, to time.Time) ([]ModelCredits, error)
-	// ChartsMatching is CreditsByDay and CreditsByModel of the tasks a
-	// search matches, over [from, to).
-	ChartsMatching(ctx context.Context, f Filter, from, to time.Time) ([]DayCredits, []ModelCredits, error)
 	CreditsSince(ctx context.Context, origin Origin, from time.Time) (int64, error)
 	SetLabels(ctx context.Context, localID int64, tags []string, note string) error
 }

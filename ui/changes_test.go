@@ -185,7 +185,6 @@ func TestDataMessagesReachTheirPageOnly(t *testing.T) {
 		{voicesLoadedMsg{}, pageVoices},
 		{jobsLoadedMsg{}, pageScenes},
 		{historyTotalsMsg{}, pageHistory},
-		{historyChartsMsg{}, pageHistory},
 		{unknownLoadedMsg{}, pageTasks},
 		{voicesForFormMsg{}, pageNew},
 	} {

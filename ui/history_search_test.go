@@ -67,9 +67,9 @@ func TestHistoryTotalsOfASupersededSearchAreDropped(t *testing.T) {
 	send(m, press("5"))
 	p := m.pages[pageHistory].(*historyPage)
 	p.query = record.Filter{Text: "fox"}
-	older := p.loadTotals(false) // a recount: the count alone
+	older := p.loadFigures(false) // a recount: the read alone
 	p.query = record.Filter{}
-	run(m, p.loadTotals(true))
+	run(m, p.loadFigures(true))
 	all := p.totals.counts
 	late, ok := older().(historyTotalsMsg)
 	if !ok || !errors.Is(late.err, context.Canceled) {

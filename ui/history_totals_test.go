@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ type heldCounts struct {
 func holdCounts(t *testing.T) *heldCounts {
 	h := &heldCounts{release: make(chan struct{}), started: make(chan struct{}, 64), ended: make(chan error, 64)}
 	gate := func(ctx context.Context, q string) error {
-		if !strings.Contains(q, "count(*), sum(t.credits)") {
+		if !strings.Contains(q, "WITH matches AS") {
 			return nil
 		}
 		h.started <- struct{}{}
@@ -126,7 +127,7 @@ func TestHistoryCountingWordOnlyAfterTheGrace(t *testing.T) {
 	for _, slow := range []bool{false, true} {
 		before := screen(m)
 		p.query = record.Filter{Text: "fox"}
-		cmds := p.loadTotals(true)().(tea.BatchMsg) // the count, and its grace's timer
+		cmds := p.loadFigures(true)().(tea.BatchMsg) // the count, and its grace's timer
 		count, grace := cmds[0], unowned(cmds[1]()).(timerSetMsg).timer.msg.(historyCountingMsg)
 		if s := screen(m); s != before {
 			t.Fatalf("the screen changed before the grace passed:\n%s\nwas:\n%s", s, before)
@@ -154,7 +155,7 @@ func TestHistoryChangeWhileCountingRecountsOnceAfter(t *testing.T) {
 	send(m, press("5"))
 	p := m.pages[pageHistory].(*historyPage)
 	p.query = record.Filter{Text: "fox"}
-	count := p.loadTotals(true)
+	count := p.loadFigures(true)
 	seq := p.counting.seq
 	for range 3 {
 		if cmd := p.refreshFigures(); cmd != nil {
@@ -193,10 +194,49 @@ func TestHistoryKeyStopsTheCountAtOnce(t *testing.T) {
 	send(m, press("/"))
 	p := m.pages[pageHistory].(*historyPage)
 	p.query = record.Filter{Text: "fox"}
-	count := p.loadTotals(true)
+	count := p.loadFigures(true)
 	typeText(m, "f")
 	msg, ok := unowned(count().(tea.BatchMsg)[0]()).(historyTotalsMsg)
 	if !ok || !errors.Is(msg.err, context.Canceled) {
 		t.Fatalf("the count went on after a key edited the search: %+v", msg)
+	}
+}
+
+// A search's totals and its charts are one read of its matches (issue 34,
+// item 4): the charts read in a second pass cost a broad search half again
+// its time and memory.
+func TestHistorySearchFiguresAreOneRead(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		figures []string // the statements that group tasks to count or sum them
+	)
+	gate := func(_ context.Context, q string) error {
+		if strings.Contains(q, "GROUP BY") || strings.Contains(q, "clapper_tally") {
+			mu.Lock()
+			figures = append(figures, q)
+			mu.Unlock()
+		}
+		return nil
+	}
+	useCountingDriver = true
+	queryGate.Store(&gate)
+	t.Cleanup(func() {
+		useCountingDriver = false
+		queryGate.Store(nil)
+	})
+	m, _ := newTestModel(t, 140, 40)
+	send(m, press("5"))
+	mu.Lock()
+	figures = nil
+	mu.Unlock()
+	historySearch(t, m, "fox")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(figures) != 1 {
+		t.Errorf("the search's figures took %d reads, want 1:\n%s", len(figures), strings.Join(figures, "\n\n"))
+	}
+	charts := screen(m)
+	if i := strings.Index(charts, "Credits by model · of these tasks"); i < 0 || !strings.Contains(charts[i:], "svcq1") || strings.Contains(charts[i:], "svcq3-pro") {
+		t.Errorf("the charts are not of the matches:\n%s", charts)
 	}
 }

@@ -62,9 +62,9 @@ type historyPage struct {
 	// totalsErr is why the last count failed.
 	totalsErr error
 
-	byDay     []record.DayCredits
-	byModel   []record.ModelCredits
-	chartRead counter
+	// byDay and byModel are the charts, read with the totals.
+	byDay   []record.DayCredits
+	byModel []record.ModelCredits
 
 	width, height int
 	scroll        int
@@ -120,18 +120,10 @@ func (c *counter) ended(seq int) bool {
 	return true
 }
 
-// historyTotalsMsg is a count's answer, with the charts when it read them
-// too (no search).
+// historyTotalsMsg is a count's answer, with the charts it read too.
 type historyTotalsMsg struct {
-	seq    int
-	totals historyTotals
-	charts *historyChartsMsg
-	err    error
-}
-
-// historyChartsMsg is the charts' answer.
-type historyChartsMsg struct {
 	seq     int
+	totals  historyTotals
 	byDay   []record.DayCredits
 	byModel []record.ModelCredits
 	err     error
@@ -252,35 +244,6 @@ func (p *historyPage) statsRange() (time.Time, time.Time) {
 	return from, to
 }
 
-// loadFigures reads the totals and the charts. A search's count runs on
-// its own, beside the list's rows and the charts: a broad word's (half a
-// second at a million tasks) holds up neither. A new search (fresh)
-// cancels the count still running and, if its own outlasts countingGrace,
-// the totals line says so; a change in the history lets a running count
-// end and counts once more after it, keeping the figures shown meanwhile.
-// Without a search the counts are kept by day and cost what the charts
-// do: one read has both, and the line's credits are the charts' days.
-func (p *historyPage) loadFigures(fresh bool) tea.Cmd {
-	if searched(p.query) {
-		return tea.Batch(p.loadCharts(), p.loadTotals(fresh))
-	}
-	p.chartRead.stop()
-	return p.loadTotals(fresh)
-}
-
-// loadCharts reads a search's charts: the credits of its matches (words
-// and tags as every other condition), as its totals are.
-func (p *historyPage) loadCharts() tea.Cmd {
-	ctx, seq := p.chartRead.start(p.env.ctx)
-	store, f := p.env.store(), p.query
-	from, to := p.statsRange()
-	return func() tea.Msg {
-		msg := historyChartsMsg{seq: seq}
-		msg.byDay, msg.byModel, msg.err = store.ChartsMatching(ctx, f, from, to)
-		return msg
-	}
-}
-
 // readCharts reads credits by day and by model over [from, to).
 func readCharts(ctx context.Context, store record.Store, from, to time.Time) ([]record.DayCredits, []record.ModelCredits, error) {
 	byDay, err := store.CreditsByDay(ctx, from, to)
@@ -291,7 +254,13 @@ func readCharts(ctx context.Context, store record.Store, from, to time.Time) ([]
 	return byDay, byModel, err
 }
 
-func (p *historyPage) loadTotals(fresh bool) tea.Cmd {
+// loadFigures reads the totals and the charts, in one read that runs on
+// its own beside the list's rows: a broad word's (half a second at a
+// million tasks) does not hold them up. A new search (fresh) cancels the
+// read still running and, if its own outlasts countingGrace, the totals
+// line says so; a change in the history lets a running read end and reads
+// once more after it, keeping the figures shown meanwhile.
+func (p *historyPage) loadFigures(fresh bool) tea.Cmd {
 	if !fresh && p.counting.running {
 		p.recount = true
 		return nil
@@ -303,21 +272,23 @@ func (p *historyPage) loadTotals(fresh bool) tea.Cmd {
 	count := func() tea.Msg {
 		msg := historyTotalsMsg{seq: seq, totals: historyTotals{of: f, from: from, to: to}}
 		if searched(f) {
-			// The counts and what the matches cost, in one pass.
+			// The counts, what the matches cost and their charts (words
+			// and tags as every other condition), in one pass over them.
 			var t record.Totals
-			t, msg.err = store.TotalsMatching(ctx, f)
+			t, msg.err = store.TotalsMatching(ctx, f, from, to)
 			msg.totals.counts, msg.totals.credits = t.States, t.Credits
+			msg.byDay, msg.byModel = t.ByDay, t.ByModel
 			return msg
 		}
+		// Without a search the counts are kept by day and cost what the
+		// charts do, and the line's credits are the charts' days.
 		if msg.totals.counts, msg.err = store.CountsByState(ctx, f); msg.err != nil {
 			return msg
 		}
-		charts := historyChartsMsg{}
-		charts.byDay, charts.byModel, msg.err = readCharts(ctx, store, from, to)
-		for _, d := range charts.byDay {
+		msg.byDay, msg.byModel, msg.err = readCharts(ctx, store, from, to)
+		for _, d := range msg.byDay {
 			msg.totals.credits += d.Credits
 		}
-		msg.charts = &charts
 		return msg
 	}
 	if !fresh {
@@ -334,10 +305,6 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 		if msg.win == p.win {
 			p.win.apply(msg)
 		}
-	case historyChartsMsg:
-		if p.chartRead.ended(msg.seq) && msg.err == nil {
-			p.byDay, p.byModel = msg.byDay, msg.byModel
-		}
 	case historyTotalsMsg:
 		return p.counted(msg)
 	case historyCountingMsg:
@@ -346,7 +313,7 @@ func (p *historyPage) Update(msg tea.Msg) tea.Cmd {
 		}
 	case historyRecountMsg:
 		if msg.seq == p.counting.seq && !p.counting.running {
-			return p.loadTotals(false)
+			return p.loadFigures(false)
 		}
 	case historySettledMsg:
 		if msg.typed == p.typed && p.typing {
@@ -384,9 +351,7 @@ func (p *historyPage) counted(msg historyTotalsMsg) tea.Cmd {
 		p.totalsErr = msg.err
 	default:
 		p.totals, p.totalsErr = msg.totals, nil
-		if msg.charts != nil {
-			p.byDay, p.byModel = msg.charts.byDay, msg.charts.byModel
-		}
+		p.byDay, p.byModel = msg.byDay, msg.byModel
 	}
 	if p.recount {
 		p.recount = false

@@ -149,7 +149,7 @@ func (m *Model) route(msg tea.Msg, from owner) tea.Cmd {
 		return nil // a list replaced since it asked
 	case unknownLoadedMsg, selectTaskMsg:
 		return m.toPage(pageTasks, msg)
-	case historyChartsMsg, historyTotalsMsg:
+	case historyTotalsMsg:
 		return m.toPage(pageHistory, msg)
 	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, sceneSentMsg, composedSavedMsg:
 		return m.toPage(pageScenes, msg)
