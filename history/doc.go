@@ -57,9 +57,10 @@
 // thousand rows (totals.go). A text search's dates become a span of local
 // ids, which the search index skips to; its count alone (Count) is read from
 // the index without a task, and its counts by state with what its matches
-// cost (TotalsMatching) in one aggregate that looks each match up once, in
-// a narrow index of what searches filter and total on (tasks_by_id), and
-// holds none of them. A team's PostgreSQL keeps the search index as a
+// cost and their charts by day and by model (TotalsMatching) in one
+// aggregate that looks each match up once, in a narrow index of what
+// searches filter and total on (tasks_by_id, tasks_words), and holds none
+// of them: only their groups by state, day and model. A team's PostgreSQL keeps the search index as a
 // table of its own (tasks_fts: that narrow row with the folded text, under
 // a trigram index), which searches and their totals read, and the tasks
 // only for the rows of a page.
