@@ -110,19 +110,7 @@ func TestTwoSubscribersAreToldOncePerChange(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Subscribe returns before the server takes the subscription (the
-	// SDK's subscriptions/listen is sent without waiting): wait for both.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		r.srv.subs.mu.Lock()
-		n := r.srv.subs.uris[uri]
-		r.srv.subs.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server holds %d subscriptions to %s, want 2", n, uri)
-		}
-	}
+	waitSubscribed(t, r, uri, 2)
 	clk.Advance(time.Hour)
 	n := 0
 	for range changes {

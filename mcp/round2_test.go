@@ -421,6 +421,7 @@ func TestTaskResourcesAndSubscriptions(t *testing.T) {
 	if err := r.cs.Subscribe(t.Context(), &sdk.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
+	waitSubscribed(t, r, uri, 1)
 	for _, bad := range []string{"clapper://task/nope", "clapper://result/" + id + "/0", "file:///etc/passwd"} {
 		if err := r.srv.subs.subscribe(t.Context(), &sdk.SubscribeRequest{Params: &sdk.SubscribeParams{URI: bad}}); err == nil {
 			t.Errorf("a subscription to %s was taken", bad)
@@ -579,5 +580,24 @@ func TestPromptsUseOnlyTheListedTools(t *testing.T) {
 	p, err := narrow.cs.GetPrompt(t.Context(), &sdk.GetPromptParams{Name: "clip_from_idea", Arguments: map[string]string{"idea": "x"}})
 	if err != nil || !strings.Contains(p.Messages[0].Content.(*sdk.TextContent).Text, "create_reference2image (not offered") {
 		t.Errorf("a prompt whose tool is not listed: %v", err)
+	}
+}
+
+// waitSubscribed waits until the server holds n subscriptions to uri:
+// Subscribe returns before the server takes one (the SDK sends its
+// subscriptions/listen without waiting), so a change made at once could
+// come before anyone is subscribed.
+func waitSubscribed(t *testing.T, r *rig, uri string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		r.srv.subs.mu.Lock()
+		held := r.srv.subs.uris[uri]
+		r.srv.subs.mu.Unlock()
+		if held == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server holds %d subscriptions to %s, want %d", held, uri, n)
+		}
 	}
 }
