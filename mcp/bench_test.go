@@ -9,8 +9,8 @@ import (
 	"clapper/api/catalog"
 )
 
-// BenchmarkListTools is tools/list with the full catalog (fourteen
-// generated create_* schemas and ten tools) over the in-memory transport.
+// BenchmarkListTools is tools/list with the full catalog (nineteen
+// generated create_* schemas and twelve tools) over the in-memory transport.
 func BenchmarkListTools(b *testing.B) {
 	r := newRig(b, rigOpts{})
 	for b.Loop() {

@@ -49,13 +49,13 @@ func (s *Server) addCreateTools() {
 			desc += " Media: URLs, data URIs or local paths."
 		}
 		// Marshalled once: tools/list then copies bytes instead of walking
-		// fourteen schemas again on every listing.
+		// nineteen schemas again on every listing.
 		schema, err := json.Marshal(operationSchema(op))
 		if err != nil {
 			panic(err) // built from the catalog: a defect every test catches
 		}
 		// No output schema: the answer's shape (created) is the same for
-		// all fourteen, and would be listed fourteen times.
+		// all nineteen, and would be listed nineteen times.
 		// No title either: the description starts with it.
 		t := &sdk.Tool{Name: ToolName(op), Description: desc, InputSchema: json.RawMessage(schema), Annotations: spends}
 		if s.wants(SetCreation, t) {
@@ -216,7 +216,7 @@ func result(c created) (*sdk.CallToolResult, error) {
 }
 
 // addCompactCreate lists one create tool for every operation: a fraction
-// of fourteen schemas, for clients that pay for every listed byte. The
+// of nineteen schemas, for clients that pay for every listed byte. The
 // rules are describe_operation's; the catalog judges the request as for
 // create_<operation>.
 func (s *Server) addCompactCreate() {

@@ -22,7 +22,7 @@ type variant struct {
 }
 
 // unlisted are fields an agent has no use for, left out of the schemas
-// (each would be repeated in most of fourteen): the server follows its
+// (each would be repeated in most of nineteen): the server follows its
 // tasks itself, so the service's callbacks, the caller's pass-through
 // value and its metadata serve nobody. A request that sends them is still judged and sent
 // as any other.

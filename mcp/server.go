@@ -4,7 +4,7 @@
 // terminal studio and stays in the same history.
 //
 // Tools (names scripts and prompts rely on), in toolsets (tools.go):
-//   - creation: create_<operation> for each of the fourteen operations ('-'
+//   - creation: create_<operation> for each of the nineteen operations ('-'
 //     as '_'), whose input schema is generated from api/catalog (schema.go:
 //     the union of the models' rules, the models that take less named in
 //     the description; callback_url, payload and meta_data unlisted); the
@@ -19,7 +19,7 @@
 //
 // Every tool is annotated; every answer says itself in words (summary.go)
 // beside its structured form, typed by an output schema on every tool but
-// create_* (one shape, fourteen times). testdata/toolsnaps holds each
+// create_* (one shape, nineteen times). testdata/toolsnaps holds each
 // tool's listing for review.
 //
 // Resources: clapper://task/{id} (subscribable: updated as the task moves),
