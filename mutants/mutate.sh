@@ -73,8 +73,13 @@ for p in $pkgs; do
 			echo "   the hand-made mutants of ./$p did not all run: see $out"
 	else
 		echo "== mutating ./$p with gremlins (log in $out)"
-		(cd "$work/tree" && "$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" \
-			${changed_since:+--diff "$changed_since"} --output-statuses lt "./$p") >"$out" 2>&1 ||
+		# gremlins names a mutant's file relative to its package and the
+		# diff's files relative to where git runs: it runs in the package's
+		# folder, with git diff relative to it (diff.relative), or every
+		# changed line of a package below the root counts as unchanged.
+		(cd "$work/tree/$p" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.relative GIT_CONFIG_VALUE_0=true \
+			"$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" \
+			${changed_since:+--diff "$changed_since"} --output-statuses lt "$work/tree/$p") >"$out" 2>&1 ||
 			echo "   gremlins failed on ./$p: see $out"
 	fi
 	grep -E '^ *(LIVED|TIMED OUT|STALE)' "$out" | sed 's/^ */   /'
