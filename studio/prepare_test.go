@@ -71,3 +71,22 @@ func TestPrepareBodyLimitAtItsBound(t *testing.T) {
 		}
 	}
 }
+
+// The uploads setting at its bound: auto uploads a body's images only past
+// the service's 20 MB, always uploads them, never does not.
+func TestUploadingFollowsTheSettingAndTheLimit(t *testing.T) {
+	const limit = 20 << 20
+	for _, c := range []struct {
+		mode string
+		size int
+		want bool
+	}{
+		{studio.UploadAuto, 1000, false}, {studio.UploadAuto, limit, false}, {studio.UploadAuto, limit + 1, true},
+		{"", limit + 1, true}, {"", limit, false},
+		{studio.UploadAlways, 10, true}, {studio.UploadNever, 2 * limit, false},
+	} {
+		if got := (studio.Config{Uploads: c.mode}).Uploading(c.size); got != c.want {
+			t.Errorf("uploads %q, a body of %d bytes: uploading %v, want %v", c.mode, c.size, got, c.want)
+		}
+	}
+}

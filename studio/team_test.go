@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -166,5 +167,11 @@ func TestMachineOfTheDefaultDataFolderIsTheHost(t *testing.T) {
 	other := t.TempDir()
 	if got := (studio.Config{DataDir: other}).Machine(); got != host+":"+other {
 		t.Errorf("machine of %s: %q", other, got)
+	}
+	// A folder given relative to where clapper starts is named whole: the
+	// same folder reached from two places is one machine.
+	t.Chdir(other)
+	if got := (studio.Config{DataDir: "data"}).Machine(); got != host+":"+filepath.Join(other, "data") {
+		t.Errorf("machine of data in %s: %q", other, got)
 	}
 }

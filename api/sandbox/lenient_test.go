@@ -112,6 +112,10 @@ func TestBodiesOfRealServiceClientsAreAccepted(t *testing.T) {
 			if got := hdr.Get(IgnoredFieldsHeader); got != tc.ignored {
 				t.Errorf("%s = %q, want %q", IgnoredFieldsHeader, got, tc.ignored)
 			}
+			// Nothing ignored: no header at all, not an empty one.
+			if set := len(hdr.Values(IgnoredFieldsHeader)) > 0; set != (tc.ignored != "") {
+				t.Errorf("%s sent %v with %q ignored", IgnoredFieldsHeader, set, tc.ignored)
+			}
 			var echo map[string]any
 			if err := json.Unmarshal(raw, &echo); err != nil {
 				t.Fatal(err)
