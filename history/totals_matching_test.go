@@ -103,8 +103,11 @@ func TestTotalsMatchingChartTheSearch(t *testing.T) {
 			}
 		}
 	}
-	// No span: the totals alone.
-	if got, err := s.TotalsMatching(ctx, record.Filter{Text: "red"}, time.Time{}, time.Time{}); err != nil || got.Tasks() != 6 || got.ByDay != nil || got.ByModel != nil {
-		t.Errorf("no span: %+v, %v; want 6 tasks and no charts", got, err)
+	// No span (none, one open at its start, one that ends before it
+	// starts): the totals alone.
+	for _, span := range [][2]time.Time{{}, {{}, day(9, 0)}, {day(3, 0), day(1, 0)}} {
+		if got, err := s.TotalsMatching(ctx, record.Filter{Text: "red"}, span[0], span[1]); err != nil || got.Tasks() != 6 || got.ByDay != nil || got.ByModel != nil {
+			t.Errorf("no span (%v to %v): %+v, %v; want 6 tasks and no charts", span[0], span[1], got, err)
+		}
 	}
 }
