@@ -30,6 +30,10 @@ type Check struct {
 	Body map[string]any
 	// Size is the body's length in bytes, against catalog.MaxBodyBytes.
 	Size int
+	// SentSize and Uploaded are, when the images go through the upload
+	// flow, the length of the body that holds their URIs and the bytes
+	// uploaded before it (both 0 otherwise).
+	SentSize, Uploaded int
 	// Errors are the rules the request breaks, by field; Missing the
 	// required fields left empty (shown once the user has been there);
 	// Broken all of them.
@@ -96,7 +100,7 @@ func (f *Form) checkCmd() tea.Cmd {
 	raw := f.Values()
 	id, rev, op, spec := f.id, f.rev, f.op, f.spec
 	dir, quote, cache, voices := f.ctx.Dir, f.ctx.Quote, f.ctx.cache(), slices.Clone(f.ctx.Voices)
-	sizeRule, spending := f.ctx.SizeRule, f.ctx.Spending
+	sizeRule, spending, uploading := f.ctx.SizeRule, f.ctx.Spending, f.ctx.Uploading
 	return func() tea.Msg {
 		c := runCheck(op, spec, raw, dir, quote, cache)
 		if spending != nil && c.Body != nil {
@@ -104,6 +108,9 @@ func (f *Form) checkCmd() tea.Cmd {
 		}
 		if c.Body != nil {
 			c.holdSize(op, sizeRule)
+			if uploading != nil && uploading(c.Size) {
+				c.measureUploads(op)
+			}
 		}
 		c.libraryRules(op, raw, dir, voices)
 		return checkedMsg{form: id, rev: rev, check: c}

@@ -316,27 +316,14 @@ func displayJSON(op api.Operation, c *Check, uploads bool) string {
 }
 
 // sizeText is the request's size against the service's limit, as it is
-// sent: with uploads, the body that holds their URIs, and the images
+// sent: with uploads, the body that holds their URIs, after the images
 // uploaded before it.
 func (f *Form) sizeText() string {
 	c := f.check
-	if f.ctx.Uploading == nil || !f.ctx.Uploading(c.Size) {
+	if c.Uploaded == 0 {
 		return fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
 	}
-	uploaded := 0
-	body, _ := catalog.MapImages(f.op, c.Body, func(_ catalog.Field, v string) (string, bool) {
-		if !catalog.IsDataURI(v) {
-			return "", false
-		}
-		_, data, _ := strings.Cut(v, ",")
-		uploaded += len(data) * 3 / 4
-		return "ssupload:?id=" + strings.Repeat("0", 18), true // an upload's URI, as long
-	})
-	sent, err := json.Marshal(body)
-	if err != nil || uploaded == 0 {
-		return fmt.Sprintf("%s of 20 MB", api.ByteSize(int64(c.Size)))
-	}
-	return fmt.Sprintf("%s of 20 MB, after %s of images uploaded", api.ByteSize(int64(len(sent))), api.ByteSize(int64(uploaded)))
+	return fmt.Sprintf("%s of 20 MB, after %s of images uploaded", api.ByteSize(int64(c.SentSize)), api.ByteSize(int64(c.Uploaded)))
 }
 
 // uploadText is how the review shows an image sent through the upload

@@ -117,7 +117,7 @@ func (f *Form) statusLine(w int) string {
 	}
 	size := "request " + f.sizeText()
 	parts := []string{s.Dim.Render(size)}
-	if c.Size > catalog.MaxBodyBytes && (f.ctx.Uploading == nil || !f.ctx.Uploading(c.Size)) {
+	if c.Size > catalog.MaxBodyBytes && c.Uploaded == 0 {
 		parts[0] = s.Error.Render(size)
 	}
 	missing := 0
