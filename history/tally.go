@@ -17,6 +17,8 @@ type tally struct {
 	Model   string `json:"m"`
 	N       int    `json:"n"`
 	Credits int64  `json:"c"`
+
+	chartOnly bool // a group of the charts alone, not of the totals
 }
 
 // tallyFunc is SQLite's aggregate of TotalsMatching's groups, as

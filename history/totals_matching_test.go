@@ -51,6 +51,10 @@ func TestTotalsMatchingChartTheSearch(t *testing.T) {
 		for _, f := range []record.Filter{
 			{Text: "red"}, {Text: "ox"}, {Tags: []string{"client"}}, {Text: "red", Models: []string{"svcq2"}},
 			{Operations: []api.Operation{api.OpLipSync}}, {Text: "zebra"},
+			// A search within the span's dates (one pass on PostgreSQL),
+			// and one whose dates pass it (totals and charts apart).
+			{Text: "red", From: from, To: to}, {Text: "re", From: from.Add(time.Hour), To: to.Add(-time.Hour)},
+			{Text: "red", From: from.AddDate(0, 0, -1), To: to}, {States: []string{api.StateSuccess}, From: from, To: to.AddDate(0, 0, 1)},
 		} {
 			got, err := s.TotalsMatching(ctx, f, from, to)
 			if err != nil {
