@@ -155,6 +155,28 @@ func TestFramesViewSummaryColumns(t *testing.T) {
 	}
 }
 
+// A long prompt is cut at the width with "…"; a frame with keys the editor
+// cannot show still says so at the end of its line.
+func TestFramesViewSummaryKeepsTheFlag(t *testing.T) {
+	e := newFramesEditor(nil, framesField(t))
+	long := strings.Repeat("a slow pan over the harbour at dawn, ", 4)
+	e.Set([]any{map[string]any{"key_image": "a.png", "prompt": long, "speed": 2.0}, map[string]any{"key_image": "b.png", "prompt": long}})
+	for _, width := range []int{60, 80, 140} {
+		ls := strings.Split(ansi.Strip(e.View(bareStyles(), width, false)), "\n")
+		for i, l := range ls {
+			if ansi.StringWidth(l) != width || !strings.Contains(l, "“a slow pa") {
+				t.Errorf("width %d, frame %d does not fill its line with its prompt: %q", width, i+1, l)
+			}
+		}
+		if !strings.HasSuffix(ls[0], "… ✗ kept: speed") {
+			t.Errorf("width %d: the kept key is not flagged: %q", width, ls[0])
+		}
+		if !strings.HasSuffix(ls[1], "…") || strings.Contains(ls[1], "kept") {
+			t.Errorf("width %d, frame 2: %q", width, ls[1])
+		}
+	}
+}
+
 // The focused part's input shows the end of what is typed (where the cursor
 // is), up to the part's note at the row's right edge (100 columns at
 // most); where the note does not fit, the input takes the whole row.

@@ -112,16 +112,18 @@ func (e *framesEditor) summary(st *Styles, width, i int, fr *keyFrame, open bool
 	if d := strings.TrimSpace(fr.duration); d != "" {
 		dur = st.Value.Render(textutil.FitRight(api.CleanLine(d)+" s", 6))
 	}
-	room := max(width-lipgloss.Width(head)-imgW-6-4, 4)
+	// The flag of what is kept as given has its room before the prompt's:
+	// a long prompt cut at the line's end would take it with it.
+	kept := ""
+	if len(fr.extra) > 0 {
+		kept = " ✗ kept: " + api.CleanLine(strings.Join(sortedKeys(fr.extra), ", "))
+	}
+	room := max(width-lipgloss.Width(head)-imgW-6-4-lipgloss.Width(kept), 4)
 	prompt := st.Dim.Render("no prompt")
 	if p := strings.TrimSpace(fr.prompt); p != "" {
 		prompt = st.Value.Render(textutil.Truncate("“"+api.CleanLine(p)+"”", room))
 	}
-	out := head + img + "  " + dur + "  " + prompt
-	if len(fr.extra) > 0 {
-		out += st.Error.Render(" ✗ kept: " + api.CleanLine(strings.Join(sortedKeys(fr.extra), ", ")))
-	}
-	return out
+	return head + img + "  " + dur + "  " + prompt + st.Error.Render(kept)
 }
 
 const frameLabelWidth = 11
