@@ -100,3 +100,34 @@ func TestAnUnclosedMarkerAtTheEdges(t *testing.T) {
 		t.Errorf("<##>: %v", err)
 	}
 }
+
+// area and beast each belong to one template: a request that gives one to
+// another template is told which template takes it.
+func TestATemplateFieldNamesItsTemplate(t *testing.T) {
+	photo := `"images":["https://example.com/a.png"]`
+	for field, owner := range map[string]string{"area": "exotic_princess", "beast": "beast_companion"} {
+		errs := Validate(api.OpTemplate2Video, decode(t, `{"template":"hugging","prompt":"a hug",`+photo+`,"`+field+`":"auto"}`))
+		want := field + ": only the " + owner + " template takes it"
+		if len(errs) != 1 || errs[0].Message != want {
+			t.Errorf("%s on hugging: %v, want %q", field, errs, want)
+		}
+	}
+}
+
+// "bgm: no effect for svcq2 when duration is 9 or 10": the form and the
+// model's description say so for svcq2, and only for svcq2.
+func TestTheBGMCaveatIsSvcq2s(t *testing.T) {
+	for model, want := range map[string]bool{"svcq2": true, "svcq1": false, "svcq2-pro": false} {
+		spec, err := Lookup(api.OpReference2Video, model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, ok := spec.Field("bgm")
+		if !ok {
+			t.Fatalf("%s has no bgm", model)
+		}
+		if got := strings.Contains(f.Help, "9 or 10"); got != want {
+			t.Errorf("%s bgm: %q", model, f.Help)
+		}
+	}
+}
