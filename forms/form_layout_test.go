@@ -138,3 +138,13 @@ func TestReviewSaysTheUploadsSize(t *testing.T) {
 		t.Fatalf("the review does not say %q:\n%s", want, view)
 	}
 }
+
+// An operation without models sends no model.
+func TestValuesOfAnOperationWithoutModels(t *testing.T) {
+	for _, op := range []api.Operation{api.OpUpscaleNew, api.OpTemplate2Video, api.OpAudioClone} {
+		f := newTestForm(t, op, "")
+		if m, ok := f.Values()["model"]; ok {
+			t.Errorf("%s: the values hold a model %q", op, m)
+		}
+	}
+}

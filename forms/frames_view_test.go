@@ -202,6 +202,11 @@ func TestFramesViewTypingALongPrompt(t *testing.T) {
 		if !strings.HasPrefix(row, head+shown) || !strings.HasSuffix(row, note) || ansi.StringWidth(row) != min(width, 100) {
 			t.Errorf("width %d: %q, want %q, then the cursor, then %q at %d", width, row, head+shown, note, min(width, 100))
 		}
+		// A row not focused cuts its value where the note begins.
+		if dur := lineWith(lines(t, e, width), "     duration   5 s"); len("2-7 s")+2+8 <= room &&
+			(!strings.HasSuffix(dur, "  2-7 s") || ansi.StringWidth(dur) != min(width, 100)) {
+			t.Errorf("width %d: the duration's row %q does not end with its note at %d", width, dur, min(width, 100))
+		}
 	}
 }
 
@@ -218,7 +223,7 @@ func TestFramesViewResultsByName(t *testing.T) {
 	if l := lineWith(ls, "▸ 1"); !strings.Contains(l, "#12 a red fox") {
 		t.Errorf("frame 1's line: %q", l)
 	}
-	if l := lineWith(ls, "key image"); !strings.Contains(l, "#12 a red fox") || !strings.HasSuffix(l, "result 1 of 2: #12 a red fox") {
+	if l := lineWith(ls, "key image"); !strings.HasPrefix(l, "     key image  #12 a red fox ") || !strings.HasSuffix(l, "result 1 of 2: #12 a red fox") {
 		t.Errorf("the key image's row: %q", l)
 	}
 	driveEditor(t, e, "up", "ctrl+l", "down")
