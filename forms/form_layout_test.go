@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
 // The forms' rules that the changed lines hold, each from what a user of
@@ -146,5 +147,23 @@ func TestValuesOfAnOperationWithoutModels(t *testing.T) {
 		if m, ok := f.Values()["model"]; ok {
 			t.Errorf("%s: the values hold a model %q", op, m)
 		}
+	}
+}
+
+// A model whose advanced fields a catalog layer removed shows no Advanced
+// row: nothing would open under it.
+func TestNoAdvancedRowWithoutAdvancedFields(t *testing.T) {
+	if err := catalog.LoadUser([]byte(`[{"operation":"upscale-new","models":[{"fields":[{"name":"payload","remove":true},{"name":"callback_url","remove":true}]}]}]`), "c.json"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(catalog.ResetUser)
+	f := newTestForm(t, api.OpUpscaleNew, "")
+	for _, r := range f.rows {
+		if r.kind == rowAdvanced {
+			t.Fatalf("an Advanced row with no advanced field:\n%s", f.View())
+		}
+	}
+	if !strings.Contains(f.View(), "upscale_resolution") {
+		t.Fatalf("the form lost its fields:\n%s", f.View())
 	}
 }
