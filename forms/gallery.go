@@ -218,7 +218,8 @@ func (e *galleryEditor) View(s *Styles, width int, focused bool) string {
 		}
 	}
 	if len(shown) > galleryRows {
-		foot = fmt.Sprintf("%d of %d · ", max(e.cursor+1, 0), len(shown)) + foot
+		// No separator before a foot that has nothing more to say.
+		foot = strings.TrimSuffix(fmt.Sprintf("%d of %d · ", max(e.cursor+1, 0), len(shown))+foot, " · ")
 	}
 	if foot == "" {
 		return b.String()
