@@ -419,3 +419,12 @@ func hasKey(ks []key.Binding, k string) bool {
 	}
 	return false
 }
+
+// ctrl+l steps through history's images only when there are some: with
+// none it leaves the key image as typed.
+func TestFramesNextResultWithNone(t *testing.T) {
+	e := focusedFrames(t, &Context{}, "a.png")
+	if driveEditor(t, e, "ctrl+l") || images(t, e) != "a.png" {
+		t.Fatalf("ctrl+l with no results: %s", images(t, e))
+	}
+}
