@@ -239,6 +239,11 @@ func TestEditChooseComposeDownload(t *testing.T) {
 	if st, err := os.Stat(saved[0]); err != nil || st.Size() == 0 {
 		t.Fatalf("composed file %s: %v", saved[0], err)
 	}
+	// The file names the cut by its version: the job's first composition
+	// is v1, this one v2.
+	if base := filepath.Base(saved[0]); !strings.HasSuffix(base, "_"+jobID+"_cut_v2.mp4") {
+		t.Errorf("the second composition saved as %s, want …_%s_cut_v2.mp4", base, jobID)
+	}
 	if again, err := r.svc.AutoDownload(ctx, jobID); err != nil || len(again) != 0 {
 		t.Errorf("saved twice: %v %v", again, err)
 	}
@@ -248,8 +253,8 @@ func TestEditChooseComposeDownload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(path) != filepath.Join(r.dir, "mine") {
-		t.Errorf("saved at %s", path)
+	if filepath.Dir(path) != filepath.Join(r.dir, "mine") || !strings.HasSuffix(path, "_scene1_v2.mp4") {
+		t.Errorf("scene 1's second version saved at %s", path)
 	}
 	if _, c, _ := Find(r.job(jobID), composeID); c.Download == nil || c.Download.Path != saved[0] {
 		t.Errorf("composition's file not recorded: %+v", c.Download)
