@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -82,10 +83,10 @@ func (m *Model) header() string {
 	if s.Config.Team() {
 		reach = s.HistoryReach()
 	}
-	left := brand(th, s.Config, m.width, m.env.health.badge(), reach)
-	right := ""
-	summaries := m.accountSummaries()
-	if summaries == nil && m.statsLoaded {
+	var summaries []string
+	if m.account != nil {
+		summaries = m.accountSummaries()
+	} else if m.statsLoaded {
 		dot := th.Dim.Render(" · ")
 		run := th.Running.Render(fmt.Sprintf("%d running", m.running))
 		today, short := credits(m.creditsToday), fmt.Sprintf("%d cr", m.creditsToday)
@@ -99,14 +100,6 @@ func (m *Model) header() string {
 			run + dot + fmt.Sprintf("%d queued ", m.queued),
 		}
 	}
-	// The longest summary that fits beside the badge: the backend must
-	// never be cut.
-	for _, r := range summaries {
-		right = r
-		if lipgloss.Width(left)+lipgloss.Width(r)+1 <= m.width {
-			break
-		}
-	}
 	titles := make([]string, len(m.pages))
 	for i, p := range m.pages {
 		titles[i] = p.Title()
@@ -115,21 +108,71 @@ func (m *Model) header() string {
 	if m.front() != nil {
 		lit = -1
 	}
-	return textutil.JoinEnds(left, right, m.width) + "\n" + tabLine(th, titles, lit, m.width) + "\n" +
+	return headerLine(th, s.Config, m.width, m.env.health.badge(), reach, summaries) + "\n" + tabLine(th, titles, lit, m.width) + "\n" +
 		th.Faint.Render(strings.Repeat("─", m.width))
+}
+
+// headerLine is the header's first line: the brand on the left, the
+// longest fitting summary of the account (from the most to the least
+// said) on the right. Where it does not fit, it gives its room by
+// importance. The states that come and go (a live service's trouble, a
+// team history out of reach) never give way: they are why one looks.
+// What the user set up and knows gives first: the summary's detail, the
+// sandbox's note, the service's port, the database's host, the service's
+// host; then the credits left, the database's name, and the counts.
+func headerLine(th *Theme, cfg studio.Config, width int, health string, reach record.Reach, summaries []string) string {
+	b := brandParts{note: width >= 90, port: true, host: true, dbHost: true, db: true}
+	sum := 0
+	try := func() (string, bool) {
+		left, right := brand(th, cfg, b, health, reach), ""
+		if sum < len(summaries) {
+			right = summaries[sum]
+		}
+		return textutil.JoinEnds(left, right, width), lipgloss.Width(left)+lipgloss.Width(right)+1 <= width
+	}
+	var steps []func()
+	for range len(summaries) - 2 { // down to the last that names the credits
+		steps = append(steps, func() { sum++ })
+	}
+	steps = append(steps, func() { b.note = false }, func() { b.port = false }, func() { b.dbHost = false },
+		func() { b.host = false }, func() { sum = max(len(summaries)-1, sum) }, func() { b.db = false },
+		func() { sum = len(summaries) })
+	line, fits := try()
+	for _, step := range steps {
+		if fits {
+			break
+		}
+		step()
+		line, fits = try()
+	}
+	return line
+}
+
+// brandParts says which parts of the brand are drawn.
+type brandParts struct {
+	note       bool // the sandbox's "results are simulated"
+	host, port bool // a live service's host, and its port
+	db, dbHost bool // a team database's name, and its host
 }
 
 // brand is the header's left end: the name, the backend (a live one's
 // trouble, health), and a team's history (its reach).
-func brand(th *Theme, cfg studio.Config, width int, health string, reach record.Reach) string {
+func brand(th *Theme, cfg studio.Config, b brandParts, health string, reach record.Reach) string {
 	left := th.Title.Render(" clapper ")
 	if !cfg.Live() {
 		left += th.Badge.Render("SANDBOX")
-		if width >= 90 {
+		if b.note {
 			left += th.Dim.Render(" results are simulated")
 		}
 	} else {
-		left += th.LiveBadge.Render("LIVE") + " " + th.Strong.Render(api.CleanLine(cfg.Backend()))
+		left += th.LiveBadge.Render("LIVE")
+		if b.host {
+			host := cfg.Backend()
+			if h, _, err := net.SplitHostPort(host); err == nil && !b.port {
+				host = h
+			}
+			left += " " + th.Strong.Render(api.CleanLine(host))
+		}
 		if health != "" {
 			left += " " + th.Error.Render(health)
 		}
@@ -137,7 +180,14 @@ func brand(th *Theme, cfg studio.Config, width int, health string, reach record.
 	if cfg.Team() {
 		// Which history is shown matters as much as which service: a
 		// team's list holds its colleagues' tasks too.
-		left += " " + th.Badge.Render("TEAM") + " " + th.Strong.Render(api.CleanLine(strings.TrimPrefix(cfg.HistoryName(), "TEAM ")))
+		left += " " + th.Badge.Render("TEAM")
+		if b.db {
+			name := strings.TrimPrefix(cfg.HistoryName(), "TEAM ")
+			if _, db, ok := strings.Cut(name, "/"); ok && !b.dbHost {
+				name = db
+			}
+			left += " " + th.Strong.Render(api.CleanLine(name))
+		}
 		if !reach.Up {
 			left += " " + th.Error.Render("OUT OF REACH "+reach.Since.Local().Format("15:04"))
 		}

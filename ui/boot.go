@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"clapper/internal/textutil"
 	"clapper/record"
 	"clapper/studio"
 )
@@ -120,7 +119,7 @@ func (b *boot) draw() {
 		return // the root says what size it needs
 	}
 	th := b.theme
-	b.frame = textutil.JoinEnds(brand(th, b.cfg, b.width, "", record.Reach{Up: true}), "", b.width) + "\n" +
+	b.frame = headerLine(th, b.cfg, b.width, "", record.Reach{Up: true}, nil) + "\n" +
 		tabLine(th, pageTitles[:], pageTasks, b.width) + "\n\n" +
 		layoutColumns(b.width).header(th)
 }

@@ -5,6 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"clapper/api"
+	"clapper/record"
 	"clapper/studio"
 )
 
@@ -61,5 +65,36 @@ func TestHeaderNamesTheTeamHistory(t *testing.T) {
 	got := strings.SplitN(screen(m), "\n", 2)[0]
 	if !strings.Contains(got, "TEAM  db-host/studio") || strings.Contains(got, "ann") || strings.Contains(got, "s3cret") {
 		t.Errorf("header: %q", got)
+	}
+}
+
+// The header gives its room by importance: a team history out of reach
+// never gives way; the service's port, the database's host and the
+// service's host go before the credits left, the database's name and the
+// counts.
+func TestHeaderGivesItsRoomByImportance(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	cfg := m.env.studio.Config
+	cfg.BaseURL, cfg.APIKey = "http://127.0.0.1:18767", "k-1234567"
+	cfg.HistoryURL = "postgres://ann:s3cret@127.0.0.1:5432/review_pw"
+	m.account = &api.Credits{Remaining: 4200, HasConcurrency: true, Running: 1, Limit: 5}
+	up, down := record.Reach{Up: true}, record.Reach{Since: testNow}
+	out := "OUT OF REACH " + testNow.Local().Format("15:04")
+	for _, c := range []struct {
+		width int
+		reach record.Reach
+		want  string
+	}{
+		{140, up, " clapper  LIVE  127.0.0.1:18767  TEAM  127.0.0.1/review_pw                               1 running · 0 queued · limit 5 · 4200 credits left "},
+		{140, down, " clapper  LIVE  127.0.0.1:18767  TEAM  127.0.0.1/review_pw " + out + "            1 running · 0 queued · limit 5 · 4200 credits left "},
+		{100, down, " clapper  LIVE   TEAM  review_pw " + out + "        1 running · 0 queued · 4200 credits left "},
+		{80, up, " clapper  LIVE   TEAM  review_pw       1 running · 0 queued · 4200 credits left "},
+		{80, down, " clapper  LIVE   TEAM  review_pw " + out + "        1 running · 0 queued "},
+		{60, down, " clapper  LIVE   TEAM  " + out + "                   "},
+	} {
+		got := ansi.Strip(headerLine(m.env.theme, cfg, c.width, "", c.reach, m.accountSummaries()))
+		if got != c.want {
+			t.Errorf("at %d columns:\n got %q\nwant %q", c.width, got, c.want)
+		}
 	}
 }
