@@ -1,6 +1,10 @@
 package scenes
 
-import "testing"
+import (
+	"errors"
+	"slices"
+	"testing"
+)
 
 // An edit of a scene costs what the service charges for a scene of its
 // length (the service reports no credits for a job): the job's task, as
@@ -21,5 +25,42 @@ func TestAnEditIsChargedToItsJobsTask(t *testing.T) {
 	}
 	if want := before.Credits + int64(scene.Duration)*3; scene.Duration == 0 || after.Credits != want {
 		t.Errorf("after an edit of a %d s scene the job costs %d credits, want %d", scene.Duration, after.Credits, want)
+	}
+}
+
+// Versions named for a composition are one per scene and of this job;
+// while one is being made the job is running; the newest successful
+// composition is the job's cut, named by its version.
+func TestComposeNamedVersionsAndTheLastCut(t *testing.T) {
+	r := newRig(t)
+	jobID := r.create()
+	j := r.job(jobID)
+	if Running(j) {
+		t.Error("a finished job is running")
+	}
+	if v, label, ok := LastCut(j); !ok || label != "v1" || v.ID != j.Compose[0].Jobs[0].ID {
+		t.Errorf("the first cut: %+v %q %v", v, label, ok)
+	}
+	s1, s2, s3 := j.Scenes[0].Jobs[0].ID, j.Scenes[1].Jobs[0].ID, j.Scenes[2].Jobs[0].ID
+	a1 := r.edit(jobID, s1, "the boat leaves at dawn")
+	if !Running(r.job(jobID)) {
+		t.Error("a job with an edit being made is not running")
+	}
+	r.until("edit", r.versionDone(jobID, a1))
+	for _, bad := range [][]string{{s1, a1, s2}, {s1, "nope", s3}} {
+		if _, _, err := r.svc.Compose(t.Context(), jobID, bad); !errors.As(err, new(*InputError)) {
+			t.Errorf("compose %v: %v, want it refused", bad, err)
+		}
+	}
+	id, sent, err := r.svc.Compose(t.Context(), jobID, []string{s1, s2, s3})
+	if err != nil || !slices.Equal(sent, []string{s1, s2, s3}) {
+		t.Fatalf("compose the first versions: %v %v", sent, err)
+	}
+	if v, label, _ := LastCut(r.job(jobID)); label != "v1" || v.ID == id {
+		t.Errorf("a cut being made is not the cut yet: %s %s", v.ID, label)
+	}
+	r.until("composition", r.versionDone(jobID, id))
+	if v, label, ok := LastCut(r.job(jobID)); !ok || label != "v2" || v.ID != id {
+		t.Errorf("the second cut: %s %q %v, want %s v2", v.ID, label, ok, id)
 	}
 }
