@@ -105,3 +105,26 @@ func TestGalleryNarrowFootSaysTheEntry(t *testing.T) {
 		t.Fatalf("a foot where every entry is whole:\n%s", strings.Join(ls, "\n"))
 	}
 }
+
+// The foot gives the highlighted entry in full only when its line is cut:
+// hugging's line is 78 cells, whole at 78 columns, cut at 77. Seven
+// entries all show at once: no count under them.
+func TestGalleryFootOnlyWhereTheEntryIsCut(t *testing.T) {
+	e := newGalleryEditor(templateField(t))
+	e.Focus()
+	driveEditor(t, e, "down")
+	if ls := strings.Split(ansi.Strip(e.View(bareStyles(), 78, true)), "\n"); len(ls) != 7 || !strings.HasSuffix(ls[1], "the people in your photos hug") {
+		t.Fatalf("at 78 columns:\n%s", strings.Join(ls, "\n"))
+	}
+	if ls := strings.Split(ansi.Strip(e.View(bareStyles(), 77, true)), "\n"); len(ls) != 8 || !strings.HasPrefix(ls[7], "  hugging: the people in your photos hug") {
+		t.Fatalf("at 77 columns:\n%s", strings.Join(ls, "\n"))
+	}
+	f := templateField(t)
+	f.Options = append(slices.Clone(f.Options), "aa1")
+	e = newGalleryEditor(f)
+	e.Focus()
+	driveEditor(t, e, "down")
+	if ls := strings.Split(ansi.Strip(e.View(bareStyles(), 100, true)), "\n"); len(ls) != 8 || strings.Contains(ls[7], "of 7") {
+		t.Fatalf("seven entries:\n%s", strings.Join(ls, "\n"))
+	}
+}
