@@ -251,7 +251,6 @@ func (m *Model) fullHelp() string {
 	}
 	hm := help.New()
 	hm.Styles = th.Help
-	hm.SetWidth(m.width)
 	keys := m.screenKeys()
 	title := m.pages[m.active].Title()
 	switch m.front().(type) {
@@ -263,9 +262,26 @@ func (m *Model) fullHelp() string {
 	if named, ok := keys.(interface{ Name() string }); ok {
 		title = named.Name() // a screen open over the page, its keys in force
 	}
-	return th.Section.Render(" Keys: "+title) + "\n\n" + indent(hm.FullHelpView(keys.FullHelp()), 1) +
-		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(hm.FullHelpView(global), 1) +
+	return th.Section.Render(" Keys: "+title) + "\n\n" + indent(helpRows(hm, keys.FullHelp(), m.width-1), 1) +
+		"\n\n" + th.Section.Render(" Everywhere") + "\n\n" + indent(helpRows(hm, global, m.width-1), 1) +
 		"\n\n" + th.Dim.Render(" ?, f1 or esc closes this help")
+}
+
+// helpRows lays a full help's columns side by side while they fit the
+// width, and the rest in rows below: help's own view cuts the columns past
+// the width to "…", and a key the help does not show is a key not known.
+func helpRows(hm help.Model, groups [][]key.Binding, width int) string {
+	hm.SetWidth(0) // measured here, never cut
+	var rows []string
+	var row [][]key.Binding
+	for _, g := range groups {
+		if len(row) > 0 && lipgloss.Width(hm.FullHelpView(append(row[:len(row):len(row)], g))) > width {
+			rows = append(rows, hm.FullHelpView(row))
+			row = nil
+		}
+		row = append(row, g)
+	}
+	return strings.Join(append(rows, hm.FullHelpView(row)), "\n\n")
 }
 
 func indent(s string, n int) string {

@@ -51,7 +51,10 @@ func (k detailKeys) ShortHelp() []key.Binding {
 }
 
 func (k detailKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Back}, {k.Open, k.Folder, k.Copy, k.Download}, {k.Onward, k.Extend, k.Upscale, k.Parent, k.Child, k.Lineage}, {k.Reread, k.Cancel, k.Duplicate, k.Tags}}
+	// Three columns of at most six: four did not fit 80 columns, and a
+	// seventh row would push the help's closing hint off an 80x24 screen.
+	return [][]key.Binding{{k.Up, k.Down, k.Back, k.Parent, k.Child, k.Lineage}, {k.Open, k.Folder, k.Copy, k.Download, k.Reread, k.Tags},
+		{k.Onward, k.Extend, k.Upscale, k.Duplicate, k.Cancel}}
 }
 
 // detailModel shows one task: its request, the service's echo, the state

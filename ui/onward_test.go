@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -327,7 +328,7 @@ func TestDetailOpensTheTaskSentOnwardTo(t *testing.T) {
 		t.Fatalf("the parent's detail does not say > opens the child:\n%s", got)
 	}
 	send(m, press("?"))
-	if got := screen(m); !strings.Contains(got, "> task sent onward to") {
+	if got := screen(m); !regexp.MustCompile(`>\s+task sent onward to`).MatchString(got) {
 		t.Fatalf("the help does not name >:\n%s", got)
 	}
 	send(m, press("esc"))
@@ -459,7 +460,7 @@ func TestLineageShowsTheWholeChain(t *testing.T) {
 	video := localOf(t, m, "811000000000000033")
 	send(m, openDetailMsg{localID: video})
 	send(m, press("?"))
-	if got := screen(m); !strings.Contains(got, "l lineage: the whole chain") {
+	if got := screen(m); !regexp.MustCompile(`l\s+lineage: the whole chain`).MatchString(got) {
 		t.Fatalf("the help does not name l:\n%s", got)
 	}
 	send(m, press("esc"))

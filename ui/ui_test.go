@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -232,6 +233,36 @@ func TestHelpNeverListsADeadKey(t *testing.T) {
 	// The list: attach and abandon only on a request of unknown outcome.
 	if got := screen(m); strings.Contains(got, "attach task id") {
 		t.Errorf("attach offered on an ordinary row:\n%s", got)
+	}
+}
+
+// Every key a finished video's detail names in its help is readable at
+// 80x24 (four columns cut the third and the fourth to "…"), and the help
+// fits the screen whole, its closing hint too.
+func TestDetailHelpShowsEveryKeyAt80x24(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("G"))
+	send(m, press("enter"))
+	// The most it can name: a file saved, tasks before and after it.
+	d := m.detail()
+	d.downloads = []record.Download{{Status: record.DownloadDone, Path: "/tmp/fox.mp4"}}
+	d.task.From, d.task.Onward = []record.Link{{}}, []record.Link{{}}
+	send(m, press("?"))
+	got := screen(m)
+	named := 0
+	for _, col := range m.detail().Help().FullHelp() {
+		for _, b := range col {
+			if !b.Enabled() {
+				continue
+			}
+			named++
+			if !regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + `(\s|$)`).MatchString(got) {
+				t.Errorf("the help lacks %q %q:\n%s", b.Help().Key, b.Help().Desc, got)
+			}
+		}
+	}
+	if named != 16 || !strings.Contains(got, "closes this help") {
+		t.Errorf("%d keys named, or the closing hint is off the screen:\n%s", named, got)
 	}
 }
 
