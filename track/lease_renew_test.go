@@ -79,3 +79,29 @@ func TestAStoppedPollerHandsItsLeaseOverAtOnce(t *testing.T) {
 		t.Error("the lease of a stopped watcher was not handed over at once")
 	}
 }
+
+// A follower looks at the lease on a beat of its own, not when its tasks
+// are next due: with the only task's next read ten minutes off, a hung
+// poller is replaced within a lease and a look of its last renewal, the
+// follower stepping only when Step says something is due (as Run does).
+func TestFollowerLooksAtTheLeaseOnItsOwnBeat(t *testing.T) {
+	ctx := context.Background()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	holder, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: every(10 * time.Minute)}, 1)
+	svc.states[ids[0]] = []string{"processing"}
+	clk.Advance(10 * time.Minute)
+	holder.Step(ctx) // claims the lease as it reads, then hangs
+	hung := clk.Now()
+	follower := NewWatcher(c, store, WatcherOptions{Clock: clk, Schedule: every(10 * time.Minute)})
+	if err := follower.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for !follower.Leading() {
+		next := follower.Step(ctx)
+		if next.IsZero() || clk.Now().Sub(hung) > pollerLease+leaseLook {
+			t.Fatalf("the follower did not take the lease over %v after the poller hung (next step %v)", clk.Now().Sub(hung), next)
+		}
+		clk.Set(next)
+	}
+}

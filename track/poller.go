@@ -24,6 +24,13 @@ import (
 // itself: nothing else may be following them.
 const pollerLease = 30 * time.Second
 
+// leaseLook is how often a watcher that follows through the history looks
+// at the lease, on a beat of its own rather than when a task is next due
+// (a long video's next read may be a minute off): a poller killed on
+// another host is replaced at most this long after its lease ends, one
+// killed on this host this long after it died.
+const leaseLook = 3 * time.Second
+
 // pollerLeaseState is a watcher's view of the lease.
 type pollerLeaseState struct {
 	mu      sync.Mutex
@@ -60,12 +67,28 @@ func (w *Watcher) polling(ctx context.Context, now time.Time) bool {
 	holder, err := w.store.ClaimPoller(ctx, w.lease.owner, now, pollerLease, ownerGone)
 	leading := err != nil || holder == w.lease.owner
 	w.lease.leading, w.lease.checkAt = leading, now.Add(pollerLease/3)
+	if !leading {
+		w.lease.checkAt = now.Add(leaseLook)
+	}
 	w.lease.mu.Unlock()
 	if leading && err == nil {
 		// Tasks another process sent since are this poller's to read.
 		w.Load(ctx)
 	}
 	return leading
+}
+
+// lookDue is when a follower looks at the lease next, by itself (a zero
+// time: now); ok is false when it does not look (it holds the lease and
+// renews it as it reads, follows nothing, or polls on its own). Called
+// with w.mu held.
+func (w *Watcher) lookDue() (at time.Time, ok bool) {
+	w.lease.mu.Lock()
+	defer w.lease.mu.Unlock()
+	if !w.lease.shared || w.lease.leading || len(w.queue) == 0 {
+		return time.Time{}, false
+	}
+	return w.lease.checkAt, true
 }
 
 // Leading reports whether this watcher holds the account's poller lease

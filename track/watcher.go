@@ -375,6 +375,16 @@ func (w *Watcher) Step(ctx context.Context) time.Time {
 		if len(w.queue) > 0 && (due.IsZero() || !w.queue[0].next.After(due)) {
 			t, due = w.queue[0], w.queue[0].next
 		}
+		if look, ok := w.lookDue(); ok && (due.IsZero() || look.Before(due)) {
+			if look.After(now) {
+				w.mu.Unlock()
+				return look
+			}
+			// The lease is no read of the service: no budget spent.
+			w.mu.Unlock()
+			w.polling(ctx, now)
+			continue
+		}
 		if due.IsZero() {
 			w.mu.Unlock()
 			return time.Time{}
