@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -25,9 +26,17 @@ func IsTeamURL(u string) bool {
 	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
 }
 
+// dsnPassword is a password in PostgreSQL's keyword form, quoted or not.
+var dsnPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S*)`)
+
 // Redact is a history URL as it may be shown: without its password (and
 // without the password parameter some URLs carry in their query).
 func Redact(raw string) string {
+	if !strings.Contains(raw, "://") {
+		// Not a URL: maybe PostgreSQL's keyword form (host=h password=p),
+		// which clapper refuses but must not echo.
+		return strings.ToValidUTF8(dsnPassword.ReplaceAllString(raw, "${1}(hidden)"), "?")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(a URL that cannot be read)"
@@ -39,6 +48,26 @@ func Redact(raw string) string {
 		q.Del("password")
 		u.RawQuery = q.Encode()
 	}
+	return u.String()
+}
+
+// named is a URL whose connections say which copy of clapper they are
+// (pg_stat_activity's application_name), unless the URL names them itself:
+// a server's keeper can tell the team's machines apart. The server keeps
+// 63 bytes of it.
+func named(rawURL, machine string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	q := u.Query()
+	if q.Has("application_name") {
+		return rawURL
+	}
+	q.Set("application_name", "clapper "+machine)
+	// pgx reads a + as itself, not as a space (Encode writes a + of the
+	// text as %2B).
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	return u.String()
 }
 
@@ -63,8 +92,9 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 	if s.machine == "" {
 		s.machine = "?"
 	}
+	s.url = named(rawURL, s.machine)
 	open := func(max int) (*pool, error) {
-		db, err := sql.Open(s.driver, rawURL)
+		db, err := sql.Open(s.driver, s.url)
 		if err != nil {
 			return nil, err
 		}

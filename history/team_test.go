@@ -248,3 +248,29 @@ func TestTeamOpenFailuresNameTheURL(t *testing.T) {
 		t.Errorf("a URL that cannot be read: %v", err)
 	}
 }
+
+// A history URL in PostgreSQL's keyword form (which clapper refuses) is
+// shown without its password too, quoted or not, as is a URL's.
+func TestRedactHidesEveryPassword(t *testing.T) {
+	for raw, want := range map[string]string{
+		"host=db port=5432 user=ann password=WRONGpass123 dbname=studio":  "host=db port=5432 user=ann password=(hidden) dbname=studio",
+		"host=db PASSWORD = 'two words\\' q' dbname=studio":               "host=db PASSWORD = (hidden) dbname=studio",
+		"postgres://ann:s3cret@db:5432/studio?sslmode=disable":            "postgres://ann@db:5432/studio?sslmode=disable",
+		"postgresql://db/studio?password=s3cret&application_name=clapper": "postgresql://db/studio?application_name=clapper",
+	} {
+		if got := Redact(raw); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// A team's connections name the copy of clapper they serve, so the
+// server's keeper can tell the machines apart.
+func TestTeamConnectionsNameTheirMachine(t *testing.T) {
+	teamOnly(t)
+	s := sharedDatabase(t)(WithMachine("ann@studio-1"))
+	var name string
+	if err := s.r.QueryRowContext(context.Background(), `SELECT current_setting('application_name')`).Scan(&name); err != nil || name != "clapper ann@studio-1" {
+		t.Errorf("application_name %q (%v), want clapper ann@studio-1", name, err)
+	}
+}
