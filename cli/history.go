@@ -46,7 +46,7 @@ func newHistoryCmd(app *App) *cobra.Command {
 	f.StringSliceVar(&o.states, "state", nil, "Only these states: created, queueing, processing,\nsuccess, failed, unknown, rejected, abandoned")
 	f.StringSliceVar(&o.operations, "operation", nil, "Only these operations")
 	f.StringSliceVar(&o.models, "model", nil, "Only these models")
-	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation, and the History page's state:,\nop:, model:, tag:, from: and to: (YYYY-MM-DD)")
+	f.StringVar(&o.search, "search", "", "Words that must all occur in the prompt, task id,\nmodel or operation, and the History page's state:,\nop:, model:, tag:, by: (a user or a machine), set:,\nis:keeper, from: and to: (YYYY-MM-DD)")
 	f.StringVar(&o.since, "since", "", "Created on or after this day (YYYY-MM-DD) or\ntime (RFC 3339)")
 	f.StringVar(&o.until, "until", "", "Created before this date or time")
 	f.IntVar(&o.limit, "limit", 50, "How many tasks at most (0 for all)")

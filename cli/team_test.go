@@ -48,7 +48,7 @@ func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
 		}
 		rows = append(rows, one)
 	}
-	if len(rows) != 1 || rows[0].Prompt != "a fox at dawn" || rows[0].TaskID == "" || rows[0].SentBy != studio.SentBy() ||
+	if len(rows) != 1 || rows[0].Prompt != "a fox at dawn" || rows[0].TaskID == "" || rows[0].SentBy != (studio.Config{DataDir: machineA}).Machine() ||
 		!strings.HasPrefix(rows[0].Account, "key:") || strings.Contains(rows[0].Account, "k-team") {
 		t.Fatalf("B's history of the team: %+v", rows)
 	}

@@ -135,3 +135,33 @@ func TestSetHoldsItsUnsentLines(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A cap is on what an account spends: a team's history that holds another
+// account's tasks (a second key, a colleague's own sandbox) counts only
+// this store's account, and the tasks recorded before accounts were kept.
+func TestCapsCountTheStoresAccount(t *testing.T) {
+	open := sharedDatabase(t)
+	live, other, old := open(WithSender("key:1", "ann@studio-1")), open(WithSender("sandbox:bob@studio-2", "bob@studio-2")), open()
+	ctx := context.Background()
+	daily := []record.Cap{{Limit: 100, Since: t0.Add(-24 * time.Hour), Known: true}}
+	for i, c := range []struct {
+		s       *Store
+		reserve int64
+	}{{other, 60}, {old, 30}, {live, 70}} {
+		if _, err := c.s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video,
+			Body: fmt.Appendf(nil, `{"prompt":"p%d"}`, i), Reserve: c.reserve}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := live.CreditsSince(ctx, "", t0.Add(-24*time.Hour)); err != nil || n != 100 {
+		t.Errorf("key:1 spent %d (%v), want its 70 and the 30 recorded before accounts", n, err)
+	}
+	_, err := live.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"one more"}`), Reserve: 1, Caps: daily})
+	var ce *record.CapExceeded
+	if !errors.As(err, &ce) || ce.Spent != 100 {
+		t.Errorf("key:1 at its cap sends one more: %v", err)
+	}
+	if _, err := other.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"b2"}`), Reserve: 5, Caps: daily}); err != nil {
+		t.Errorf("bob's sandbox, 65 of its own and 30 old: %v", err)
+	}
+}

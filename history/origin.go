@@ -23,16 +23,19 @@ func (s *Store) CreditsSince(ctx context.Context, origin record.Origin, from tim
 const setHold = time.Minute
 
 // creditsSince is CreditsSince leaving out one set's own reservation (0:
-// none), for a line of that set being checked against the caps.
+// none), for a line of that set being checked against the caps. It counts
+// this store's account (and tasks recorded before accounts were): a cap
+// is on what an account spends, and a team's history may hold another
+// account's tasks, or a colleague's simulated ones.
 func (s *Store) creditsSince(ctx context.Context, q queryer, origin record.Origin, from time.Time, exceptSet int64) (int64, error) {
 	var n int64
 	err := q.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN task_id IS NOT NULL THEN credits
 			WHEN state = ? THEN reserved ELSE 0 END), 0)
 		+ CASE WHEN ? = '' THEN (SELECT coalesce(sum(reserved), 0) FROM task_sets
 			WHERE reserved > 0 AND reserved_beat >= ? AND id != ?) ELSE 0 END
-		FROM tasks WHERE (? = '' OR origin = ?) AND created_at >= ?`,
+		FROM tasks WHERE (? = '' OR origin = ?) AND (? = '' OR account IN (?, '')) AND created_at >= ?`,
 		record.StateSubmitting, string(origin), ms(s.now().Add(-setHold)), exceptSet,
-		string(origin), string(origin), ms(from)).Scan(&n)
+		string(origin), string(origin), s.account, s.account, ms(from)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("history: %w", err)
 	}

@@ -156,11 +156,15 @@ func (d *dialect) where(f record.Filter) (conds []string, args []any, words []st
 	in("t.operation", ops)
 	in("t.model", f.Models)
 	if len(f.SentBy) > 0 {
-		// by:ann finds ann@any-machine, by:studio-3 anyone on that machine.
+		// by:ann finds ann@any-machine, by:studio-3 anyone on that host,
+		// and both the copies with data folders of their own there
+		// (ann@studio-3:/data/folder): by:studio-3 and by:ann@studio-3.
 		var ors []string
 		for _, who := range f.SentBy {
-			ors = append(ors, `t.sent_by = ?`, `t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`)
-			args = append(args, who, likeEscaper.Replace(who)+"@%", "%@"+likeEscaper.Replace(who))
+			w := likeEscaper.Replace(who)
+			ors = append(ors, `t.sent_by = ?`, `t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`,
+				`t.sent_by LIKE ? ESCAPE '\'`, `t.sent_by LIKE ? ESCAPE '\'`)
+			args = append(args, who, w+"@%", "%@"+w, "%@"+w+":%", w+":%")
 		}
 		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}

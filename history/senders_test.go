@@ -19,7 +19,9 @@ func TestTasksKnowTheirAccountAndSender(t *testing.T) {
 	ann := open(WithSender("acct-1", "ann@studio-1"))
 	bob := open(WithSender("acct-1", "bob@studio-2"))
 	other := open(WithSender("acct-2", "cy@studio-1"))
+	dee := open(WithSender("acct-2", "dee@studio-3:/srv/clapper")) // a data folder of its own
 	old := open()
+	submitted(t, dee, "tk-dee", `{"prompt":"e"}`)
 	submitted(t, ann, "tk-ann", `{"prompt":"a"}`)
 	submitted(t, bob, "tk-bob", `{"prompt":"b"}`)
 	submitted(t, other, "tk-cy", `{"prompt":"c"}`)
@@ -39,6 +41,11 @@ func TestTasksKnowTheirAccountAndSender(t *testing.T) {
 		{[]string{"ann", "bob"}, []string{"tk-bob", "tk-ann"}},
 		{[]string{"an"}, nil},
 		{[]string{"studio"}, nil},
+		{[]string{"studio-3"}, []string{"tk-dee"}},
+		{[]string{"dee@studio-3"}, []string{"tk-dee"}},
+		{[]string{"dee"}, []string{"tk-dee"}},
+		{[]string{"dee@studio-3:/srv/clapper"}, []string{"tk-dee"}},
+		{[]string{"studio-3:/srv"}, nil},
 	} {
 		page, err := ann.Tasks(ctx, record.Filter{SentBy: c.by})
 		if err != nil {

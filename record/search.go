@@ -32,6 +32,14 @@ func ParseState(word string) (string, error) {
 	return st, nil
 }
 
+// searchExamples shows each field of a search with a value.
+var searchExamples = map[string]string{
+	"state": "state:failed", "op": "op:text2video", "operation": "op:text2video", "model": "model:svcq1",
+	"by": "by:ann (a user), by:studio-3 (a machine) or by:ann@studio-3", "set": "set:3", "is": "is:keeper",
+	"tag": "tag:keeper", "from": "from:2026-11-01", "since": "from:2026-11-01", "to": "to:2026-11-30",
+	"until": "to:2026-11-30",
+}
+
 // ParseSearch reads the History page's search ("words state:failed
 // op:text2video model:svcq1 tag:keeper by:ann from:2026-11-01 to:2026-11-30") into
 // a filter (the Tasks page's filter and list_tasks read it too); tag:a tag:b
@@ -43,6 +51,12 @@ func ParseSearch(s string) (Filter, error) {
 	var words []string
 	for _, w := range strings.Fields(s) {
 		k, v, ok := strings.Cut(w, ":")
+		if ok && v == "" {
+			// A field given no value is a slip, not a word to look for.
+			if example, known := searchExamples[strings.ToLower(k)]; known {
+				return f, fmt.Errorf("%s: needs a value, as %s", strings.ToLower(k), example)
+			}
+		}
 		if !ok || v == "" {
 			words = append(words, w)
 			continue

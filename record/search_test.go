@@ -54,3 +54,18 @@ func TestSearchTakesSetsAndKeepers(t *testing.T) {
 		}
 	}
 }
+
+// A field with no value (by: typed before its name) is named with what it
+// takes, not searched for as a word that nothing holds.
+func TestSearchFieldWithoutValueIsNamed(t *testing.T) {
+	for _, c := range []struct{ query, field string }{
+		{"fox by:", "by"}, {"state:", "state"}, {"op: fox", "op"}, {"FROM:", "from"},
+	} {
+		if _, err := ParseSearch(c.query); err == nil || !strings.HasPrefix(err.Error(), c.field+": needs a value, as ") {
+			t.Errorf("%q: %v, want %s: named with an example", c.query, err, c.field)
+		}
+	}
+	if f, err := ParseSearch("ratio: 16:9"); err != nil || f.Text != "ratio: 16:9" {
+		t.Errorf("words with colons: %+v, %v", f, err)
+	}
+}

@@ -247,8 +247,21 @@ func (s *Studio) SaveResults(ctx context.Context, taskID string, res *api.TaskRe
 	return s.downloader.QueueResults(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
 }
 
-// saveEvent saves the results a success event carries.
+// saveEvent saves the results a success event carries. In a team's
+// history, only those of the tasks sent from this copy of clapper: every
+// copy hears of every task's success, and a teammate's result saved on
+// each machine at once would fill every disk with the team's work (the
+// detail says where it was saved, and d saves it here too).
 func (s *Studio) saveEvent(ctx context.Context, ev track.Event) error {
+	if s.Config.Team() {
+		t, err := s.store.TaskByID(ctx, ev.TaskID)
+		if err != nil {
+			return fmt.Errorf("save the results of task %s: %w", ev.TaskID, err)
+		}
+		if t.SentBy != s.sentBy {
+			return nil
+		}
+	}
 	res := ev.Result
 	if j := ev.Job; j != nil && j.SignedURL != "" {
 		// The composed video: its signed URL lasts under 3 minutes, so now.

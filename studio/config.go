@@ -404,47 +404,51 @@ func (c Config) Backend() string {
 }
 
 // Account names the account tasks are sent on, as history records it:
-// "sandbox", or "key:" and the first twelve hex digits of the key's
+// "sandbox" (in a team's history, "sandbox:" and the machine), or "key:"
+// and the first twelve hex digits of the key's
 // SHA-256 (never the key: colleagues with the same key share an account).
 func (c Config) Account() string {
 	if !c.Live() {
+		if c.Team() {
+			// Each copy's embedded sandbox is a service of its own: its
+			// tasks are read, and its credits capped, by that copy alone.
+			return "sandbox:" + c.Machine()
+		}
 		return "sandbox"
 	}
 	sum := sha256.Sum256([]byte(c.APIKey))
 	return "key:" + hex.EncodeToString(sum[:6])
 }
 
-// SentBy names who sends from this process: user@machine.
-func SentBy() string {
-	name := "someone"
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		name = u.Username
-	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "?"
-	}
-	return fileSafe(name) + "@" + fileSafe(host)
-}
-
-// Machine names this copy of clapper in a team's database, where the
-// files it saved, its download leases and its upload cache are its own: the
-// host name, and the data folder too when it is not the default one, so two
-// copies on one host with data folders of their own never take each
-// other's files for theirs (a result one saved reads "saved on" the other).
+// Machine names this copy of clapper: who sends from it and, in a team's
+// database, whose files it saved, whose download leases and upload cache
+// are its own. It is user@host, and the data folder too when it is not the
+// user's default one, so two copies on one host, whether of two users or
+// of one user's two data folders, never take each other's files for
+// theirs (a result one saved reads "saved on" the other) and by:NAME tells
+// them apart. The user is $USER when set (containers where everyone is
+// root name people by it), else the account's login name.
 func (c Config) Machine() string {
+	name := os.Getenv("USER")
+	if name == "" {
+		name = "someone"
+		if u, err := user.Current(); err == nil && u.Username != "" {
+			name = u.Username
+		}
+	}
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "?"
 	}
+	me := fileSafe(name) + "@" + fileSafe(host)
 	if def, err := DefaultDataDir(); err == nil && filepath.Clean(def) == filepath.Clean(c.DataDir) {
-		return host
+		return me
 	}
 	dir, err := filepath.Abs(c.DataDir)
 	if err != nil {
 		dir = c.DataDir
 	}
-	return host + ":" + dir
+	return me + ":" + dir
 }
 
 // Team reports whether the history is a team's shared database.

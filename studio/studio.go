@@ -53,8 +53,8 @@ type Options struct {
 	// Origin is recorded with every task this studio sends: the front end
 	// using it (tui, cli, mcp).
 	Origin record.Origin
-	// SentBy is recorded with every task as who sent it (user@machine;
-	// SentBy() when "").
+	// SentBy is recorded with every task as who sent it (the config's
+	// Machine() when "").
 	SentBy string
 }
 
@@ -70,6 +70,7 @@ type Studio struct {
 	downloader *track.Downloader
 
 	opts       Options
+	sentBy     string // who sends from this studio: Options.SentBy
 	stopSandbx func()
 	// schedule is the watcher's, paced to the backend's speed.
 	schedule *track.Schedule
@@ -210,11 +211,11 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 	if o.Clock != nil {
 		storeOpts = append(storeOpts, history.WithClock(o.Clock))
 	}
-	sentBy := o.SentBy
-	if sentBy == "" {
-		sentBy = SentBy()
+	s.sentBy = o.SentBy
+	if s.sentBy == "" {
+		s.sentBy = cfg.Machine()
 	}
-	storeOpts = append(storeOpts, history.WithSender(cfg.Account(), sentBy))
+	storeOpts = append(storeOpts, history.WithSender(cfg.Account(), s.sentBy))
 	if s.store, err = openHistory(ctx, cfg, storeOpts...); err != nil {
 		s.stopSandbx()
 		return nil, err

@@ -17,32 +17,45 @@ import (
 	"clapper/track"
 )
 
-// Two machines on one team database spend from one pool: what one sent
-// counts against the daily cap the other checks.
+// Two machines of one account on one team database spend from one pool:
+// what one sent counts against the daily cap the other checks.
 func TestTeamCapHoldsAcrossMachines(t *testing.T) {
 	isolated(t)
 	url := pgtest.Get(t).Database(t, "", nil)
 	clk := sandbox.NewFakeClock(wiringT0)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: clk, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
 	machine := func() *studio.Studio {
-		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true})
+		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team"})
 		cfg.DailyCreditCap = 100
-		return openSandbox(t, cfg, clk)
+		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, Watcher: track.WatcherOptions{Clock: clk}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
 	}
 	a, b := machine(), machine()
-	ctx := context.Background()
 	body := map[string]any{"model": "svcq3-pro", "prompt": "a fox", "duration": 5}
-	price := a.Price(api.OpText2Video, body)
-	if !price.Known || price.Credits <= 0 || price.Credits > 100 {
-		t.Fatalf("price %+v", price)
-	}
+	// The service publishes no prices: a sends until its cap, which it
+	// checks with what it spent, refuses.
 	spent := int64(0)
-	for spent+price.Credits <= 100 {
+	for spent < 100 {
 		sub, err := a.Submit(ctx, api.OpText2Video, body)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if sub.Task.Credits <= 0 {
+			t.Fatalf("a task of no credits: %+v", sub.Task)
+		}
 		spent += int64(sub.Task.Credits)
 	}
+	price := a.Price(api.OpText2Video, body)
 	got, err := b.Spent(ctx)
 	if err != nil || got.Today != spent {
 		t.Fatalf("b sees %+v (%v), a spent %d", got, err, spent)
@@ -152,26 +165,31 @@ func TestTeamCopiesWithDataFoldersOfTheirOwnSaveApart(t *testing.T) {
 	}
 }
 
-// The default data folder is the machine's own: its name is the host's, as
-// the files a team's copies saved before data folders were named say.
-func TestMachineOfTheDefaultDataFolderIsTheHost(t *testing.T) {
+// A copy of clapper is its user@host, and its data folder too when that is
+// not the user's default one: two users on one host, or one user's two
+// data folders, are machines of their own. $USER names the user.
+func TestMachineOfTheDefaultDataFolderIsTheUserAtTheHost(t *testing.T) {
 	isolated(t)
 	def, err := studio.DefaultDataDir()
 	if err != nil {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
-	if got := (studio.Config{DataDir: def}).Machine(); got != host {
-		t.Errorf("machine of the default data folder %q, want %q", got, host)
+	if got := (studio.Config{DataDir: def}).Machine(); got != "tester@"+host {
+		t.Errorf("machine of the default data folder %q, want tester@%s", got, host)
+	}
+	t.Setenv("USER", "ann")
+	if got := (studio.Config{DataDir: def}).Machine(); got != "ann@"+host {
+		t.Errorf("ann's machine %q, want ann@%s", got, host)
 	}
 	other := t.TempDir()
-	if got := (studio.Config{DataDir: other}).Machine(); got != host+":"+other {
+	if got := (studio.Config{DataDir: other}).Machine(); got != "ann@"+host+":"+other {
 		t.Errorf("machine of %s: %q", other, got)
 	}
 	// A folder given relative to where clapper starts is named whole: the
 	// same folder reached from two places is one machine.
 	t.Chdir(other)
-	if got := (studio.Config{DataDir: "data"}).Machine(); got != host+":"+filepath.Join(other, "data") {
+	if got := (studio.Config{DataDir: "data"}).Machine(); got != "ann@"+host+":"+filepath.Join(other, "data") {
 		t.Errorf("machine of data in %s: %q", other, got)
 	}
 }

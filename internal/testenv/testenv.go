@@ -12,7 +12,8 @@ import (
 
 // Isolate unsets every CLAPPER_ variable, points HOME, the XDG folders
 // and CLAPPER_CONFIG_DIR at a fresh temporary folder and makes the terminal
-// a plain one (no NO_COLOR, no multiplexer: TERM=xterm-256color); the returned function
+// a plain one (no NO_COLOR, no multiplexer: TERM=xterm-256color) and the
+// user tester; the returned function
 // removes that folder, and only it. Call it first in TestMain, before any
 // child process is started: children inherit the isolated environment.
 func Isolate() (cleanup func()) {
@@ -49,5 +50,7 @@ func Isolate() (cleanup func()) {
 		os.Unsetenv(name)
 	}
 	os.Setenv("TERM", "xterm-256color")
+	// Who sends (a team's user@host) is one user's, whoever runs the tests.
+	os.Setenv("USER", "tester")
 	return func() { os.RemoveAll(root) }
 }
