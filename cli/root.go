@@ -27,6 +27,10 @@ type ExitError struct {
 func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// exitUnknown is the status of a check that could not look (voices
+// --expiring with the history out of reach): neither yes (1) nor no (0).
+const exitUnknown = 3
+
 // exitInterrupted is the status of a command stopped by Ctrl-C (128+SIGINT).
 const exitInterrupted = 130
 

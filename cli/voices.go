@@ -28,11 +28,11 @@ func newVoicesCmd(app *App) *cobra.Command {
 			"for good and no longer counts down. A voice forgotten on the Voices page is not listed.\n\n" +
 			"With --expiring, for cron or scripts: lists only the voices the service deletes within " +
 			"--within (default 24h) unless they are used, and exits 1 when there is any, 0 when there " +
-			"is none (printing nothing). Kept voices never expire; voices already deleted are not " +
+			"is none (printing nothing), 3 when the history cannot be read. Kept voices never expire; voices already deleted are not " +
 			"listed, as nothing can save them any more (plain clapper voices shows them as expired).",
 		Example: "  clapper voices\n" +
 			"  clapper voices --expiring --within 48h --json\n" +
-			"  0 9 * * *  clapper voices --expiring || notify-send 'voices expire'",
+			"  clapper voices --expiring; [ $? -eq 1 ] && notify-send 'voices expire'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("within") && !expiring {
@@ -47,14 +47,23 @@ func newVoicesCmd(app *App) *cobra.Command {
 				}
 				return writeSystemVoices(app.Out, asJSON)
 			}
+			// With --expiring, 1 says a voice expires: a history that
+			// cannot be read is another status, or cron would warn of
+			// voices when the database is down.
+			unread := func(err error) error {
+				if expiring {
+					return &ExitError{Code: exitUnknown, Err: err}
+				}
+				return err
+			}
 			store, err := app.openStore(cmd.Context())
 			if err != nil {
-				return err
+				return unread(err)
 			}
 			defer store.Close()
 			all, err := store.Voices(cmd.Context())
 			if err != nil {
-				return err
+				return unread(err)
 			}
 			now := app.now()
 			var voices []record.Voice
@@ -83,7 +92,7 @@ func newVoicesCmd(app *App) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&asJSON, "json", false, "Print one JSON object per line")
-	f.BoolVar(&expiring, "expiring", false, "Only voices deleted within --within unless\nused; exit 1 when there is any")
+	f.BoolVar(&expiring, "expiring", false, "Only voices deleted within --within unless\nused; exit 1 when there is any, 3 when the\nhistory cannot be read")
 	f.DurationVar(&within, "within", 24*time.Hour, "With --expiring: how far ahead to look")
 	f.BoolVar(&system, "system", false, "List the service's system voices, usable by\nid without cloning")
 	return cmd

@@ -88,6 +88,10 @@ func TestVoicesExpiringExitCodes(t *testing.T) {
 	if r := runCLIData(t, t.TempDir(), "voices", "--expiring"); r.code != 0 || r.out != "" {
 		t.Errorf("no voices at all: exit %d, out %q", r.code, r.out)
 	}
+	// A history out of reach is neither: cron must not warn of voices.
+	if r := runCLIData(t, t.TempDir(), "voices", "--expiring", "--history-url", "postgres://nobody@127.0.0.1:1/team?connect_timeout=2"); r.code != 3 || !strings.Contains(r.err, "127.0.0.1:1") {
+		t.Errorf("history out of reach: exit %d, err %q; want 3 and the server named", r.code, r.err)
+	}
 	// The plain list shows every voice, kept and expired ones too, and
 	// exits 0.
 	r = runCLIData(t, data, "voices")
