@@ -90,10 +90,10 @@ type Model struct {
 	statusText string
 	statusBad  bool
 	// lastStatus is the latest message, kept after the status line
-	// clears: ! shows it in full.
-	lastStatus    string
-	lastStatusBad bool
-	statusSeq     int
+	// clears; messages are the latest few, which ! shows in full.
+	lastStatus string
+	messages   messageLog
+	statusSeq  int
 
 	running, queued int
 	creditsToday    int64
@@ -318,7 +318,8 @@ func (m *Model) onStatus(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case statusMsg:
 		m.statusSeq++
 		m.statusText, m.statusBad = msg.text, msg.bad
-		m.lastStatus, m.lastStatusBad = msg.text, msg.bad
+		m.lastStatus = msg.text
+		m.messages.add(msg.text, msg.bad, m.env.now())
 		cmds := []tea.Cmd{m.env.timers.after(6*time.Second, statusExpiredMsg{m.statusSeq})}
 		if msg.changed != 0 {
 			cmds = append(cmds, m.mark(msg.changed))
@@ -471,7 +472,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.New):
 		return m.switchTo(pageNew)
 	case key.Matches(msg, m.keys.Message):
-		m.openDialog(&messageDialog{text: m.lastStatus, bad: m.lastStatusBad}, ownerNone)
+		m.openDialog(&messageDialog{log: m.messages}, ownerNone)
 		return nil
 	}
 	if m.detail() != nil && msg.String() == "esc" {

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -53,11 +55,31 @@ func (d *confirmDialog) View(th *Theme, width int) string {
 	return th.Box.Width(w).Render(body)
 }
 
-// messageDialog shows the last status line message in full (!): a reason
-// cut at the terminal's width is never lost.
-type messageDialog struct {
+// messageLog is the latest status line messages, oldest first: one shown
+// for a moment (a save of the settings refused while a task's notice came
+// in) is not lost to the next.
+type messageLog []loggedMessage
+
+type loggedMessage struct {
 	text string
 	bad  bool
+	at   time.Time
+}
+
+// keptMessages is how many ! shows: four of three lines each fit 80x24.
+const keptMessages = 4
+
+func (l *messageLog) add(text string, bad bool, at time.Time) {
+	*l = append(*l, loggedMessage{text: text, bad: bad, at: at})
+	if len(*l) > keptMessages {
+		*l = slices.Clone((*l)[len(*l)-keptMessages:])
+	}
+}
+
+// messageDialog shows the latest status line messages in full (!),
+// newest first: a reason cut at the screen's edge is one key away.
+type messageDialog struct {
+	log messageLog
 }
 
 func (d *messageDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -70,15 +92,23 @@ func (d *messageDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 
 func (d *messageDialog) View(th *Theme, width int) string {
 	w := min(width-4, 72)
-	text := th.Dim.Render("No message yet.")
-	if d.text != "" {
+	title, text := "Last message", th.Dim.Render("No message yet.")
+	if len(d.log) > 1 {
+		title = "Last messages, newest first"
+	}
+	var entries []string
+	for _, e := range slices.Backward(d.log) {
 		style := th.Success
-		if d.bad {
+		if e.bad {
 			style = th.Error
 		}
-		text = style.Render(wrap(d.text, w-4))
+		at := e.at.Local().Format("15:04") + " "
+		entries = append(entries, lipgloss.JoinHorizontal(lipgloss.Top, th.Dim.Render(at), style.Render(wrap(e.text, w-4-len(at)))))
 	}
-	body := th.Strong.Render("Last message") + "\n\n" + text + "\n\n" +
+	if len(entries) > 0 {
+		text = strings.Join(entries, "\n\n")
+	}
+	body := th.Strong.Render(title) + "\n\n" + text + "\n\n" +
 		th.Key.Render("enter") + th.Dim.Render(" or ") + th.Key.Render("esc") + th.Dim.Render(" closes")
 	return th.Box.Width(w).Render(body)
 }

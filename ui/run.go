@@ -149,6 +149,7 @@ func (r *relays) stop() {
 // else restarts the studio on the new configuration (another backend opens
 // its own history).
 func (m *Model) onSettingsSaved(msg settingsSavedMsg) tea.Cmd {
+	m.pages[pageSettings].(*settingsPage).saved()
 	old := m.env.studio
 	if old.Config.Runs(msg.cfg) {
 		old.Config.Theme, old.Config.Saved = msg.cfg.Theme, msg.cfg.Saved

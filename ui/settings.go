@@ -64,6 +64,10 @@ type settingsSavedMsg struct {
 	path string
 }
 
+// settingsRefusedMsg: the save reached a key or a team history that did
+// not answer as it must; nothing was written.
+type settingsRefusedMsg struct{ text string }
+
 // settingsPage edits a copy of the configuration; s saves it to the
 // settings file and restarts the studio on it (another backend means
 // another history), without restarting the program.
@@ -76,6 +80,10 @@ type settingsPage struct {
 	editing bool
 	input   textinput.Model
 	problem string
+	// checking says what a save reaches before it writes (a new key, a
+	// team's database), while it does: a server that never answers holds
+	// the save for the whole timeout.
+	checking string
 	// paths completes the folder being typed into a folder row.
 	paths *forms.PathCompleter
 	// typed marks the rows changed on the page: only these are saved.
@@ -253,8 +261,11 @@ func (p *settingsPage) reopen() tea.Cmd {
 	return nil
 }
 
+// saved says the save's checks passed: the settings are written.
+func (p *settingsPage) saved() { p.checking = "" }
+
 func (p *settingsPage) discard() {
-	p.draft, p.problem, p.typed = p.env.studio.Config, "", map[int]bool{}
+	p.draft, p.problem, p.checking, p.typed = p.env.studio.Config, "", "", map[int]bool{}
 }
 
 func (p *settingsPage) Help() help.KeyMap {
@@ -267,7 +278,7 @@ func (p *settingsPage) Help() help.KeyMap {
 	k.Toggle.SetEnabled(kind == toggleSetting || kind == choiceSetting)
 	k.ToggleBack.SetEnabled(kind == choiceSetting)
 	k.Edit.SetEnabled(kind == textSetting || kind == secretSetting)
-	dirty := p.dirty()
+	dirty := p.dirty() && p.checking == "" // one save at a time
 	k.Save.SetEnabled(dirty)
 	k.Cancel.SetEnabled(dirty)
 	return k
@@ -284,6 +295,11 @@ func (p *settingsPage) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	switch msg := msg.(type) {
+	case settingsRefusedMsg:
+		// Kept on the page until the next edit, and in the messages (!):
+		// the status line's moment may go to a task's notice.
+		p.checking, p.problem = "", msg.text
+		return statusErrText(msg.text)
 	case tea.PasteMsg:
 		if p.editing {
 			var cmd tea.Cmd
@@ -429,16 +445,26 @@ func (p *settingsPage) save() tea.Cmd {
 	// and a new team history is reached (and migrated) first.
 	check := cfg.Live() && (p.typed[0] || p.typed[1] || !p.env.studio.Config.Live())
 	checkTeam := cfg.Team() && p.typed[p.teamRow()]
+	var reached []string
+	if check {
+		reached = append(reached, "the key with "+api.CleanLine(cfg.Backend()))
+	}
+	if checkTeam {
+		reached = append(reached, "the team history "+api.CleanLine(studio.RedactURL(cfg.HistoryURL)))
+	}
+	if len(reached) > 0 {
+		p.checking = "Checking " + strings.Join(reached, " and ") + "…"
+	}
 	ctx := p.env.ctx
 	return func() tea.Msg {
 		if check {
 			if _, err := studio.CheckKey(ctx, cfg); err != nil {
-				return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
+				return settingsRefusedMsg{text: "settings not saved: " + api.CleanLine(err.Error())}
 			}
 		}
 		if checkTeam {
 			if err := studio.CheckHistory(ctx, cfg); err != nil {
-				return statusMsg{text: "settings not saved: " + api.CleanLine(err.Error()), bad: true}
+				return settingsRefusedMsg{text: "settings not saved: " + api.CleanLine(err.Error())}
 			}
 		}
 		path, err := studio.SaveSettings(s)
@@ -496,7 +522,10 @@ func (p *settingsPage) View() string {
 			v = studio.MaskKey(os.Getenv(studio.EnvAPIKey)) + th.Dim.Render(" (from "+studio.EnvAPIKey+")")
 		}
 		if from := p.sessionOnly(i); from != "" && !p.typed[i] {
-			v += th.Dim.Render(" (from " + from + "; not saved)")
+			// Whole: the value gives way to it, as where it came from
+			// says why saving does not keep it.
+			note := " (from " + from + "; not saved)"
+			v = textutil.Truncate(v, max(p.width-lw-3-len(note), 10)) + th.Dim.Render(note)
 		}
 		marker := "  "
 		label := textutil.Fit(r.label, lw)
@@ -525,8 +554,12 @@ func (p *settingsPage) View() string {
 	}
 	var tail []string
 	switch {
+	case p.checking != "":
+		tail = append(tail, th.Warning.Render(" "+p.checking))
 	case p.problem != "":
-		tail = append(tail, th.Error.Render(" "+p.problem))
+		for _, line := range strings.Split(wrap(p.problem, max(p.width-2, 20)), "\n") {
+			tail = append(tail, th.Error.Render(" "+line))
+		}
 	case p.dirty():
 		tail = append(tail, th.Warning.Render(" Unsaved changes: s saves them and restarts on them; esc discards them."))
 	}

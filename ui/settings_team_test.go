@@ -47,8 +47,8 @@ func TestSettingsTeamHistoryIsReachedBeforeItIsSaved(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("nothing tried: %s", p.problem)
 	}
-	msg, ok := cmd().(statusMsg)
-	if !ok || !msg.bad || !strings.Contains(msg.text, "settings not saved") || !strings.Contains(msg.text, "cannot reach the server") ||
+	msg, ok := cmd().(settingsRefusedMsg)
+	if !ok || !strings.Contains(msg.text, "settings not saved") || !strings.Contains(msg.text, "cannot reach the server") ||
 		!strings.Contains(msg.text, "postgres://ann@127.0.0.1:1/studio") || strings.Contains(msg.text, "s3cret") {
 		t.Errorf("an unreachable server: %#v", msg)
 	}
@@ -96,5 +96,54 @@ func TestHeaderGivesItsRoomByImportance(t *testing.T) {
 		if got != c.want {
 			t.Errorf("at %d columns:\n got %q\nwant %q", c.width, got, c.want)
 		}
+	}
+}
+
+// A save that reaches a team history says so while it waits (a server that
+// accepts and never answers holds it for the whole timeout), and its
+// refusal stays on the page and in ! when a task's notice takes the status
+// line.
+func TestSettingsTeamHistorySaysItChecksAndKeepsTheRefusal(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	path, _ := studio.SettingsPath()
+	os.Remove(path)
+	t.Cleanup(func() { os.Remove(path) })
+	send(m, press("6"))
+	send(m, press("G"))
+	send(m, press("enter"))
+	m.pages[pageSettings].(*settingsPage).input.SetValue("postgres://ann:s3cret@127.0.0.1:1/studio")
+	send(m, press("enter"))
+	_, check := m.Update(press("s"))
+	if got := screen(m); !strings.Contains(got, "Checking the team history postgres://ann@127.0.0.1:1/studio…") ||
+		strings.Contains(got, "s save") || strings.Contains(got, "s3cret") {
+		t.Fatalf("while the history is reached:\n%s", got)
+	}
+	run(m, check)
+	send(m, statusMsg{text: "text2video ✓ #9: 1 result saved"})
+	got := screen(m)
+	if !strings.Contains(got, "settings not saved: history postgres://ann@127.0.0.1:1/studio: cannot reach") || strings.Contains(got, "Checking") {
+		t.Errorf("the refusal is not kept on the page:\n%s", got)
+	}
+	send(m, press("!"))
+	if m.dialog() == nil {
+		t.Fatalf("! opened nothing:\n%s", screen(m))
+	}
+	if got := ansi.Strip(m.dialog().View(m.env.theme, 80)); !strings.Contains(got, "settings not saved") || !strings.Contains(got, "1 result saved") {
+		t.Errorf("! lost the refusal to the task's notice:\n%s", got)
+	}
+}
+
+// At 80 columns a team history given by --history-url still says where it
+// came from: the URL gives way to the note.
+func TestSettingsTeamHistoryFromTheFlagSaysSoAt80Columns(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	cfg := &m.env.studio.Config
+	cfg.HistoryURL, cfg.HistoryURLSource = "postgres://postgres@127.0.0.1:55432/review_pw?sslmode=disable", studio.FromFlag
+	p := m.pages[pageSettings].(*settingsPage)
+	p.discard()
+	send(m, press("6"))
+	send(m, press("G"))
+	if got := screen(m); !strings.Contains(got, "Team history        postgres://postgres@127.0… (from --history-url; not saved)\n") {
+		t.Errorf("the row:\n%s", got)
 	}
 }

@@ -91,9 +91,11 @@ func TestSettingsSaveWritesATypedKey(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("nothing saved: %s", p.problem)
 	}
-	if msg, ok := cmd().(statusMsg); !ok || !msg.bad || !strings.Contains(msg.text, "settings not saved: could not reach http://127.0.0.1:9") {
+	msg, ok := cmd().(settingsRefusedMsg)
+	if !ok || !strings.Contains(msg.text, "settings not saved: could not reach http://127.0.0.1:9") {
 		t.Errorf("an address that does not answer: %#v", msg)
 	}
+	p.Update(msg)
 	if _, err := os.Stat(path); err == nil {
 		t.Error("settings were saved although the key could not be checked")
 	}
