@@ -4,6 +4,10 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
+
+	"clapper/api"
+	"clapper/record"
 )
 
 // An edit of a scene costs what the service charges for a scene of its
@@ -62,5 +66,64 @@ func TestComposeNamedVersionsAndTheLastCut(t *testing.T) {
 	r.until("composition", r.versionDone(jobID, id))
 	if v, label, ok := LastCut(r.job(jobID)); !ok || label != "v2" || v.ID != id {
 		t.Errorf("the second cut: %s %q %v, want %s v2", v.ID, label, ok, id)
+	}
+}
+
+// Wait follows a version until it ends and tells each state it reaches
+// once, in order, however often it reads the job (what `clapper scenes edit --wait` prints); a job the
+// history does not hold is an error at once.
+func TestWaitTellsEachStateOnce(t *testing.T) {
+	r := newRig(t)
+	jobID := r.create()
+	a1 := r.edit(jobID, r.job(jobID).Scenes[0].Jobs[0].ID, "the boat leaves at dawn")
+	// Nudges every few milliseconds: Wait reads the job many times
+	// within one state.
+	r.svc.NudgeEvery = 5 * time.Millisecond
+	var states []string
+	done := make(chan error, 1)
+	var got record.SubJob
+	go func() {
+		var err error
+		got, err = r.svc.Wait(t.Context(), jobID, a1, func(v record.SubJob, readErr error) {
+			if readErr == nil {
+				states = append(states, v.State)
+			}
+		})
+		done <- err
+	}()
+	for i := 0; ; i++ {
+		select {
+		case err := <-done:
+			if err != nil || got.ID != a1 || got.State != api.StateSuccess {
+				t.Fatalf("Wait: %+v %v", got, err)
+			}
+			if len(states) < 2 || states[len(states)-1] != api.StateSuccess || slices.Contains(states[:len(states)-1], api.StateSuccess) {
+				t.Errorf("states told %v, want each once ending in success", states)
+			}
+			for k := 1; k < len(states); k++ {
+				if states[k] == states[k-1] {
+					t.Errorf("states told %v: %s twice", states, states[k])
+				}
+			}
+			// A version that ended already is told once, with the
+			// default nudges.
+			r.svc.NudgeEvery = 0
+			states = nil
+			if v, err := r.svc.Wait(t.Context(), jobID, a1, func(v record.SubJob, _ error) { states = append(states, v.State) }); err != nil || v.ID != a1 || !slices.Equal(states, []string{api.StateSuccess}) {
+				t.Errorf("Wait on a finished version: %+v %v, told %v", v, err, states)
+			}
+			if _, err := r.svc.Wait(t.Context(), "no-such-job", "v", nil); err == nil {
+				t.Error("Wait on a job the history does not hold")
+			}
+			return
+		default:
+		}
+		if i > 2000 {
+			t.Fatal("Wait did not return")
+		}
+		r.clock.Advance(2 * time.Second)
+		r.srv.Advance()
+		r.svc.Watcher.Step(t.Context())
+		time.Sleep(time.Millisecond)
 	}
 }
