@@ -455,6 +455,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = true
 			return nil
 		}
+		m.showHelp = false // as below
 		return m.toScreen(msg)
 	}
 	switch {
@@ -475,6 +476,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openDialog(&messageDialog{log: m.messages}, ownerNone)
 		return nil
 	}
+	// The screen's keys close the help first and act where they are seen:
+	// one acting under the help (a dialog opened over it, whose esc then
+	// seemed to go back a step to the help) is an action unseen.
+	m.showHelp = false
 	if m.detail() != nil && msg.String() == "esc" {
 		if n := len(m.detailBack); n > 0 {
 			back := m.detailBack[n-1]

@@ -103,3 +103,22 @@ func TestDownloadFolderCompletesFolders(t *testing.T) {
 		t.Fatalf("a second tab must list the folders and stay in the row:\n%s", screen(m))
 	}
 }
+
+// With the Voices page's help open, s closes the help and then opens the
+// New subject dialog; its esc cancels it, back to the page (it closed the
+// dialog over the help, which looked like a step back).
+func TestSubjectDialogOverTheHelp(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("4"))
+	send(m, press("?"))
+	send(m, press("s"))
+	if got := screen(m); m.dialog() == nil || strings.Contains(got, "Keys: Voices") || !strings.Contains(got, "New subject · name (1 of 3)") {
+		t.Fatalf("s over the help:\n%s", got)
+	}
+	typeText(m, "mia")
+	send(m, press("enter"))
+	send(m, press("esc"))
+	if got := screen(m); m.dialog() != nil || strings.Contains(got, "Keys: Voices") || !strings.Contains(got, "Stored subjects") {
+		t.Errorf("esc did not cancel the dialog, back to the page:\n%s", got)
+	}
+}
