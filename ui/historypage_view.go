@@ -162,17 +162,33 @@ func (p *historyPage) charts(w int) string {
 			days = append(days, d)
 		}
 	}
+	spent := len(days)
 	if len(days) > 14 {
 		days = days[len(days)-14:]
 	}
 	if len(days) == 0 {
 		b.WriteString(th.Dim.Render("  nothing spent in this span") + "\n")
 	}
+	if hidden := spent - len(days); hidden > 0 {
+		b.WriteString(th.Dim.Render("  "+textutil.Plural(hidden, "earlier day", "earlier days")+" with credits not drawn") + "\n")
+	}
 	for _, d := range days {
 		b.WriteString(th.Dim.Render(d.Day.Format("Jan 02")) + " " + bar(th, d.Credits, maxDay, w-17) + " " + fmt.Sprint(d.Credits) + "\n")
 	}
-	if idle := len(p.byDay) - len(days); idle > 0 && len(days) > 0 {
-		b.WriteString(th.Dim.Render("  "+textutil.Plural(idle, "other day", "other days")+" of the span: nothing spent") + "\n")
+	if idle := len(p.byDay) - spent; idle > 0 && len(days) > 0 {
+		// The span by its dates ("of the span" did not say which), the
+		// month once within one; where the line does not fit, what was
+		// spent goes under it, the dates kept whole.
+		first, last := p.byDay[0].Day, p.byDay[len(p.byDay)-1].Day
+		span := first.Format("Jan 2") + "–" + last.Format("Jan 2")
+		if first.Month() == last.Month() && first.Year() == last.Year() {
+			span = first.Format("Jan 2") + "–" + last.Format("2")
+		}
+		line, sep := "  "+textutil.Plural(idle, "other day", "other days")+" of "+span+":", " "
+		if textutil.Width(line)+len(" nothing spent") > w {
+			sep = "\n  "
+		}
+		b.WriteString(th.Dim.Render(line+sep+"nothing spent") + "\n")
 	}
 	b.WriteString("\n" + th.Section.Render("Credits by model") + of + "\n")
 	var maxModel int64
