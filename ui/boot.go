@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"clapper/api"
+	"clapper/internal/textutil"
 	"clapper/record"
 	"clapper/studio"
 )
@@ -29,6 +31,9 @@ type boot struct {
 	quit          key.Binding
 	// failed is why the studio did not open; the program then ends.
 	failed error
+	// slow: the studio has taken longer than slowOpen to open; the frame
+	// says what it waits for.
+	slow bool
 	// held are the messages for the root, in their order: the terminal's
 	// size and colours, keys typed early, the studio's first events.
 	held []tea.Msg
@@ -52,6 +57,15 @@ type openDueMsg struct{}
 // rootReadyMsg says the opening ended.
 type rootReadyMsg struct{}
 
+// openSlowMsg says the studio has not opened within slowOpen of the first
+// frame.
+type openSlowMsg struct{}
+
+// slowOpen is how long the studio opens before the frame says it waits: a
+// history file opens in milliseconds, and a team's database that accepts
+// a connection and never answers holds the start for its whole timeout.
+const slowOpen = 300 * time.Millisecond
+
 func newBoot(cfg studio.Config, start *opening) *boot {
 	return &boot{cfg: cfg, start: start, theme: ThemeFor(cfg.Theme, true), quit: newGlobalKeys().Quit}
 }
@@ -62,7 +76,8 @@ func (b *boot) Init() tea.Cmd {
 	// studio opens half a frame later. The colour is asked here too, for
 	// that frame's theme.
 	return tea.Batch(tea.RequestBackgroundColor,
-		tea.Tick(3*time.Second/framesPerSecond/2, func(time.Time) tea.Msg { return openDueMsg{} }))
+		tea.Tick(3*time.Second/framesPerSecond/2, func(time.Time) tea.Msg { return openDueMsg{} }),
+		tea.Tick(3*time.Second/framesPerSecond/2+slowOpen, func(time.Time) tea.Msg { return openSlowMsg{} }))
 }
 
 func (b *boot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -71,6 +86,10 @@ func (b *boot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		close(b.start.due)
 		done := b.start.done
 		return b, func() tea.Msg { <-done; return rootReadyMsg{} }
+	case openSlowMsg:
+		b.slow = true
+		b.draw()
+		return b, nil
 	case rootReadyMsg:
 		if b.start.err != nil {
 			b.failed = b.start.err
@@ -122,4 +141,11 @@ func (b *boot) draw() {
 	b.frame = headerLine(th, b.cfg, b.width, "", record.Reach{Up: true}, nil) + "\n" +
 		tabLine(th, pageTitles[:], pageTasks, b.width) + "\n\n" +
 		layoutColumns(b.width).header(th)
+	if b.slow {
+		what, where := "Opening the history", b.cfg.HistoryPath()
+		if b.cfg.Team() {
+			what, where = "Connecting to the team history", studio.RedactURL(b.cfg.HistoryURL)
+		}
+		b.frame += "\n\n" + th.Dim.Render("  "+what+" (q quits)\n  "+textutil.Truncate(api.CleanLine(where), b.width-4))
+	}
 }

@@ -3,8 +3,10 @@ package ui
 import (
 	"context"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +99,47 @@ func TestRunSaysWhyTheStudioDidNotOpen(t *testing.T) {
 	err := runWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30))
 	if err == nil || ctx.Err() != nil || strings.Contains(err.Error(), "terminal UI") {
 		t.Errorf("runWith: %v (context: %v); want the history's error", err, ctx.Err())
+	}
+}
+
+// A team history that accepts the connection and never answers: the frame
+// says what it connects to (never the password) while it waits, and the
+// program ends naming the URL and how to start on this machine's own
+// history instead.
+func TestBootSaysItConnectsToTheTeamHistory(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		var held []net.Conn // accepted, never answered
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	url := "postgres://ann@" + ln.Addr().String() + "/studio?connect_timeout=1&sslmode=disable"
+	cfg := studio.Config{DataDir: t.TempDir(), Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4, Theme: "dark",
+		HistoryURL: strings.Replace(url, "ann@", "ann:s3cret@", 1)}
+	b := newBoot(cfg, newOpening())
+	bootLines(b, 80, 24)
+	b.Update(openSlowMsg{})
+	got := strings.Join(bootLines(b, 80, 24), "\n")
+	if !regexp.MustCompile(`\n  Connecting to the team history \(q quits\) *\n  `+regexp.QuoteMeta(url)+` *$`).MatchString(got) || strings.Contains(got, "s3cret") {
+		t.Errorf("while it connects:\n%s", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	err = runWith(ctx, cfg, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24))
+	if err == nil || !strings.Contains(err.Error(), url) || strings.Contains(err.Error(), "s3cret") ||
+		!strings.HasSuffix(err.Error(), "\nto start on this machine's own history instead: clapper --history-url \"\"") {
+		t.Errorf("runWith: %v", err)
 	}
 }

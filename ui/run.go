@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,7 +86,7 @@ func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) 
 	started.Do(func() {})
 	relays.stop()
 	if b, ok := final.(*boot); ok && b.failed != nil {
-		return b.failed // the studio did not open: said as the screen closes
+		return openFailure(cfg, b.failed) // said as the screen closes
 	}
 	var closeErr, draftErr error
 	if start.root != nil {
@@ -101,6 +102,19 @@ func runWith(ctx context.Context, cfg studio.Config, opts ...tea.ProgramOption) 
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return errors.Join(draftErr, closeErr)
+}
+
+// openFailure is why the studio did not open: a team's history named by
+// its URL (never its password), with the way to start on this machine's
+// own history instead, since nothing falls back to it silently.
+func openFailure(cfg studio.Config, err error) error {
+	if !cfg.Team() {
+		return err
+	}
+	if url := studio.RedactURL(cfg.HistoryURL); !strings.Contains(err.Error(), url) {
+		err = fmt.Errorf("team history %s: %w", url, err)
+	}
+	return fmt.Errorf("%w\nto start on this machine's own history instead: clapper --history-url \"\"", err)
 }
 
 // keepDrafts writes the drafts the last changes made, before the process
