@@ -473,7 +473,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.New):
 		return m.switchTo(pageNew)
 	case key.Matches(msg, m.keys.Message):
-		m.openDialog(&messageDialog{log: m.messages}, ownerNone)
+		m.openDialog(&messageDialog{log: m.messages, height: m.height}, ownerNone)
 		return nil
 	}
 	// The screen's keys close the help first and act where they are seen:

@@ -80,6 +80,9 @@ func (l *messageLog) add(text string, bad bool, at time.Time) {
 // newest first: a reason cut at the screen's edge is one key away.
 type messageDialog struct {
 	log messageLog
+	// height is the screen's: older messages that would not fit are left
+	// out, the newest never.
+	height int
 }
 
 func (d *messageDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -97,13 +100,18 @@ func (d *messageDialog) View(th *Theme, width int) string {
 		title = "Last messages, newest first"
 	}
 	var entries []string
+	lines := 6 // the title, the closing hint, the border and their gaps
 	for _, e := range slices.Backward(d.log) {
 		style := th.Success
 		if e.bad {
 			style = th.Error
 		}
 		at := e.at.Local().Format("15:04") + " "
-		entries = append(entries, lipgloss.JoinHorizontal(lipgloss.Top, th.Dim.Render(at), style.Render(wrap(e.text, w-4-len(at)))))
+		entry := lipgloss.JoinHorizontal(lipgloss.Top, th.Dim.Render(at), style.Render(wrap(e.text, w-4-len(at))))
+		if lines += lipgloss.Height(entry) + 1; len(entries) > 0 && lines > d.height {
+			break
+		}
+		entries = append(entries, entry)
 	}
 	if len(entries) > 0 {
 		text = strings.Join(entries, "\n\n")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -145,5 +146,19 @@ func TestSettingsTeamHistoryFromTheFlagSaysSoAt80Columns(t *testing.T) {
 	send(m, press("G"))
 	if got := screen(m); !strings.Contains(got, "Team history        postgres://postgres@127.0… (from --history-url; not saved)\n") {
 		t.Errorf("the row:\n%s", got)
+	}
+}
+
+// ! shows the newest messages that fit the screen, the newest whole: four
+// reasons of five lines each would run off an 80x24 screen.
+func TestMessagesFitTheScreen(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	for i := range 4 {
+		send(m, statusMsg{text: fmt.Sprintf("reason %d: ", i) + strings.Repeat("the server did not answer ", 12), bad: true})
+	}
+	send(m, press("!"))
+	got := ansi.Strip(m.dialog().View(m.env.theme, 80))
+	if h := strings.Count(got, "\n") + 1; h > 24 || !strings.Contains(got, "reason 3") || strings.Contains(got, "reason 0") || !strings.Contains(got, "esc closes") {
+		t.Errorf("%d lines:\n%s", h, got)
 	}
 }
