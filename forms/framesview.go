@@ -123,7 +123,11 @@ func (e *framesEditor) summary(st *Styles, width, i int, fr *keyFrame, open bool
 	if p := strings.TrimSpace(fr.prompt); p != "" {
 		prompt = st.Value.Render(textutil.Truncate("“"+api.CleanLine(p)+"”", room))
 	}
-	return head + img + "  " + dur + "  " + prompt + st.Error.Render(kept)
+	out := head + img + "  " + dur + "  " + prompt
+	if kept != "" {
+		out += st.Error.Render(kept)
+	}
+	return out
 }
 
 const frameLabelWidth = 11
