@@ -40,10 +40,16 @@ func (s *Studio) Account(ctx context.Context) (*api.Credits, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Best effort: a read that cannot be kept is still shown here.
-	_ = s.store.SaveAccountRead(ctx, record.AccountRead{Account: s.Config.Account(), Remaining: int64(c.Remaining),
-		HasConcurrency: c.HasConcurrency, Running: int64(c.Running), Queued: int64(c.Queued), Limit: int64(c.Limit), ReadAt: s.Now()})
+	s.keepAccountRead(ctx, c, s.Now())
 	return c, nil
+}
+
+// keepAccountRead keeps a read of the account in a team's history for the
+// other machines; best effort: a read that cannot be kept is still shown
+// here.
+func (s *Studio) keepAccountRead(ctx context.Context, c *api.Credits, at time.Time) {
+	_ = s.store.SaveAccountRead(ctx, record.AccountRead{Account: s.Config.Account(), Remaining: int64(c.Remaining),
+		HasConcurrency: c.HasConcurrency, Running: int64(c.Running), Queued: int64(c.Queued), Limit: int64(c.Limit), ReadAt: at})
 }
 
 // readAccountWhilePolling reads the account every accountEvery while this

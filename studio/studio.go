@@ -231,6 +231,11 @@ func Open(ctx context.Context, cfg Config, o Options) (*Studio, error) {
 		wo.Schedule.Speed = sandboxSpeed(cfg, o.Sandbox)
 	}
 	s.schedule = wo.Schedule
+	if cfg.Team() && wo.AccountRead == nil {
+		// The poller's reads of the counts, every few seconds while tasks
+		// may end, keep every machine's header as fresh as its own.
+		wo.AccountRead = s.keepAccountRead
+	}
 	s.watcher = track.NewWatcher(s.client, s.store, wo)
 	s.downloader = &track.Downloader{Store: s.store, Client: s.client, DirFor: downloadDirs(cfg, o.DownloadDir), Clock: wo.Clock}
 	s.tracker = &track.Tracker{Client: s.client, Store: s.store, Clock: wo.Clock, Origin: o.Origin, Budget: s.budget}

@@ -92,6 +92,9 @@ func (w *Watcher) windowLocked(t *watched, in bool, gap time.Duration, now time.
 // when they tell of ends no read has seen.
 func (w *Watcher) readCounts(ctx context.Context, now time.Time) {
 	c, err := w.client.Credits(ctx)
+	if err == nil && w.accountRead != nil {
+		w.accountRead(ctx, c, now)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	p := &w.probe

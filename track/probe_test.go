@@ -1,6 +1,7 @@
 package track
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -64,7 +65,15 @@ func TestNoCountsNoProbe(t *testing.T) {
 func TestTheCountsFindAnEnd(t *testing.T) {
 	svc := newService()
 	c, store, clk := setup(t, svc)
-	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	// Each read of the counts is handed on as it was read (a team's poller
+	// keeps them for every machine's header).
+	var handed []int
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{AccountRead: func(_ context.Context, c *api.Credits, at time.Time) {
+		if !at.Equal(clk.Now()) {
+			t.Errorf("a read handed on at %v, read at %v", at, clk.Now())
+		}
+		handed = append(handed, c.Running)
+	}}, 1)
 	running := `{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":1,"queue_count":0}]}`
 	svc.credits = running
 	svc.states[ids[0]] = []string{"processing"}
@@ -87,5 +96,8 @@ func TestTheCountsFindAnEnd(t *testing.T) {
 	}
 	if readsBefore > 4 {
 		t.Errorf("%d reads of the task in its first 60 s: the probe should stand in for them", readsBefore)
+	}
+	if len(handed) < 2 || handed[0] != 1 || handed[len(handed)-1] != 0 {
+		t.Errorf("the counts handed on: %v, want the reads of 1 running, then of 0", handed)
 	}
 }

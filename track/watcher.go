@@ -63,17 +63,24 @@ type WatcherOptions struct {
 	Burst             int
 	Schedule          *Schedule
 	Clock             Clock
+	// AccountRead, when set, is given each read of the account's counts
+	// the watcher makes (GET credits, while tasks are likely to end), as
+	// it was read, outside the watcher's lock: a team's poller keeps them
+	// for every machine's header.
+	AccountRead func(ctx context.Context, c *api.Credits, at time.Time)
 }
 
 // Watcher reads every task in flight until it succeeds or fails.
 type Watcher struct {
-	client  *api.Client
-	store   Store
-	clock   Clock
-	sched   *Schedule
-	limiter *rate.Limiter
-	events  chan Event
-	wake    chan struct{}
+	client *api.Client
+	store  Store
+	clock  Clock
+	sched  *Schedule
+	// accountRead is WatcherOptions.AccountRead.
+	accountRead func(context.Context, *api.Credits, time.Time)
+	limiter     *rate.Limiter
+	events      chan Event
+	wake        chan struct{}
 
 	// recording serializes record, so that a read and a callback about one
 	// task cannot both report the same change.
@@ -179,7 +186,7 @@ func NewWatcher(client *api.Client, store Store, o WatcherOptions) *Watcher {
 		// One attempt per read: the watcher schedules its own retries, inside
 		// the budget, instead of the client retrying outside it.
 		client: client.With(api.WithRetry(api.RetryPolicy{Attempts: 1})),
-		store:  store, clock: o.Clock, sched: o.Schedule,
+		store:  store, clock: o.Clock, sched: o.Schedule, accountRead: o.AccountRead,
 		limiter: rate.NewLimiter(rate.Limit(o.RequestsPerSecond), o.Burst),
 		events:  make(chan Event, 1024),
 		wake:    make(chan struct{}, 1),

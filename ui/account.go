@@ -68,10 +68,32 @@ type accountLoadedMsg struct {
 	s       *studio.Studio
 	credits *api.Credits
 	err     error
+	extra   bool // a read after a change (accountSoonMsg): no timer follows
 }
 
 // accountDueMsg asks for the next read.
 type accountDueMsg struct{ s *studio.Studio }
+
+// accountSoonMsg asks for a read after a change: a task sent, started or
+// ended moves the service's counts, and a header that waited for the
+// minute's read said "0 running" beside a task processing, or "2 running"
+// with nothing in flight. On a team's database the read is the poller's
+// kept one, which its reads of the counts keep fresh.
+type accountSoonMsg struct{ s *studio.Studio }
+
+// accountSoonAfter gathers the changes of a burst into one read.
+const accountSoonAfter = 2 * time.Second
+
+// readAccountSoon asks for a read of the account shortly, unless one is
+// asked for already (or the backend is the sandbox, whose header counts
+// its own tasks).
+func (m *Model) readAccountSoon() tea.Cmd {
+	if m.accountSoon || m.env.studio == nil || m.env.studio.Sandbox() {
+		return nil
+	}
+	m.accountSoon = true
+	return m.env.timers.after(accountSoonAfter, accountSoonMsg{s: m.env.studio})
+}
 
 func loadAccount(e *env) tea.Cmd {
 	ctx, s := e.ctx, e.studio
@@ -81,6 +103,20 @@ func loadAccount(e *env) tea.Cmd {
 	return func() tea.Msg {
 		c, err := s.Account(ctx)
 		return accountLoadedMsg{s: s, credits: c, err: err}
+	}
+}
+
+// loadAccountNow is loadAccount for a read after a change: its answer
+// updates the header and leaves the minute's reads to their own timer.
+func loadAccountNow(e *env) tea.Cmd {
+	read := loadAccount(e)
+	if read == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg := read().(accountLoadedMsg)
+		msg.extra = true
+		return msg
 	}
 }
 
@@ -96,6 +132,9 @@ func (m *Model) onAccount(msg tea.Msg) tea.Cmd {
 			m.account = msg.credits
 		}
 		m.env.health.note(msg.err, m.env.now())
+		if msg.extra {
+			return nil
+		}
 		next := accountEvery
 		if m.env.health.problem != "" {
 			next = healthEvery
@@ -106,6 +145,12 @@ func (m *Model) onAccount(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return loadAccount(m.env)
+	case accountSoonMsg:
+		m.accountSoon = false
+		if msg.s != m.env.studio {
+			return nil
+		}
+		return loadAccountNow(m.env)
 	}
 	return nil
 }

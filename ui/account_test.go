@@ -136,3 +136,45 @@ func TestHealthStopsTheClocksOfTasksInFlight(t *testing.T) {
 		t.Errorf("a read that answered left %q", h.badge())
 	}
 }
+
+// A change to the history (a task sent from another terminal, or one that
+// ends) reads the account again within seconds, not at the next minute's
+// read: the header's counts follow the tasks.
+func TestLiveHeaderFollowsAChangeWithinSeconds(t *testing.T) {
+	srv, err := sandbox.New(sandbox.Config{Seed: 3, MaxConcurrent: 3, Clock: sandbox.NewFakeClock(testNow)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, _ := api.NewClient(ts.URL, "k-1234567")
+	create := func() {
+		if _, err := c.Create(context.Background(), api.OpText2Video, map[string]any{"model": "svcq2", "prompt": "waves"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create()
+	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: ts.URL, APIKey: "k-1234567", Timeout: 5 * time.Second,
+		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	clk := &clock{t: testNow}
+	m := New(s, clk.now, nil)
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	run(m, m.Init())
+	head := func() string { return strings.SplitN(screen(m), "\n", 2)[0] }
+	if !strings.Contains(head(), "1 queued") {
+		t.Fatalf("header %q lacks 1 queued", head())
+	}
+	create()
+	send(m, historyChangedMsg{})
+	send(m, historyChangedMsg{}) // a burst of changes
+	advance(m, clk, accountSoonAfter)
+	if !strings.Contains(head(), "2 queued") {
+		t.Errorf("%v after a change, header %q lacks 2 queued", accountSoonAfter, head())
+	}
+}

@@ -99,7 +99,8 @@ type Model struct {
 	creditsToday    int64
 	statsLoaded     bool
 	// account is the live service's own count (account.go); nil until read.
-	account *api.Credits
+	account     *api.Credits
+	accountSoon bool // a read after a change is due (account.go)
 
 	// The change pipeline (changes.go): pages marked stale re-read when
 	// shown; the header and the detail at the next flush.
@@ -335,7 +336,7 @@ func (m *Model) onStatus(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			m.running, m.queued, m.creditsToday, m.statsLoaded = msg.running, msg.queued, msg.creditsToday, true
 		}
 		return nil, true
-	case accountLoadedMsg, accountDueMsg:
+	case accountLoadedMsg, accountDueMsg, accountSoonMsg:
 		return m.onAccount(msg), true
 	}
 	return nil, false
@@ -346,10 +347,10 @@ func (m *Model) onStatus(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 func (m *Model) onBackend(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case studioEventMsg:
-		return m.onStudioEvent(msg), true
+		return tea.Batch(m.onStudioEvent(msg), m.readAccountSoon()), true
 	case historyChangedMsg:
 		// Another process wrote: anything may have changed.
-		return m.mark(changedAll), true
+		return tea.Batch(m.mark(changedAll), m.readAccountSoon()), true
 	case rowsReadMsg:
 		return m.onRowsRead(msg), true
 	case submitStartedMsg:
