@@ -19,7 +19,7 @@ func (p *historyPage) View() string {
 	case p.search.Value() != "":
 		b.WriteString(th.Dim.Render("search › ") + api.CleanLine(p.search.Value()) + th.Dim.Render("   (/ to change, esc in search clears)"))
 	default:
-		b.WriteString(th.Dim.Render("/ search: words state: op: model: tag: set: is:keeper from: to:"))
+		b.WriteString(th.Dim.Render("/ search: words state: op: model: tag: by: set: is:keeper from: to:"))
 	}
 	b.WriteString("\n")
 	switch {
