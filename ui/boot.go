@@ -140,7 +140,7 @@ func (b *boot) draw() {
 	th := b.theme
 	b.frame = headerLine(th, b.cfg, b.width, "", record.Reach{Up: true}, nil) + "\n" +
 		tabLine(th, pageTitles[:], pageTasks, b.width) + "\n\n" +
-		layoutColumns(b.width).header(th)
+		layoutColumns(b.width, b.cfg.Team()).header(th)
 	if b.slow {
 		what, where := "Opening the history", b.cfg.HistoryPath()
 		if b.cfg.Team() {

@@ -45,6 +45,9 @@ type env struct {
 
 func (e *env) store() record.Store { return e.studio.Record() }
 
+// team reports a team's shared history: its lists name who sent each task.
+func (e *env) team() bool { return e.studio != nil && e.studio.Config.Team() }
+
 // Messages: named for what happened.
 type (
 	// studioEventMsg is something the watcher or downloader recorded.

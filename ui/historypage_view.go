@@ -120,7 +120,7 @@ func (p *historyPage) spentText() string {
 func (p *historyPage) list(w int) string {
 	th := p.env.theme
 	now := p.env.now()
-	cols := layoutColumns(w)
+	cols := layoutColumns(w, p.env.team())
 	n := p.listHeight() - 1
 	c := p.win.cursor
 	if c < p.scroll {

@@ -70,13 +70,16 @@ func nextMotion(state string, offPeak bool, now time.Time) time.Duration {
 // drop the expiry.
 type columns struct {
 	op, model, prompt, state, credits, age, origin, expiry int
+	by                                                     int  // a team's sender (0: none)
 	short                                                  bool // short operation labels
 }
 
 // modelWidth fits every model name of the catalog (svcq3-pro-fast).
 const modelWidth = 14
 
-func layoutColumns(width int) columns {
+// layoutColumns lays out the list at width; a team's list (team) names
+// who sent each task where it has the room.
+func layoutColumns(width int, team bool) columns {
 	c := columns{op: 18, model: modelWidth, state: 15, credits: 6, age: 4, origin: 3, expiry: 8}
 	if width < 120 {
 		c = columns{op: 6, short: true, model: modelWidth, state: 14, credits: 4, age: 3, origin: 3, expiry: 7}
@@ -91,6 +94,10 @@ func layoutColumns(width int) columns {
 	fixed := 2 + 2 + c.op + c.model + c.state + c.credits + c.age + c.expiry + 6
 	if c.origin > 0 {
 		fixed += c.origin + 1
+	}
+	if team && width >= 120 {
+		c.by = 10
+		fixed += c.by + 1
 	}
 	c.prompt = max(width-fixed, 8)
 	return c
@@ -111,6 +118,9 @@ func (c columns) header(th *Theme) string {
 	b.WriteString(textutil.FitRight("AGE", c.age))
 	if c.origin > 0 {
 		b.WriteString(" " + textutil.Fit("VIA", c.origin))
+	}
+	if c.by > 0 {
+		b.WriteString(" " + textutil.Fit("BY", c.by))
 	}
 	if c.expiry > 0 {
 		b.WriteString(" " + textutil.FitRight("URLS", c.expiry))
@@ -250,6 +260,12 @@ func newRow(th *Theme, c columns, t record.Task, now time.Time, selected bool) r
 			b.WriteString(" " + th.Dim.Render(via))
 		}
 	}
+	if c.by > 0 {
+		// The user: the host and folder are in the detail and by: finds
+		// them.
+		user, _, _ := strings.Cut(t.SentBy, "@")
+		b.WriteString(" " + th.Dim.Render(textutil.Fit(api.CleanLine(user), c.by)))
+	}
 	if c.expiry > 0 {
 		exp := left(now, t.URLsExpireAt)
 		cell := textutil.FitRight(exp, c.expiry)
@@ -295,6 +311,7 @@ type rowKey struct {
 	tags      string // tags change no time of the task
 	set       int64
 	keeper    bool // keeping a version changes no time of the task
+	by        int  // the sender's column: a switch to or from a team's history
 }
 
 type cachedRow struct {
@@ -305,7 +322,7 @@ type cachedRow struct {
 func (c *rowCache) render(th *Theme, cols columns, width int, t record.Task, now time.Time, selected bool, frame int) string {
 	k := rowKey{id: t.LocalID, updated: t.UpdatedAt.UnixMilli(), state: displayState(t, now), width: width,
 		selected: selected, age: age(now, t.CreatedAt), urls: left(now, t.URLsExpireAt), progress: -1,
-		tags: strings.Join(t.Tags, " "), set: t.SetID, keeper: t.Keeper}
+		tags: strings.Join(t.Tags, " "), set: t.SetID, keeper: t.Keeper, by: cols.by}
 	if t.Progress != nil {
 		k.progress = *t.Progress
 	}

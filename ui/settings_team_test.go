@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
@@ -160,5 +161,35 @@ func TestMessagesFitTheScreen(t *testing.T) {
 	got := ansi.Strip(m.dialog().View(m.env.theme, 80))
 	if h := strings.Count(got, "\n") + 1; h > 24 || !strings.Contains(got, "reason 3") || strings.Contains(got, "reason 0") || !strings.Contains(got, "esc closes") {
 		t.Errorf("%d lines:\n%s", h, got)
+	}
+}
+
+// A team's Tasks list names who sent each task (the user; the detail has
+// the machine) where it has the room, from 120 columns; a person's own
+// history has no such column.
+func TestTeamTasksNameTheSender(t *testing.T) {
+	for _, c := range []struct {
+		team  bool
+		width int
+		want  bool
+	}{{true, 140, true}, {true, 119, false}, {false, 140, false}} {
+		m, _ := newTestModel(t, c.width, 30)
+		if c.team {
+			m.env.studio.Config.HistoryURL = "postgres://db-host/studio"
+		}
+		send(m, tea.WindowSizeMsg{Width: c.width, Height: 30})
+		var header, annRow string
+		for _, line := range strings.Split(screen(m), "\n") {
+			if strings.Contains(line, "PROMPT OR SUBJECT") {
+				header = line
+			}
+			if strings.Contains(line, "a red fox") {
+				annRow = line
+			}
+		}
+		has := strings.HasSuffix(strings.TrimRight(header, " "), "URLS") && strings.Contains(header, " BY ")
+		if has != c.want || (c.want && !strings.Contains(annRow, " ann ")) {
+			t.Errorf("team %v at %d columns: header %q, ann's row %q; want the sender named: %v", c.team, c.width, header, annRow, c.want)
+		}
 	}
 }

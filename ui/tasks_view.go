@@ -11,7 +11,7 @@ func (p *tasksPage) View() string {
 	th := p.env.theme
 	now := p.env.now()
 	var b strings.Builder
-	cols := layoutColumns(p.width)
+	cols := layoutColumns(p.width, p.env.team())
 	if p.filtering || p.filtered() {
 		b.WriteString(p.filterLine() + "\n")
 	}
