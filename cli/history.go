@@ -90,7 +90,7 @@ func (app *App) listHistory(cmd *cobra.Command, o historyOpts) error {
 	if o.json {
 		return writeHistoryJSON(app.Out, tasks, app.now())
 	}
-	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out), app.now())
+	return writeHistoryTable(app.Out, tasks, isNarrow(app.Out), app.Config.Team(), app.now())
 }
 
 func (o historyOpts) filter() (record.Filter, error) {
@@ -201,7 +201,9 @@ func writeHistoryJSON(w io.Writer, tasks []record.Task, now time.Time) error {
 	return nil
 }
 
-func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool, now time.Time) error {
+// writeHistoryTable lists tasks; a team's list (team) names who sent each
+// (the user: by:NAME finds them, --json gives the machine too).
+func writeHistoryTable(w io.Writer, tasks []record.Task, narrow, team bool, now time.Time) error {
 	if len(tasks) == 0 {
 		_, err := fmt.Fprintln(w, "No tasks match. Create one with: clapper create OPERATION ... (see clapper models)")
 		return err
@@ -210,7 +212,11 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool, now time.T
 	if narrow {
 		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tSTATE\tCREDITS")
 	} else {
-		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\tPROMPT")
+		by := ""
+		if team {
+			by = "BY\t"
+		}
+		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\t"+by+"PROMPT")
 	}
 	unknown := 0
 	for _, t := range tasks {
@@ -235,17 +241,30 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow bool, now time.T
 			}
 		}
 		prompt := oneLine(api.CleanText(t.Prompt))
+		user, _, _ := strings.Cut(api.CleanLine(t.SentBy), "@")
+		if user == "" {
+			user = "-"
+		}
 		if len(t.Tags) > 0 {
 			prompt = "[" + strings.Join(t.Tags, " ") + "] " + prompt
 		}
 		if narrow {
 			// Two lines a task: what and how it went, then what was asked.
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.LocalID, api.CleanLine(id), t.CreatedAt.Local().Format("01-02 15:04"), api.CleanLine(state), t.Credits)
-			fmt.Fprintf(tw, "\t%s\n", textutil.Clip(strings.TrimSuffix(fmt.Sprintf("%s %s  %s", t.Operation, orDash(t.Model), prompt), " "), 66))
+			what := fmt.Sprintf("%s %s  %s", t.Operation, orDash(t.Model), prompt)
+			if team {
+				what = "by " + user + "  " + what
+			}
+			fmt.Fprintf(tw, "\t%s\n", textutil.Clip(strings.TrimSuffix(what, " "), 66))
 			continue
 		}
+		if team {
+			prompt = user + "\t" + textutil.Clip(prompt, 40)
+		} else {
+			prompt = textutil.Clip(prompt, 40)
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", t.LocalID, api.CleanLine(id), t.CreatedAt.Local().Format("2006-01-02 15:04"),
-			t.Operation, orDash(t.Model), api.CleanLine(state), t.Credits, textutil.Clip(prompt, 40))
+			t.Operation, orDash(t.Model), api.CleanLine(state), t.Credits, prompt)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

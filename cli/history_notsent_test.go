@@ -16,7 +16,7 @@ func TestHistoryTableSaysNotSent(t *testing.T) {
 	tasks := []record.Task{{LocalID: 3, Operation: api.OpText2Video, Model: "svcq1", State: record.StateRejected, CreatedAt: time.Now(),
 		Rejection: &record.Rejection{Reason: record.ReasonNotSent, Message: "not sent: could not reach 127.0.0.1:9"}}}
 	var b bytes.Buffer
-	if err := writeHistoryTable(&b, tasks, false, time.Now()); err != nil {
+	if err := writeHistoryTable(&b, tasks, false, false, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); !strings.Contains(got, "not sent") || strings.Contains(got, "rejected") || strings.Contains(got, "NotSent") {

@@ -52,6 +52,12 @@ func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
 		!strings.HasPrefix(rows[0].Account, "key:") || strings.Contains(rows[0].Account, "k-team") {
 		t.Fatalf("B's history of the team: %+v", rows)
 	}
+	// The plain list names the user who sent each task.
+	r = on(machineB, "history", "--history-url", url)
+	header, first, _ := strings.Cut(r.out, "\n")
+	if r.code != 0 || !strings.Contains(header, "  BY  ") || !strings.Contains(first, " tester ") {
+		t.Errorf("B's plain list of the team:\n%s", r.out)
+	}
 	t.Setenv("CLAPPER_HISTORY_URL", url)
 	if r := on(machineB, "history", "--json", "--history-url", ""); r.code != 0 || strings.Contains(r.out, "a fox") {
 		t.Errorf(`--history-url "" must read B's own file, not the team's: %+v`, r)
