@@ -3,7 +3,11 @@ package track
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,5 +60,78 @@ func TestRunReportsAQueueItCannotRead(t *testing.T) {
 	case e := <-events:
 		t.Errorf("an event after the end: %+v", e)
 	default:
+	}
+}
+
+// renewals is a store that notes when a claim is taken and renewed.
+type renewals struct {
+	Store
+	mu      sync.Mutex
+	claimed time.Time
+	renewed []time.Time
+}
+
+func (s *renewals) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (record.Download, error) {
+	s.mu.Lock()
+	s.claimed = time.Now()
+	s.mu.Unlock()
+	return s.Store.ClaimDownload(ctx, id, owner, lease)
+}
+
+func (s *renewals) RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error {
+	s.mu.Lock()
+	s.renewed = append(s.renewed, time.Now())
+	s.mu.Unlock()
+	return s.Store.RenewDownload(ctx, id, owner, lease)
+}
+
+// A download that lasts longer than its claim's lease renews the claim
+// before the lease ends, so no other downloader (another clapper) takes a
+// running download over and fetches the file a second time.
+func TestALongDownloadRenewsItsClaimWithinTheLease(t *testing.T) {
+	const lease = 3 * time.Second
+	release := make(chan struct{})
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "8")
+		w.Write([]byte("half"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		w.Write([]byte("done"))
+	}))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	rs := &renewals{Store: store}
+	d := &Downloader{Store: rs, Client: c, Clock: clk, Lease: lease, DirFor: func(api.Operation) string { return t.TempDir() }}
+	if err := d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- d.RunPending(context.Background()) }()
+	deadline := time.Now().Add(3 * lease)
+	for {
+		rs.mu.Lock()
+		claimed, renewed := rs.claimed, slices.Clone(rs.renewed)
+		rs.mu.Unlock()
+		if len(renewed) > 0 {
+			if gap := renewed[0].Sub(claimed); gap >= lease {
+				t.Errorf("the claim was first renewed %v after it was taken, past its lease of %v", gap, lease)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("no renewal in %v of a %v lease", 3*lease, lease)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
