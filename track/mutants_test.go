@@ -135,3 +135,40 @@ func TestALongDownloadRenewsItsClaimWithinTheLease(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A file that failed its last attempt is marked failed at once: no retry
+// pause follows the last attempt (a --wait that saves results would wait
+// it out for nothing).
+func TestTheLastFailedAttemptIsRecordedAtOnce(t *testing.T) {
+	defer func(old time.Duration) { retryPause = old }(retryPause)
+	retryPause = 300 * time.Millisecond
+	var mu sync.Mutex
+	var last time.Time
+	fileSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		last = time.Now()
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer fileSrv.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, fileSrv.URL+"/r.mp4")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	if err := d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RunPending(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	after := time.Since(last)
+	mu.Unlock()
+	dls, _ := store.Downloads(context.Background(), res.ID)
+	if len(dls) != 1 || dls[0].Status != record.DownloadFailed {
+		t.Fatalf("downloads %+v", dls)
+	}
+	if after >= attempts*retryPause {
+		t.Errorf("the failure was recorded %v after the last attempt, a retry pause after it", after)
+	}
+}
