@@ -400,3 +400,25 @@ func TestResumePastTheCapStopsOneBytePastIt(t *testing.T) {
 		t.Errorf("%s %q", dl.Status, dl.Error)
 	}
 }
+
+// A file server out of reach fails the download with the reason first and
+// the server it is on, not Go's `Get "…long signed URL…": …`, whose reason
+// a line's end cuts off.
+func TestUnreachableFileSaysWhyFirst(t *testing.T) {
+	defer func(old time.Duration) { retryPause = old }(retryPause)
+	retryPause = time.Millisecond
+	gone := httptest.NewServer(http.NotFoundHandler())
+	host := gone.Listener.Addr().String()
+	gone.Close()
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	res := finishedTask(t, svc, c, store, clk, "http://"+host+"/files/a-long-signed-path.mp4?sig=abcdef")
+	d := &Downloader{Store: store, Client: c, Clock: clk, DirFor: func(api.Operation) string { return t.TempDir() }}
+	d.QueueResults(context.Background(), res.ID, api.OpImg2Video, clk.Now(), res)
+	d.RunPending(context.Background())
+	dls, _ := store.Downloads(context.Background(), res.ID)
+	if len(dls) != 1 || dls[0].Status != record.DownloadFailed || !strings.Contains(dls[0].Error, "connection refused (from "+host+")") ||
+		strings.Contains(dls[0].Error, "sig=") || strings.HasPrefix(dls[0].Error, "Get ") {
+		t.Errorf("download %+v", dls)
+	}
+}

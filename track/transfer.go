@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -94,7 +95,7 @@ func (d *Downloader) transfer(ctx context.Context, t transfer) (string, int64, e
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return "", have, stalled(err)
+		return "", have, stalled(reasonFirst(err))
 	}
 	defer resp.Body.Close()
 	flags := os.O_WRONLY | os.O_CREATE
@@ -271,3 +272,29 @@ func (r *idleReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// reasonFirst says why a request failed before where it went: Go's
+// `Get "https://…/a-long-signed-url": dial tcp …: connection refused` is
+// cut at a line's end before its reason. The host stays (which server),
+// the URL's path and query do not (a signed URL's are long and useless);
+// the *url.Error is still there for errors.As.
+func reasonFirst(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	host := ue.URL
+	if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	return &requestError{ue: ue, host: host}
+}
+
+// requestError is a failed request as reasonFirst words it.
+type requestError struct {
+	ue   *url.Error
+	host string
+}
+
+func (e *requestError) Error() string { return fmt.Sprintf("%v (from %s)", e.ue.Err, e.host) }
+func (e *requestError) Unwrap() error { return e.ue }
