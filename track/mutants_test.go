@@ -172,3 +172,23 @@ func TestTheLastFailedAttemptIsRecordedAtOnce(t *testing.T) {
 		t.Errorf("the failure was recorded %v after the last attempt, a retry pause after it", after)
 	}
 }
+
+// A service that cannot answer the account's counts is asked three times
+// in a row, then no more (the probe is off): not a fourth time.
+func TestTheCountsAreAskedThreeTimesAtMost(t *testing.T) {
+	svc := newService()
+	var reads atomic.Int32
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.PathCredits {
+			reads.Add(1)
+		}
+		svc.ServeHTTP(w, r)
+	})
+	c, store, clk := setup(t, counted)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.states[ids[0]] = []string{"processing"}
+	run(t, w, clk, t0.Add(20*time.Minute))
+	if n := reads.Load(); n != 3 {
+		t.Errorf("the account, answering 404, was read %d times, want 3", n)
+	}
+}
