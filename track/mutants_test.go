@@ -192,3 +192,63 @@ func TestTheCountsAreAskedThreeTimesAtMost(t *testing.T) {
 		t.Errorf("the account, answering 404, was read %d times, want 3", n)
 	}
 }
+
+// A failed read of the counts while a task runs is tried again one window
+// gap later, not left for the slower beat of tasks outside their windows.
+func TestAFailedReadOfTheCountsIsTriedAgainAfterAGap(t *testing.T) {
+	svc := newService()
+	var mu sync.Mutex
+	var at []time.Time
+	var clk interface{ Now() time.Time }
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.PathCredits {
+			mu.Lock()
+			at = append(at, clk.Now())
+			mu.Unlock()
+		}
+		svc.ServeHTTP(w, r)
+	})
+	c, store, fake := setup(t, counted)
+	mu.Lock()
+	clk = fake
+	mu.Unlock()
+	w, ids := watch(t, svc, c, store, fake, WatcherOptions{}, 1)
+	svc.states[ids[0]] = []string{"processing"}
+	svc.credits = `{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":1,"queue_count":0}]}`
+	run(t, w, fake, t0.Add(60*time.Second))
+	mu.Lock()
+	before := len(at)
+	mu.Unlock()
+	if before == 0 {
+		t.Fatal("the counts were never read")
+	}
+	svc.mu.Lock()
+	svc.credits = "" // 404, once
+	svc.mu.Unlock()
+	for i := 0; ; i++ {
+		next := w.Step(context.Background())
+		drain(w)
+		mu.Lock()
+		n := len(at)
+		mu.Unlock()
+		if n > before {
+			break
+		}
+		if i > 1000 || next.IsZero() {
+			t.Fatal("the counts were not read again")
+		}
+		fake.Set(next)
+	}
+	svc.mu.Lock()
+	svc.credits = `{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":1,"queue_count":0}]}`
+	svc.mu.Unlock()
+	run(t, w, fake, fake.Now().Add(10*w.sched.WindowGap))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(at) < before+2 {
+		t.Fatalf("no read after the failed one: %v", at)
+	}
+	if gap := at[before+1].Sub(at[before]); gap > w.sched.WindowGap+time.Second {
+		t.Errorf("the counts were asked again %v after a failed read, want within the window gap %v", gap, w.sched.WindowGap)
+	}
+}
