@@ -2,6 +2,7 @@ package track
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -99,5 +100,37 @@ func TestTheCountsFindAnEnd(t *testing.T) {
 	}
 	if len(handed) < 2 || handed[0] != 1 || handed[len(handed)-1] != 0 {
 		t.Errorf("the counts handed on: %v, want the reads of 1 running, then of 0", handed)
+	}
+}
+
+// A hunt reads first the running task furthest into its window of likely
+// ends: the share of its window it has run, from the window's start (0) to
+// its end (1), whatever the window's length; a task with no start seen is
+// counted from when its state was first seen.
+func TestEndLikelihoodIsTheShareOfTheWindowRun(t *testing.T) {
+	s := &Schedule{Priors: map[api.Operation]time.Duration{api.OpText2Video: 90 * time.Second, api.OpReference2Image: 9 * time.Second}}
+	now := t0
+	video := func(ran time.Duration) *watched {
+		return &watched{op: api.OpText2Video, model: "svcq1", running: now.Add(-ran)}
+	}
+	// text2video's window: 30 s to 180 s.
+	for _, c := range []struct {
+		ran  time.Duration
+		want float64
+	}{{30 * time.Second, 0}, {180 * time.Second, 1}, {105 * time.Second, 0.5}, {0, -0.2}} {
+		if got := s.endLikelihood(video(c.ran), now); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("a video %v into its run: %v, want %v", c.ran, got, c.want)
+		}
+	}
+	// An image 15 s into its 3 s to 18 s window is likelier to have ended
+	// than a video that ran far longer but is halfway into its own.
+	image := &watched{op: api.OpReference2Image, stateSince: now.Add(-15 * time.Second)}
+	if img, vid := s.endLikelihood(image, now), s.endLikelihood(video(105*time.Second), now); math.Abs(img-0.8) > 1e-9 || img <= vid {
+		t.Errorf("image %v, video %v: the image is furthest into its window", img, vid)
+	}
+	// A window shorter than a second counts as a second.
+	tiny := &Schedule{Priors: map[api.Operation]time.Duration{api.OpReference2Image: 300 * time.Millisecond}}
+	if got := tiny.endLikelihood(&watched{op: api.OpReference2Image, running: now.Add(-1100 * time.Millisecond)}, now); math.Abs(got-1) > 1e-9 {
+		t.Errorf("a 0.1 s to 0.6 s window, 1.1 s run: %v, want 1 (a second's window)", got)
 	}
 }
