@@ -471,6 +471,45 @@ func (c Config) HistoryName() string {
 // RedactURL is a history URL as it may be shown: without its password.
 func RedactURL(u string) string { return history.Redact(u) }
 
+// KeptPassword stands for a history URL's password while the URL is edited
+// (EditableURL), so that the password is never on the screen.
+const KeptPassword = "(kept)"
+
+// EditableURL is a history URL as it is given to edit: its password, if
+// any, replaced by KeptPassword.
+func EditableURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.User == nil {
+		return u
+	}
+	if _, has := parsed.User.Password(); !has {
+		return u
+	}
+	parsed.User = url.UserPassword(parsed.User.Username(), KeptPassword)
+	// Written as typed, not escaped (%28kept%29): EditedURL reads it back
+	// either way.
+	return strings.Replace(parsed.String(), ":"+url.PathEscape(KeptPassword)+"@", ":"+KeptPassword+"@", 1)
+}
+
+// EditedURL is the URL typed over EditableURL(was): KeptPassword there is
+// was's password again; any other is what was typed.
+func EditedURL(typed, was string) string {
+	t, err := url.Parse(typed)
+	if err != nil || t.User == nil {
+		return typed
+	}
+	if pw, _ := t.User.Password(); pw != KeptPassword {
+		return typed
+	}
+	old, err := url.Parse(was)
+	if err != nil || old.User == nil {
+		return typed
+	}
+	pw, _ := old.User.Password()
+	t.User = url.UserPassword(t.User.Username(), pw)
+	return t.String()
+}
+
 // CheckHistory opens the history a configuration names and closes it again:
 // a team's database is reached, logged into and migrated, or the reason it
 // cannot be is the error (naming the URL without its password).

@@ -193,3 +193,31 @@ func TestTeamTasksNameTheSender(t *testing.T) {
 		}
 	}
 }
+
+// A team URL opened again to edit never shows its password: it reads
+// (kept), and a URL saved with (kept) in its place keeps the password it
+// had; another typed there is the new one.
+func TestSettingsTeamHistoryEditKeepsThePasswordOffTheScreen(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	send(m, press("6"))
+	send(m, press("G"))
+	p := m.pages[pageSettings].(*settingsPage)
+	send(m, press("enter"))
+	p.input.SetValue("postgres://ann:s3cret@db-host:5432/studio")
+	send(m, press("enter"))
+	send(m, press("enter")) // open it again
+	if got := screen(m); strings.Contains(got, "s3cret") || !strings.Contains(got, "postgres://ann:(kept)@db-host:5432/studio") {
+		t.Fatalf("the URL opened again:\n%s", got)
+	}
+	p.input.SetValue(strings.Replace(p.input.Value(), "db-host", "db-2", 1))
+	send(m, press("enter"))
+	if got := p.draft.HistoryURL; got != "postgres://ann:s3cret@db-2:5432/studio" {
+		t.Errorf("saved over (kept): %q, want the password kept", got)
+	}
+	send(m, press("enter"))
+	p.input.SetValue("postgres://ann:n3w@db-2:5432/studio")
+	send(m, press("enter"))
+	if got := p.draft.HistoryURL; got != "postgres://ann:n3w@db-2:5432/studio" {
+		t.Errorf("a new password typed: %q", got)
+	}
+}
