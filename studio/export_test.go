@@ -1,6 +1,10 @@
 package studio
 
-import "clapper/track"
+import (
+	"context"
+
+	"clapper/track"
+)
 
 // WatcherForTest hands this package's external tests the watcher, to drive
 // its reads step by step on a fake clock.
@@ -8,3 +12,7 @@ func (s *Studio) WatcherForTest() *track.Watcher { return s.watcher }
 
 // PublishForTest reports e as the downloader or the set runner do.
 func (s *Studio) PublishForTest(e Event) { s.publish(e) }
+
+// SaveEventForTest saves what a success event carries, as the relay does
+// when auto-download is on.
+func (s *Studio) SaveEventForTest(ctx context.Context, e Event) error { return s.saveEvent(ctx, e) }

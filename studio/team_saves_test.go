@@ -8,15 +8,13 @@ import (
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/internal/pgtest"
-	"clapper/record"
 	"clapper/studio"
 	"clapper/track"
 )
 
 // Every copy on a team's database hears of every task's success, but saves
-// only the results of the tasks sent from it: bob's copy, the account's
-// poller, reads ann's image succeed and leaves it to ann's, which saves it
-// (bob's detail then says where it was saved).
+// only the results of the tasks sent from it: bob's copy, hearing that
+// ann's image succeeded, leaves it to ann's, which saves it.
 func TestTeamCopySavesOnlyItsOwnResults(t *testing.T) {
 	isolated(t)
 	url := pgtest.Get(t).Database(t, "", nil)
@@ -28,40 +26,40 @@ func TestTeamCopySavesOnlyItsOwnResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	fast := &track.Schedule{FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: time.Millisecond,
-		QueueCheckMin: time.Millisecond, QueueCheckMax: time.Millisecond, Slots: 5,
-		Priors: map[api.Operation]time.Duration{api.OpReference2Image: time.Millisecond}}
 	machine := func(sentBy string) *studio.Studio {
-		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team"})
-		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, SentBy: sentBy,
-			Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100, Schedule: fast}})
+		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team", AutoDownload: true})
+		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, SentBy: sentBy, Watcher: track.WatcherOptions{Clock: clk}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		if err := s.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
 		return s
 	}
-	bob := machine("bob@studio-2")
-	ann := machine("ann@studio-1")
+	bob, ann := machine("bob@studio-2"), machine("ann@studio-1")
 	sub, err := ann.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	endedOn(t, bob, clk, sub.Task.TaskID)
-	endedOn(t, ann, clk, sub.Task.TaskID)
-	saved, err := ann.Settle(ctx, sub.Task.TaskID)
-	if err != nil || len(saved) == 0 || saved[0].Status != record.DownloadDone {
-		t.Fatalf("ann's copy saved %+v (%v), want her image", saved, err)
+	id := sub.Task.TaskID
+	clk.Advance(10 * time.Minute)
+	ann.Poll(ctx)
+	done, err := ann.Record().TaskByID(ctx, id)
+	if err != nil || done.State != api.StateSuccess || len(done.Creations) == 0 {
+		t.Fatalf("the image did not finish: %+v %v", done, err)
 	}
-	mine, err := bob.Record().Downloads(ctx, sub.Task.TaskID)
-	if err != nil || len(mine) != 0 {
-		t.Errorf("bob's copy saved ann's image: %+v (%v)", mine, err)
+	success := studio.Event{Kind: track.EventState, TaskID: id, Operation: api.OpReference2Image, From: api.StateProcessing,
+		To: api.StateSuccess, Result: &api.TaskResult{ID: id, State: api.StateSuccess, Creations: []api.Creation{{URL: done.Creations[0].URL}}}}
+	queued := func(s *studio.Studio) int {
+		ds, err := s.Record().Downloads(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ds)
 	}
-	task, err := bob.Record().TaskByID(ctx, sub.Task.TaskID)
-	if err != nil || len(task.SavedOn) != 1 {
-		t.Errorf("bob's detail: saved on %v (%v), want ann's copy", task.SavedOn, err)
+	if err := bob.SaveEventForTest(ctx, success); err != nil || queued(bob) != 0 {
+		t.Errorf("bob's copy queued %d of ann's results (%v), want none", queued(bob), err)
+	}
+	if err := ann.SaveEventForTest(ctx, success); err != nil || queued(ann) != 1 {
+		t.Errorf("ann's copy queued %d of her results (%v), want 1", queued(ann), err)
 	}
 }
