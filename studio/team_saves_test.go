@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"clapper/api"
-	"clapper/api/sandbox"
-	"clapper/internal/pgtest"
 	"clapper/studio"
 	"clapper/track"
 )
@@ -16,26 +14,10 @@ import (
 // only the results of the tasks sent from it: bob's copy, hearing that
 // ann's image succeeded, leaves it to ann's, which saves it.
 func TestTeamCopySavesOnlyItsOwnResults(t *testing.T) {
-	isolated(t)
-	url := pgtest.Get(t).Database(t, "", nil)
-	clk := sandbox.NewFakeClock(wiringT0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: clk, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	machine := func(sentBy string) *studio.Studio {
-		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team", AutoDownload: true})
-		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, SentBy: sentBy, Watcher: track.WatcherOptions{Clock: clk}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	bob, ann := machine("bob@studio-2"), machine("ann@studio-1")
+	tm := newTeam(t)
+	ctx, clk := context.Background(), tm.clk
+	autoDownload := func(c *studio.Config) { c.AutoDownload = true }
+	bob, ann := tm.copy(t, "bob@studio-2", autoDownload), tm.copy(t, "ann@studio-1", autoDownload)
 	sub, err := ann.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"})
 	if err != nil {
 		t.Fatal(err)

@@ -17,30 +17,50 @@ import (
 	"clapper/track"
 )
 
-// Two machines of one account on one team database spend from one pool:
-// what one sent counts against the daily cap the other checks.
-func TestTeamCapHoldsAcrossMachines(t *testing.T) {
+// team is one team database and one service (a sandbox on a fake clock)
+// shared by copies of clapper on one account.
+type team struct {
+	url, base string
+	clk       *sandbox.FakeClock
+}
+
+func newTeam(t *testing.T) *team {
 	isolated(t)
-	url := pgtest.Get(t).Database(t, "", nil)
-	clk := sandbox.NewFakeClock(wiringT0)
+	tm := &team{url: pgtest.Get(t).Database(t, "", nil), clk: sandbox.NewFakeClock(wiringT0)}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: clk, Seed: 3})
+	t.Cleanup(cancel)
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: tm.clk, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
-	machine := func() *studio.Studio {
-		cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team"})
-		cfg.DailyCreditCap = 100
-		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, Watcher: track.WatcherOptions{Clock: clk}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
+	t.Cleanup(func() { stop() })
+	tm.base = base
+	return tm
+}
+
+// copy opens a copy of clapper of the team, with a data folder of its own;
+// sentBy names it ("": its machine), tune changes its settings.
+func (tm *team) copy(t *testing.T, sentBy string, tune func(*studio.Config)) *studio.Studio {
+	t.Helper()
+	cfg := resolved(t, studio.Config{HistoryURL: tm.url, HistoryURLGiven: true, BaseURL: tm.base, APIKey: "k-team"})
+	if tune != nil {
+		tune(&cfg)
 	}
-	a, b := machine(), machine()
+	s, err := studio.Open(context.Background(), cfg, studio.Options{Clock: tm.clk.Now, SentBy: sentBy, Watcher: track.WatcherOptions{Clock: tm.clk}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Two machines of one account on one team database spend from one pool:
+// what one sent counts against the daily cap the other checks.
+func TestTeamCapHoldsAcrossMachines(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	capped := func(c *studio.Config) { c.DailyCreditCap = 100 }
+	a, b := tm.copy(t, "", capped), tm.copy(t, "", capped)
 	body := map[string]any{"model": "svcq3-pro", "prompt": "a fox", "duration": 5}
 	// The service publishes no prices: a sends until its cap, which it
 	// checks with what it spent, refuses.
@@ -70,27 +90,9 @@ func TestTeamCapHoldsAcrossMachines(t *testing.T) {
 // kept by one is what another shows while it is fresh, and a machine reads
 // the service itself once it is not.
 func TestTeamAccountIsReadOnceForEveryMachine(t *testing.T) {
-	isolated(t)
-	url := pgtest.Get(t).Database(t, "", nil)
-	clk := sandbox.NewFakeClock(wiringT0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Clock: clk, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	// Two machines on one service and one team database.
-	cfg := resolved(t, studio.Config{HistoryURL: url, HistoryURLGiven: true, BaseURL: base, APIKey: "k-team"})
-	machine := func() *studio.Studio {
-		s, err := studio.Open(ctx, cfg, studio.Options{Clock: clk.Now, Watcher: track.WatcherOptions{Clock: clk}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	a, b := machine(), machine()
+	tm := newTeam(t)
+	ctx, clk := context.Background(), tm.clk
+	a, b := tm.copy(t, "", nil), tm.copy(t, "", nil)
 	first, err := a.Account(ctx)
 	if err != nil {
 		t.Fatal(err)

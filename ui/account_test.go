@@ -19,6 +19,23 @@ import (
 	"clapper/studio"
 )
 
+// liveModel is the terminal UI, 140x30, on a live service at serviceURL,
+// its clock clk, started.
+func liveModel(t *testing.T, serviceURL string, clk *clock) *Model {
+	t.Helper()
+	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: serviceURL, APIKey: "k-1234567", Timeout: 5 * time.Second,
+		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	m := New(s, clk.now, nil)
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	run(m, m.Init())
+	return m
+}
+
 // A live header shows the account as the service counts it: credits left,
 // running, queued and the service's own limit.
 func TestLiveHeaderShowsTheAccount(t *testing.T) {
@@ -33,16 +50,7 @@ func TestLiveHeaderShowsTheAccount(t *testing.T) {
 	if _, err := c.Create(context.Background(), api.OpText2Video, map[string]any{"model": "svcq2", "prompt": "waves"}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: ts.URL, APIKey: "k-1234567", Timeout: 5 * time.Second,
-		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
-	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	m := New(s, func() time.Time { return testNow }, nil)
-	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
-	run(m, m.Init())
+	m := liveModel(t, ts.URL, &clock{t: testNow})
 	head := strings.SplitN(screen(m), "\n", 2)[0]
 	for _, want := range []string{"LIVE", "0 running", "1 queued", "limit 3", "credits left"} {
 		if !strings.Contains(head, want) {
@@ -85,17 +93,8 @@ func TestHeaderSaysWhenTheKeyIsRefusedOrTheServiceIsOutOfReach(t *testing.T) {
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: ts.URL, APIKey: "k-1234567", Timeout: 5 * time.Second,
-		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
-	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
 	clk := &clock{t: testNow}
-	m := New(s, clk.now, nil)
-	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
-	run(m, m.Init())
+	m := liveModel(t, ts.URL, clk)
 	head := func() string { return strings.SplitN(screen(m), "\n", 2)[0] }
 	if !strings.Contains(head(), "LIVE") || !strings.Contains(head(), "KEY REFUSED") {
 		t.Fatalf("a refused key is not in the header: %q", head())
@@ -155,17 +154,8 @@ func TestLiveHeaderFollowsAChangeWithinSeconds(t *testing.T) {
 		}
 	}
 	create()
-	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: ts.URL, APIKey: "k-1234567", Timeout: 5 * time.Second,
-		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
-	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
 	clk := &clock{t: testNow}
-	m := New(s, clk.now, nil)
-	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
-	run(m, m.Init())
+	m := liveModel(t, ts.URL, clk)
 	head := func() string { return strings.SplitN(screen(m), "\n", 2)[0] }
 	if !strings.Contains(head(), "1 queued") {
 		t.Fatalf("header %q lacks 1 queued", head())
