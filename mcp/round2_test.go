@@ -65,8 +65,12 @@ func TestWaitTellsProgressEveryPeriodWithATotal(t *testing.T) {
 	r.ok(t, "wait_task", map[string]any{"task_id": id, "timeout_seconds": 0.2}, &out)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.told) != 0 {
-		t.Errorf("progress told to a client that asked for none: %d", len(r.told))
+	// A notice of the first wait may still arrive after it answered (the
+	// transport does not order them): only one for another token counts.
+	for _, p := range r.told {
+		if p.ProgressToken != "w1" {
+			t.Errorf("progress told to a client that asked for none: %+v", p)
+		}
 	}
 }
 
