@@ -1,0 +1,220 @@
+package studio_test
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // the driver refusingDriver wraps
+
+	"clapper/api"
+	"clapper/api/sandbox"
+	"clapper/history"
+	"clapper/studio"
+	"clapper/track"
+)
+
+// The copy of clapper that holds the team's poller lease reads the service
+// for the others, and its own header reads the service every time: after a
+// send its counts move at once, never held at a read it kept for the others
+// (a tester saw '0 running' beside a task processing).
+func TestTeamPollerReadsTheServiceItself(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	a := tm.copy(t, "", nil)
+	if err := a.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A copy competes for the lease once it follows a task.
+	if _, err := a.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a cat"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); !a.WatcherForTest().Leading(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) { // a hang guard: the only copy that follows claims at once
+			t.Fatal("the started copy never took the poller's lease")
+		}
+	}
+	first, err := a.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a fox"}); err != nil {
+		t.Fatal(err)
+	}
+	now, err := a.Account(ctx)
+	if err != nil || now.Remaining >= first.Remaining {
+		t.Fatalf("the poller shows %+v (%v) after spending: a read it kept (%d), not the service's", now, err, first.Remaining)
+	}
+}
+
+// A machine that does not lead shows the account read another kept while
+// it is under two minutes old, to the last millisecond, and reads the
+// service itself from two minutes on.
+func TestTeamAccountReadIsKeptUnderTwoMinutes(t *testing.T) {
+	tm := newTeam(t)
+	ctx, clk := context.Background(), tm.clk
+	a, b := tm.copy(t, "", nil), tm.copy(t, "", nil)
+	kept, err := a.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a fox"}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(2*time.Minute - time.Millisecond)
+	if got, err := b.Account(ctx); err != nil || got.Remaining != kept.Remaining {
+		t.Fatalf("b shows %+v (%v) a millisecond before two minutes; want the kept %d", got, err, kept.Remaining)
+	}
+	clk.Advance(time.Millisecond)
+	if got, err := b.Account(ctx); err != nil || got.Remaining >= kept.Remaining {
+		t.Fatalf("b shows %+v (%v) two minutes after the kept read; want the service's, under %d", got, err, kept.Remaining)
+	}
+}
+
+var registerRefusing sync.Once
+
+// refusingDownloads names a driver over modernc's "sqlite" that refuses
+// every statement queueing a download: a history that fails between a
+// task's success and the queueing of its files (a full disk, a lost team
+// database).
+func refusingDownloads() string {
+	registerRefusing.Do(func() {
+		db, err := sql.Open("sqlite", ":memory:")
+		if err != nil {
+			panic(err)
+		}
+		sql.Register("sqlite-refusing-downloads", refusingDriver{db.Driver()})
+		db.Close()
+	})
+	return "sqlite-refusing-downloads"
+}
+
+var errRefused = errors.New("disk I/O error (the test's driver)")
+
+func refused(query string) bool { return strings.Contains(query, "INSERT INTO downloads") }
+
+type refusingDriver struct{ driver.Driver }
+
+func (d refusingDriver) Open(name string) (driver.Conn, error) {
+	c, err := d.Driver.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return refusingConn{c}, nil
+}
+
+// refusingConn forwards what modernc's connection offers; the interfaces
+// it does not forward make database/sql fall back to ones it does.
+type refusingConn struct{ driver.Conn }
+
+func (c refusingConn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+func (c refusingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if refused(query) {
+		return nil, errRefused
+	}
+	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
+}
+
+func (c refusingConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
+	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, o)
+}
+
+func (c refusingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
+}
+
+func (c refusingConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if refused(q) {
+		return nil, errRefused
+	}
+	return c.Conn.(driver.ExecerContext).ExecContext(ctx, q, args)
+}
+
+func (c refusingConn) ResetSession(ctx context.Context) error {
+	if r, ok := c.Conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+// startRefusing starts a sandbox studio, as startSandbox does, on a
+// history that refuses to queue downloads.
+func startRefusing(t *testing.T, clk *sandbox.FakeClock) *studio.Studio {
+	t.Helper()
+	isolated(t)
+	fast := &track.Schedule{FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: time.Millisecond,
+		QueueCheckMin: time.Millisecond, QueueCheckMax: time.Millisecond, Slots: 5,
+		Priors: map[api.Operation]time.Duration{api.OpReference2Image: time.Millisecond}}
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, History: []history.Option{history.WithDriver(refusingDownloads())},
+		Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100, Schedule: fast}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// downloadFailure is the event telling the user the results of taskID
+// could not be saved, among seen; nil when there is none.
+func downloadFailure(seen []track.Event, taskID string) *track.Event {
+	for i, ev := range seen {
+		if ev.Kind == track.EventDownload && ev.TaskID == taskID && ev.Err != nil {
+			return &seen[i]
+		}
+	}
+	return nil
+}
+
+// A task that succeeds while the history cannot queue its files tells the
+// user so (the TUI's status line: "download of task ...: disk I/O error"),
+// instead of leaving a success whose files never come.
+func TestASuccessWhoseFilesCannotBeQueuedSaysSo(t *testing.T) {
+	clk := sandbox.NewFakeClock(wiringT0)
+	s := startRefusing(t, clk)
+	sub, err := s.Submit(context.Background(), api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a lighthouse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sub.Task.Identifier()
+	seen := endedOn(t, s, clk, id)
+	if ev := downloadFailure(seen, id); ev == nil || !errors.Is(ev.Err, errRefused) {
+		t.Fatalf("no event says the image's files could not be queued: %+v", seen)
+	}
+}
+
+// A voice clone's preview answered at once is saved like any result; when
+// the history cannot queue it, the user is told so too.
+func TestAPreviewAnsweredAtOnceThatCannotBeQueuedSaysSo(t *testing.T) {
+	clk := sandbox.NewFakeClock(wiringT0)
+	s := startRefusing(t, clk)
+	sub, err := s.Submit(context.Background(), api.OpAudioClone, map[string]any{
+		"voice_id": "narrator_anna", "audio_url": "https://example.com/anna.mp3", "text": "Hello there."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sub.Task.Identifier()
+	if sub.Task.State != api.StateSuccess {
+		t.Fatalf("the clone was not answered at once: %+v", sub.Task)
+	}
+	var seen []track.Event
+	for deadline := time.After(20 * time.Second); downloadFailure(seen, id) == nil; {
+		select {
+		case ev := <-s.Events():
+			seen = append(seen, ev)
+		case <-deadline: // a hang guard: the event is published as Submit returns
+			t.Fatalf("no event says the preview could not be queued: %+v", seen)
+		}
+	}
+}
