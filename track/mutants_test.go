@@ -3,6 +3,7 @@ package track
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -250,5 +251,108 @@ func TestAFailedReadOfTheCountsIsTriedAgainAfterAGap(t *testing.T) {
 	}
 	if gap := at[before+1].Sub(at[before]); gap > w.sched.WindowGap+time.Second {
 		t.Errorf("the counts were asked again %v after a failed read, want within the window gap %v", gap, w.sched.WindowGap)
+	}
+}
+
+// Round four (issue 35): the probe's survivors of round three.
+
+// countsOf is the account's answer with n of its tasks running.
+func countsOf(n int) string {
+	return fmt.Sprintf(`{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":%d,"queue_count":0}]}`, n)
+}
+
+// Another client's task running beside ours is counted once and kept
+// apart: when ours ends, the counts fall by one while theirs still runs,
+// and that fall is our end, found within a window gap with one read of our
+// task, not at its own read every probeSpacing gaps.
+func TestAnEndIsFoundBesideAnotherClientsTask(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.credits = countsOf(2)
+	svc.states[ids[0]] = []string{"processing"}
+	// 30 s in, the task is in its window, read on its own only every
+	// probeSpacing gaps (the first such read comes about 60 s in).
+	run(t, w, clk, t0.Add(30*time.Second))
+	readsBefore := svc.reads[ids[0]]
+	svc.mu.Lock()
+	svc.states[ids[0]] = []string{"success"}
+	svc.credits = countsOf(1)
+	svc.mu.Unlock()
+	end := clk.Now()
+	var seen time.Time
+	for _, e := range run(t, w, clk, end.Add(10*time.Minute)) {
+		if e.To == api.StateSuccess {
+			seen = e.At
+		}
+	}
+	if seen.IsZero() || seen.Sub(end) > w.sched.WindowGap || svc.reads[ids[0]] != readsBefore+1 {
+		t.Errorf("the end seen %v after it happened (window gap %v), with %d reads of the task", seen.Sub(end), w.sched.WindowGap, svc.reads[ids[0]]-readsBefore)
+	}
+}
+
+// Once nothing runs, a read of the counts that fails is not asked again:
+// the counts stand in for running tasks' reads, and there are none.
+func TestNoTaskRunningAFailedReadOfTheCountsIsNotRepeated(t *testing.T) {
+	svc := newService()
+	var reads atomic.Int32
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == api.PathCredits {
+			reads.Add(1)
+		}
+		svc.ServeHTTP(w, r)
+	})
+	c, store, clk := setup(t, counted)
+	w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.credits = countsOf(1)
+	svc.states[ids[0]] = []string{"processing"}
+	run(t, w, clk, t0.Add(60*time.Second))
+	svc.mu.Lock()
+	svc.states[ids[0]] = []string{"success"}
+	svc.credits = countsOf(0)
+	svc.mu.Unlock()
+	// Step until the end is seen, then the account answers 404.
+	ended := false
+	for i := 0; !ended; i++ {
+		next := w.Step(context.Background())
+		for _, e := range drain(w) {
+			ended = ended || e.To == api.StateSuccess
+		}
+		if i > 1000 || (next.IsZero() && !ended) {
+			t.Fatal("the end was never seen")
+		}
+		if !ended {
+			clk.Set(next)
+		}
+	}
+	svc.mu.Lock()
+	svc.credits = ""
+	svc.mu.Unlock()
+	before := reads.Load()
+	run(t, w, clk, clk.Now().Add(20*w.sched.WindowGap))
+	if n := reads.Load() - before; n > 1 {
+		t.Errorf("with nothing running the account was read %d times after its end, failing; want at most once", n)
+	}
+}
+
+// A multi-scene job that ended leaves nothing behind in the watcher: its
+// scenes' ids, by which the service calls back, go with it, or a long
+// session would keep every finished job's scenes.
+func TestAnEndedJobLeavesNoSceneBehind(t *testing.T) {
+	scenes := `{"type":"generate_video","index":0,"jobs":[{"id":"s1-a","type":"generate_video","state":"%s"}]},` +
+		`{"type":"compose_video","index":1,"jobs":[{"id":"c-a","type":"compose_video","state":"%s"}]}`
+	srv := &jobAnswers{bodies: []string{
+		job("processing", fmt.Sprintf(scenes, "processing", "created")),
+		job("success", fmt.Sprintf(scenes, "success", "success")),
+	}}
+	c, store, clk := setup(t, srv)
+	w := NewWatcher(c, store, WatcherOptions{Clock: clk, Schedule: every(time.Second)})
+	w.Watch("j1", api.OpGeneralOneClick, "", api.StateCreated, clk.Now())
+	run(t, w, clk, clk.Now().Add(time.Hour))
+	w.mu.Lock()
+	aliases, subs := len(w.aliases), len(w.subs)
+	w.mu.Unlock()
+	if w.Watching() != 0 || aliases != 0 || subs != 0 {
+		t.Errorf("after the job ended: %d followed, %d scene ids kept for %d jobs; want none", w.Watching(), aliases, subs)
 	}
 }
