@@ -117,6 +117,15 @@ func TestCreateFromTwoTasks(t *testing.T) {
 		!strings.Contains(lines[2]+lines[3], "video_url (source video) of #1 (text2video success)") {
 		t.Fatalf("get --lineage of the video:\n%s%s", r.out, r.err)
 	}
+	// The lip-sync's: its two sources above it, flush left, and itself a
+	// step in under them; a task with a prompt shows it, one without none.
+	r = runIn(t, data, append([]string{"get", "#3", "--lineage"}, fast...)...)
+	lines = strings.Split(strings.TrimRight(r.out, "\n"), "\n")
+	if r.code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "  #1 text2video success "+video) ||
+		!strings.HasSuffix(lines[0], `  "a face"`) || !strings.HasPrefix(lines[1], "  #2 audio-tts ") ||
+		!strings.HasPrefix(lines[2], "▶    #3 lip-sync ") || strings.Contains(lines[2], `""`) {
+		t.Fatalf("get --lineage of the lip-sync:\n%s%s", r.out, r.err)
+	}
 	r = runIn(t, data, append([]string{"get", "#3", "--lineage", "--json"}, fast...)...)
 	if r.code != 0 || strings.Count(r.out, "\n") != 3 || strings.Count(r.out, `"depth":-1`) != 2 || !strings.Contains(r.out, `"sent_onward_from":[`) {
 		t.Fatalf("get --lineage --json of the lip-sync:\n%s%s", r.out, r.err)
