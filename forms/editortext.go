@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clapper/api"
+	"clapper/api/catalog"
 )
 
 // inputStyles draws the input with the form's styles: no colour of its own,
@@ -22,6 +23,15 @@ func inputStyles(st *Styles) textinput.Styles {
 		Blurred: state,
 		Cursor:  textinput.CursorStyle{Color: st.Focused.GetForeground(), Shape: tea.CursorBlock},
 	}
+}
+
+// heldMedia reports whether a text is media given whole: a data URI with
+// its bytes (pasted, or an image made here) or history's placeholder of one.
+// It is shown by its type and size and removed, not typed over. Text that
+// only begins with "data:" is still being typed and stays editable: the
+// check names what it lacks.
+func heldMedia(s string) bool {
+	return catalog.IsDataURI(s) && (strings.Contains(s, ",") || isPlaceholder(s))
 }
 
 // dataURISummary shows a data URI by its type and size, never its base64.

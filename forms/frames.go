@@ -141,7 +141,7 @@ func (e *framesEditor) editable() bool {
 	if fr == nil || fr.isRaw {
 		return false
 	}
-	return !(e.part == frameImage && catalog.IsDataURI(fr.image))
+	return !(e.part == frameImage && heldMedia(fr.image))
 }
 
 // bind loads the focused part into its input and focuses it.

@@ -428,3 +428,24 @@ func TestFramesNextResultWithNone(t *testing.T) {
 		t.Fatalf("ctrl+l with no results: %s", images(t, e))
 	}
 }
+
+// A key image typed by hand that begins with "data:" stays typing until it
+// holds its bytes: the first five letters no longer turn it into a summary
+// nobody can type on. A whole data URI pasted is shown by its size.
+func TestFramesKeyImageTypedAsDataStaysTypeable(t *testing.T) {
+	e := focusedFrames(t, nil, "data:image/png;base64")
+	if !driveEditor(t, e, "backspace", "type:4") {
+		t.Fatal("typing on a key image that begins with data: changed nothing")
+	}
+	if got, want := images(t, e), "data:image/png;base64"; got != want {
+		t.Fatalf("key image %q, want %q", got, want)
+	}
+	if v := seen(e, 80); strings.Contains(v, "not typed over") || strings.Contains(v, "· 0 B") {
+		t.Fatalf("a data: being typed is shown as a data URI:\n%s", v)
+	}
+	driveEditor(t, e, "ctrl+u")
+	e.Update(tea.PasteMsg{Content: "data:image/png;base64,AAAA"})
+	if v := seen(e, 80); !strings.Contains(v, "data:image/png;base64 · 3 B") {
+		t.Fatalf("a pasted data URI is not shown by its size:\n%s", v)
+	}
+}

@@ -153,7 +153,7 @@ func (e *framesEditor) partView(st *Styles, width, i int, fr *keyFrame, p frameP
 	note := e.partNote(st, i, fr, p, info)
 	var body string
 	switch {
-	case p == frameImage && catalog.IsDataURI(text):
+	case p == frameImage && heldMedia(text):
 		body = st.Value.Render(dataURISummary(text))
 		if on {
 			note = st.Dim.Render("backspace removes it")

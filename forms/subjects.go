@@ -373,7 +373,7 @@ func (e *subjectsEditor) editable() bool {
 		return false
 	}
 	t, isText := s.text(p)
-	return isText && !catalog.IsDataURI(t)
+	return isText && !heldMedia(t)
 }
 
 // bind loads the focused part into the input.

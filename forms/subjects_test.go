@@ -353,3 +353,14 @@ func TestSubjectsPickStoredByName(t *testing.T) {
 		t.Errorf("value %v: want the stored subject's server_id", v)
 	}
 }
+
+// An image typed by hand that begins with "data:" stays typing until it
+// holds its bytes, as a key frame's does.
+func TestSubjectImageTypedAsDataStaysTypeable(t *testing.T) {
+	e := newSubjectsEditor(&Context{Model: "svcq2"}, subjectsField)
+	e.Focus()
+	driveEditor(t, e, "ctrl+n", "type:cat", "down", "type:data:image/png;base64", "backspace", "type:4")
+	if got := e.subjects[0].images; len(got) != 1 || got[0] != "data:image/png;base64" {
+		t.Fatalf("the image typed: %q, want data:image/png;base64", got)
+	}
+}

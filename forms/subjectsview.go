@@ -210,7 +210,7 @@ func (e *subjectsEditor) partView(st *Styles, width int, s *subject, p part, on 
 	case p.kind == partExtra:
 		body = st.Error.Render(api.CleanLine(catalog.FormatValue(s.extra[p.key])))
 		note = st.Dim.Render(keptNote(extraNote(p.key), on))
-	case isText && catalog.IsDataURI(text):
+	case isText && heldMedia(text):
 		body = st.Value.Render(dataURISummary(text))
 		note = e.partNote(st, s, p, text, dups)
 		if on {
