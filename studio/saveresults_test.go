@@ -51,3 +51,40 @@ func TestSaveResultsNamesByTheTasksCreation(t *testing.T) {
 		t.Errorf("saved as %s, want the day the task was created (2026-11-24)", name)
 	}
 }
+
+// A set's line saved after the run (clapper batch) has no result at hand:
+// SaveResults saves what history holds of the task, and says a task with
+// nothing to save yet has none.
+func TestSaveResultsWithNoResultAtHandSavesWhatHistoryHolds(t *testing.T) {
+	clk := sandbox.NewFakeClock(time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC))
+	dir := t.TempDir()
+	cfg := studio.Config{DataDir: dir, DownloadDir: filepath.Join(dir, "out"), Timeout: 5 * time.Second, SandboxSpeed: 1, RequestBudget: 4}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{Clock: clk.Now, SendOnly: true, Sandbox: &sandbox.Config{Clock: clk, Seed: 11}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, taskID := range []string{"t-done", "t-running"} {
+		id, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpReference2Image, Model: "svcq2", Body: []byte(`{"model":"svcq2","prompt":"p"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Record().MarkSubmitted(ctx, id, record.SubmittedEcho{TaskID: taskID, State: api.StateProcessing, CreatedAt: clk.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Record().ApplyResult(ctx, "t-done", record.Update{State: api.StateSuccess, ObservedAt: clk.Now(),
+		Creations: []record.Creation{{Index: 0, URL: "https://cdn.example/a.png"}, {Index: 1, URL: "https://cdn.example/b.png"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveResults(ctx, "t-done", nil); err != nil {
+		t.Fatal(err)
+	}
+	if dls, err := s.Record().Downloads(ctx, "t-done"); err != nil || len(dls) != 2 {
+		t.Fatalf("downloads %+v, %v; want the two images history holds", dls, err)
+	}
+	if err := s.SaveResults(ctx, "t-running", nil); err == nil || !strings.Contains(err.Error(), "task t-running has no result to download yet") {
+		t.Fatalf("a task with no result yet: %v", err)
+	}
+}
