@@ -247,6 +247,12 @@ func (s *Studio) SaveResults(ctx context.Context, taskID string, res *api.TaskRe
 	return s.downloader.QueueResults(ctx, t.TaskID, t.Operation, t.CreatedAt, res)
 }
 
+// SentHere reports whether a task was sent from this copy of clapper: every
+// task of a history of its own; on a team's database, the tasks recorded as
+// sent by this copy. A teammate's task is saved and announced on the
+// teammate's machine; here it only shows in the lists.
+func (s *Studio) SentHere(t record.Task) bool { return !s.Config.Team() || t.SentBy == s.sentBy }
+
 // saveEvent saves the results a success event carries. In a team's
 // history, only those of the tasks sent from this copy of clapper: every
 // copy hears of every task's success, and a teammate's result saved on
@@ -258,7 +264,7 @@ func (s *Studio) saveEvent(ctx context.Context, ev track.Event) error {
 		if err != nil {
 			return fmt.Errorf("save the results of task %s: %w", ev.TaskID, err)
 		}
-		if t.SentBy != s.sentBy {
+		if !s.SentHere(t) {
 			return nil
 		}
 	}

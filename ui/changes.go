@@ -295,7 +295,7 @@ func (m *Model) onRowsRead(msg rowsReadMsg) tea.Cmd {
 	}
 	for _, t := range msg.tasks {
 		why := msg.reads[t.TaskID]
-		if why.announce {
+		if why.announce && m.env.sentHere(t) {
 			cmds = append(cmds, m.announce(t))
 		}
 		for i, p := range m.pages {

@@ -45,6 +45,10 @@ type env struct {
 
 func (e *env) store() record.Store { return e.studio.Record() }
 
+// sentHere reports whether the task was sent from this copy: a team's
+// members are told of their own tasks' ends, not of every teammate's.
+func (e *env) sentHere(t record.Task) bool { return e.studio == nil || e.studio.SentHere(t) }
+
 // team reports a team's shared history: its lists name who sent each task.
 func (e *env) team() bool { return e.studio != nil && e.studio.Config.Team() }
 

@@ -24,6 +24,7 @@ import (
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/history"
+	"clapper/internal/pgtest"
 	"clapper/internal/testenv"
 	"clapper/record"
 	"clapper/studio"
@@ -54,6 +55,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(testRoot)
 	cleanup()
+	pgtest.Stop()
 	os.Exit(code)
 }
 
