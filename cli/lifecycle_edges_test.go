@@ -104,6 +104,10 @@ func TestFailingSceneVersionUnderWait(t *testing.T) {
 		t.Fatalf("edit --wait of a failing version: exit %d\n%s\n%s", r.code, r.out, r.err)
 	}
 	r = cli("scenes", job)
+	// The failed version alone says why, under it.
+	if strings.Count(r.out, "\n      failed") != 1 || !strings.Contains(r.out, "\n      failed: ") {
+		t.Errorf("only the failed version, and it, gives its reason:\n%s", r.out)
+	}
 	if !strings.Contains(r.out, "* v1 "+scene) || !strings.Contains(r.out, "failed") {
 		t.Errorf("after a failed edit the first version stays chosen and the new one reads failed:\n%s", r.out)
 	}
