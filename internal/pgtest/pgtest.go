@@ -226,6 +226,11 @@ func startCluster(bin string) (*Server, error) {
 	}
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", port, root)
 	if err := run("pg_ctl", "-D", data, "-l", filepath.Join(root, "log"), "-w", "-t", "60", "-o", opts, "start"); err != nil {
+		// pg_ctl says "examine the log", which goes with the folder: its
+		// end goes with the error instead.
+		if log, rerr := os.ReadFile(filepath.Join(root, "log")); rerr == nil {
+			err = fmt.Errorf("%w\nthe server's log ends:\n%s", err, lastLines(string(log), 10))
+		}
 		cleanup()
 		return nil, err
 	}
@@ -251,4 +256,10 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// lastLines is the last n lines of text.
+func lastLines(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
 }

@@ -2,6 +2,8 @@ package pgtest
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,4 +17,31 @@ func TestDatabase(t *testing.T) {
 	s := Get(t)
 	u := s.Database(t, "tmpl", nil)
 	t.Log(u)
+}
+
+// A server that does not start says why: pg_ctl's "examine the log" comes
+// with the log's end, since the log goes with the cluster's folder.
+func TestFailedStartCarriesTheLog(t *testing.T) {
+	bin := t.TempDir()
+	// The scripts run as the postgres user when the tests run as root.
+	for _, d := range []string{filepath.Dir(bin), bin} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scripts := map[string]string{
+		"initdb": "#!/bin/sh\nmkdir -p \"$2\"\n",
+		// -D data -l log ...: the log is the fourth argument.
+		"pg_ctl": "#!/bin/sh\necho 'FATAL:  could not create lock file: Permission denied' > \"$4\"\necho 'pg_ctl: could not start server' >&2\nexit 1\n",
+	}
+	for name, body := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := startCluster(bin)
+	if err == nil || !strings.Contains(err.Error(), "could not start server") ||
+		!strings.Contains(err.Error(), "FATAL:  could not create lock file: Permission denied") {
+		t.Fatalf("startCluster: %v", err)
+	}
 }
