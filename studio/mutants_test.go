@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -216,5 +218,26 @@ func TestAPreviewAnsweredAtOnceThatCannotBeQueuedSaysSo(t *testing.T) {
 		case <-deadline: // a hang guard: the event is published as Submit returns
 			t.Fatalf("no event says the preview could not be queued: %+v", seen)
 		}
+	}
+}
+
+// The folders an agent may read, typed on the Settings page, start from
+// the home folder with ~ or ~/: "~" alone is the home folder, and ~NAME (a
+// user's home, which clapper does not look up) is refused as not a full
+// path rather than read as a folder NAME in the home folder.
+func TestMediaRootsStartFromTheHomeFolder(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if err := os.Mkdir(filepath.Join(home, "pics"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if roots, err := studio.ParseMediaRoots("~"); err != nil || len(roots) != 1 || roots[0] != home {
+		t.Errorf("~: %v, %v; want %s", roots, err, home)
+	}
+	if roots, err := studio.ParseMediaRoots("~/pics"); err != nil || len(roots) != 1 || roots[0] != filepath.Join(home, "pics") {
+		t.Errorf("~/pics: %v, %v; want %s", roots, err, filepath.Join(home, "pics"))
+	}
+	if roots, err := studio.ParseMediaRoots("~pics"); err == nil || !strings.Contains(err.Error(), "~pics: give a full path") {
+		t.Errorf("~pics: %v, %v; want it refused as not a full path", roots, err)
 	}
 }
