@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -314,4 +315,38 @@ func (h *heldFile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Write(h.payload[half:])
+}
+
+// Two computers with one host name (a laptop's default) are two machines to
+// the owner tokens: a token of the other's process is never taken for a
+// dead one of this machine's, whose lease or download could be taken over
+// at once. The machine id is hashed, not shared.
+func TestOwnerOfAnotherMachineOfOurHostNameIsNotGone(t *testing.T) {
+	dir := t.TempDir()
+	idOf := func(name, id string) []string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(id+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []string{filepath.Join(dir, "absent"), p}
+	}
+	host, _ := os.Hostname()
+	mine, theirs := hostToken(host, idOf("mine", "3d1219c7")), hostToken(host, idOf("theirs", "9f00aa51"))
+	if mine == theirs || !strings.HasPrefix(mine, host+"~") || strings.Contains(mine, "3d1219c7") {
+		t.Fatalf("tokens of one host name on two machines: %q and %q", mine, theirs)
+	}
+	if got := hostToken("a/b", nil); got != "a_b" {
+		t.Errorf("a host without a machine id: %q, want a_b", got)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	other := hostToken(host, idOf("other", "not this machine's id"))
+	if ownerGone(fmt.Sprintf("%s/%d/0a0a", other, gone.Process.Pid)) {
+		t.Error("a process of another machine with this host name was taken for a dead one of this machine")
+	}
+	if !ownerGone(fmt.Sprintf("%s/%d/0a0a", hostname(), gone.Process.Pid)) {
+		t.Error("a dead process of this machine was taken for a live one")
+	}
 }

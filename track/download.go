@@ -2,11 +2,9 @@ package track
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net"
 	"net/http"
@@ -74,19 +72,39 @@ const (
 
 func (d *Downloader) owner() string {
 	d.ownerOnce.Do(func() {
-		if d.Owner != "" {
-			return
+		if d.Owner == "" {
+			d.Owner = newToken()
 		}
-		b := make([]byte, 6)
-		rand.Read(b)
-		d.Owner = fmt.Sprintf("%s/%d/%s", hostname(), os.Getpid(), hex.EncodeToString(b))
 	})
 	return d.Owner
 }
 
-func hostname() string {
+// hostname names this machine in owner tokens (newToken): its host name,
+// and a hash of the system's machine id where it keeps one. Computers of
+// one team often share a host name (a laptop's default): tokens that named
+// the host alone would make each copy take the other's live processes for
+// dead ones of its own (ownerGone), and take over its poller lease, its
+// downloads and its requests being sent at once.
+var hostname = sync.OnceValue(func() string {
 	h, _ := os.Hostname()
-	return strings.ReplaceAll(h, "/", "_")
+	return hostToken(h, machineIDFiles)
+})
+
+// machineIDFiles hold the system's machine id (systemd's, then D-Bus's).
+var machineIDFiles = []string{"/etc/machine-id", "/var/lib/dbus/machine-id"}
+
+// hostToken is host (no slash: tokens are split at them) with a hash of
+// the first machine id found in idFiles; the id itself is not shared.
+func hostToken(host string, idFiles []string) string {
+	host = strings.ReplaceAll(host, "/", "_")
+	for _, f := range idFiles {
+		b, err := os.ReadFile(f)
+		if id := strings.TrimSpace(string(b)); err == nil && id != "" {
+			sum := sha256.Sum256([]byte(id))
+			return host + "~" + hex.EncodeToString(sum[:4])
+		}
+	}
+	return host
 }
 
 // ownerGone reports an owner token of a process of this machine that no
