@@ -130,3 +130,45 @@ func TestVoicesUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// The voices list names who used a voice last where the history knows it
+// (a team's: user@machine), and names no one where it does not.
+func TestVoicesNameWhoUsedThemLast(t *testing.T) {
+	data := t.TempDir()
+	ctx := context.Background()
+	now := time.Now()
+	for i, use := range []struct{ voice, by string }{{"team_voice", "ana@studio"}, {"own_voice", ""}} {
+		s, err := history.Open(filepath.Join(data, "history.db"), history.WithSender("acct", use.by))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecordVoice(ctx, record.Voice{VoiceID: use.voice, CreatedAt: now.Add(-2 * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		local, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpAudioTTS, Body: fmt.Appendf(nil, `{"text":"hi","voice_setting_voice_id":%q}`, use.voice)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		task := fmt.Sprintf("tts-%d", i)
+		if err := s.MarkSubmitted(ctx, local, record.SubmittedEcho{TaskID: task, State: api.StateSuccess, CreatedAt: now.Add(-time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecordVoiceUse(ctx, task); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	r := runCLIData(t, data, "voices")
+	var team, own string
+	for _, l := range strings.Split(r.out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "team_voice"):
+			team = l
+		case strings.HasPrefix(l, "own_voice"):
+			own = l
+		}
+	}
+	if r.code != 0 || !strings.Contains(team, " by ana@studio") || own == "" || strings.Contains(own, " by ") {
+		t.Errorf("voices: exit %d; the team's voice should name ana@studio, the other no one:\n%s%s", r.code, r.out, r.err)
+	}
+}
