@@ -52,7 +52,7 @@ func newTasksKeys() tasksKeys {
 }
 
 func (k tasksKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.State, k.Op, k.Attach, k.Abandon}
+	return []key.Binding{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Attach, k.Abandon}
 }
 
 func (k tasksKeys) FullHelp() [][]key.Binding {
@@ -197,7 +197,9 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	k.Extend.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
 	k.Upscale.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
 	if p.filtering {
-		k.Filter.SetHelp("enter", "keep filter")
+		// Every other key is text while the words are typed.
+		return tasksKeys{Filter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the words"))}
 	}
 	return k
 }
@@ -410,8 +412,11 @@ func (p *tasksPage) updateKeys(msg tea.KeyPressMsg) tea.Cmd {
 		p.filtering = true
 		return p.filter.Focus()
 	case key.Matches(msg, k.ClearFilter):
+		// The words searched go with the words shown: a query left behind
+		// would keep filtering a list that says it is whole.
 		p.filter.SetValue("")
 		p.searched = p.typed
+		p.query, p.problem = record.Filter{}, ""
 		p.state, p.op = 0, 0
 		return p.win.setSegments(p.segments())
 	case key.Matches(msg, k.State):

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // Typing into the Tasks filter searches once typing pauses, not on every
@@ -35,5 +37,55 @@ func TestTasksFilterSearchesWhenTypingPauses(t *testing.T) {
 	send(m, settled[2])
 	if len(p.win.rows) != 1 || !strings.Contains(p.win.rows[0].Prompt, "fox") {
 		t.Fatalf("after the pause %d rows, want the fox", len(p.win.rows))
+	}
+}
+
+// esc on the list clears the typed words as well as the quick filters: the
+// whole list is back (it showed "No tasks yet." over a history of seven, the
+// words still searched though no longer shown), and s then filters it alone.
+func TestTasksEscClearsTypedWords(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("/"))
+	typeText(m, "zzz")
+	send(m, press("enter"))
+	if !strings.Contains(screen(m), "No task matches") {
+		t.Fatalf("the words zzz match a task:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	got := screen(m)
+	for _, w := range []string{"red fox", "whale", "neon city"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("after esc %q is not shown:\n%s", w, got)
+		}
+	}
+	send(m, press("s"))
+	if got := screen(m); !strings.Contains(got, "whale") || strings.Contains(got, "red fox") {
+		t.Errorf("s after esc does not show the tasks in flight alone:\n%s", got)
+	}
+}
+
+// While the filter's words are typed, every key but enter and esc is text:
+// the help line and f1's page list those two and no list key (s typed there
+// is a letter of the words, not the state filter).
+func TestTasksFilterHelpListsOnlyItsKeys(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("/"))
+	typeText(m, "s")
+	lines := strings.Split(screen(m), "\n")
+	short := lines[len(lines)-1]
+	for _, want := range []string{"enter keep filter", "esc clear the words"} {
+		if !strings.Contains(short, want) {
+			t.Errorf("help line lacks %q: %s", want, short)
+		}
+	}
+	send(m, tea.KeyPressMsg{Code: tea.KeyF1})
+	full := screen(m)
+	for _, dead := range []string{"details", "state filter", "operation filter", "newest", "sort", "re-read"} {
+		if strings.Contains(full, dead) {
+			t.Errorf("typing the filter, help lists %q:\n%s", dead, full)
+		}
+	}
+	if !strings.Contains(full, "keep filter") {
+		t.Errorf("typing the filter, help lacks enter:\n%s", full)
 	}
 }
