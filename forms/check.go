@@ -179,8 +179,11 @@ func runCheck(op api.Operation, spec *catalog.Spec, raw map[string]any, dir stri
 		known[n] = true
 	}
 	for _, e := range ready.Errors {
-		if lost[e.Field] && strings.Contains(e.Message, "data URI") {
-			continue // the lost file is already said; its placeholder is no data URI
+		if lost[e.Field] && (strings.Contains(e.Message, "data URI") || strings.Contains(e.Message, "must be an http(s) URL")) {
+			// The lost file is already said: its placeholder is no data URI,
+			// its path no URL (a rule that names the field's own data URI,
+			// "data:image/...;base64, URI").
+			continue
 		}
 		if label, _, _ := strings.Cut(e.Message, ": "); lostItem[label] {
 			continue // the same, for an item of the field

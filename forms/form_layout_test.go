@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,5 +167,33 @@ func TestNoAdvancedRowWithoutAdvancedFields(t *testing.T) {
 	}
 	if !strings.Contains(f.View(), "upscale_resolution") {
 		t.Fatalf("the form lost its fields:\n%s", f.View())
+	}
+}
+
+// A file in an image list or an audio field that cannot be sent (no such
+// file, or no image) is said once: not again as a value that is no URL,
+// which the path, never sent, is not meant to be.
+func TestUnreadableMediaFileSaidOnce(t *testing.T) {
+	for _, c := range []struct {
+		op    api.Operation
+		model string
+		field string
+		value any
+		want  string
+	}{
+		{api.OpImg2Video, "svcq3-turbo", "images", []any{"gone.png"}, "gone.png: no such file"},
+		{api.OpImg2Video, "svcq3-turbo", "images", []any{"notes.txt"}, "notes.txt looks like text/plain, not an image file"},
+		{api.OpMV, "", "audio_url", "gone.mp3", "gone.mp3: no such file"},
+	} {
+		f := newTestForm(t, c.op, c.model)
+		if err := os.WriteFile(filepath.Join(f.ctx.Dir, "notes.txt"), []byte("just words\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		settle(f, f.Apply(map[string]any{c.field: c.value}))
+		syncCheck(f)
+		msgs := f.check.Errors[c.field]
+		if len(msgs) != 1 || !strings.Contains(msgs[0], c.want) {
+			t.Errorf("%s %s: the file's fault is not said once: %q", c.op, c.field, msgs)
+		}
 	}
 }
