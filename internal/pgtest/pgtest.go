@@ -175,21 +175,38 @@ func version(initdb string) int {
 // startCluster runs initdb and pg_ctl, as the postgres user when this
 // process is root (both refuse to run as root).
 func startCluster(bin string) (*Server, error) {
-	root, err := os.MkdirTemp("", "clapper-pg-")
+	var cred *syscall.Credential
+	uid, gid := -1, -1
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, fmt.Errorf("running as root and no postgres user to run the server as: %w", err)
+		}
+		uid, _ = strconv.Atoi(u.Uid)
+		gid, _ = strconv.Atoi(u.Gid)
+		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	}
+	run := func(name string, args ...string) error {
+		cmd := exec.Command(filepath.Join(bin, name), args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+		cmd.Env = append(os.Environ(), "LC_ALL=C")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%s: %v: %s", name, err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	}
+	reapOrphans(os.TempDir(), func(data string) error { return run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop") })
+	root, err := os.MkdirTemp("", clusterPrefix)
 	if err != nil {
 		return nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(root) }
-	var cred *syscall.Credential
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("running as root and no postgres user to run the server as: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	if err := os.WriteFile(filepath.Join(root, testerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		cleanup()
+		return nil, err
+	}
+	if cred != nil {
 		// The postgres user must pass through the folders above the cluster.
 		for d := root; d != "/" && d != "."; d = filepath.Dir(d) {
 			if d == root {
@@ -205,16 +222,6 @@ func startCluster(bin string) (*Server, error) {
 		}
 	}
 	data := filepath.Join(root, "data")
-	run := func(name string, args ...string) error {
-		cmd := exec.Command(filepath.Join(bin, name), args...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
-		cmd.Env = append(os.Environ(), "LC_ALL=C")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%s: %v: %s", name, err, strings.TrimSpace(string(out)))
-		}
-		return nil
-	}
 	if err := run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"); err != nil {
 		cleanup()
 		return nil, err
@@ -262,4 +269,39 @@ func freePort() (int, error) {
 func lastLines(text string, n int) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+// A cluster's folder is clusterPrefix and a random name, and holds in
+// testerFile the process id of the test binary that started it.
+const (
+	clusterPrefix = "clapper-pg-"
+	testerFile    = "tester.pid"
+)
+
+// reapOrphans stops the clusters under tmp whose test binary no longer
+// runs, and removes their folders: a binary killed (go test's timeout, a
+// mutation run's) runs no TestMain to stop its server, which would keep its
+// memory and its port until the machine restarts. A folder without a
+// tester (being made, or an older run's) is left alone.
+func reapOrphans(tmp string, stop func(data string) error) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, clusterPrefix+"*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, testerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || processRuns(pid) {
+			continue
+		}
+		_ = stop(filepath.Join(d, "data"))
+		_ = os.RemoveAll(d)
+	}
+}
+
+// processRuns reports whether a process runs (one of another user's
+// too).
+func processRuns(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -2,7 +2,10 @@ package pgtest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,5 +46,39 @@ func TestFailedStartCarriesTheLog(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "could not start server") ||
 		!strings.Contains(err.Error(), "FATAL:  could not create lock file: Permission denied") {
 		t.Fatalf("startCluster: %v", err)
+	}
+}
+
+// A cluster whose test binary was killed is stopped and its folder removed
+// by the next binary that starts one; a running binary's cluster, and a
+// folder that names no binary, are left alone.
+func TestOrphanedClustersAreReaped(t *testing.T) {
+	tmp := t.TempDir()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{"orphan": strconv.Itoa(gone.Process.Pid), "running": strconv.Itoa(os.Getpid()), "unnamed": ""}
+	for name, pid := range dirs {
+		d := filepath.Join(tmp, clusterPrefix+name)
+		if err := os.MkdirAll(filepath.Join(d, "data"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if pid != "" {
+			if err := os.WriteFile(filepath.Join(d, testerFile), []byte(pid), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var stopped []string
+	reapOrphans(tmp, func(data string) error { stopped = append(stopped, data); return nil })
+	if want := []string{filepath.Join(tmp, clusterPrefix+"orphan", "data")}; !slices.Equal(stopped, want) {
+		t.Errorf("stopped %v, want %v", stopped, want)
+	}
+	for name := range dirs {
+		_, err := os.Stat(filepath.Join(tmp, clusterPrefix+name))
+		if kept := err == nil; kept != (name != "orphan") {
+			t.Errorf("%s: kept %v", name, kept)
+		}
 	}
 }
