@@ -314,6 +314,10 @@ func noResults(state string) string {
 		return "none reported by the service"
 	case state == unknownOutcome:
 		return "none known: the request's answer never came"
+	case state == record.StateRejected:
+		return "none: the request was not taken, so no task was made"
+	case state == record.StateAbandoned:
+		return "none: the request was abandoned"
 	}
 	return "none: the task " + stateLabel(state) + " without a result"
 }

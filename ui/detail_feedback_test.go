@@ -205,3 +205,30 @@ func TestDetailCopyRefusesAURLWhoseDownloadFailed(t *testing.T) {
 		t.Errorf("c on a URL whose download failed:\n%s", got)
 	}
 }
+
+// A refusal's message from the service is shown whole at 80 columns,
+// wrapped under its reason (it was cut at the edge, losing the fields it
+// named), and the results say no task was made.
+func TestDetailRefusalMessageIsWrapped(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	s := m.env.studio
+	ctx := context.Background()
+	id, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Model: "svcq1", Body: []byte(`{"model":"svcq1","prompt":"a refused heron"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "field is invalid: duration (svcq1 accepts only 5 seconds); aspect_ratio (one of 16:9, 1:1, 9:16); resolution (1080p only)"
+	if err := s.Record().MarkRejected(ctx, id, record.Rejection{Status: 400, Reason: "FieldInvalid", Message: msg, Fields: []string{"duration"}}); err != nil {
+		t.Fatal(err)
+	}
+	send(m, historyChangedMsg{})
+	openRow(t, m, "a refused heron")
+	got := screen(m)
+	flat := strings.Join(strings.Fields(got), " ")
+	if !strings.Contains(flat, "FieldInvalid 400 "+msg) {
+		t.Errorf("the refusal is not shown whole:\n%s", got)
+	}
+	if !strings.Contains(got, "none: the request was not taken, so no task was made") {
+		t.Errorf("the results of a refused request:\n%s", got)
+	}
+}

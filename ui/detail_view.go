@@ -102,7 +102,14 @@ func (d *detailModel) render() {
 		b.WriteString(th.Dim.Render(wrapIndent("Nothing reached the service: no task was created and nothing was charged. It can be sent again as it is.", w-4, 2)) + "\n")
 	} else if r != nil {
 		b.WriteString("\n" + th.Section.Render("Refused") + "\n")
-		b.WriteString(fmt.Sprintf("  %s %d %s\n", th.Error.Render(api.CleanLine(r.Reason)), r.Status, api.CleanLine(r.Message)))
+		// The service's message is wrapped, not cut at the edge: it names
+		// every field it refused.
+		reason := api.CleanLine(r.Reason)
+		msg := wrapIndent(fmt.Sprintf("%s %d %s", reason, r.Status, api.CleanLine(r.Message)), w-4, 2)
+		if rest, ok := strings.CutPrefix(msg, reason); ok {
+			msg = th.Error.Render(reason) + rest
+		}
+		b.WriteString("  " + msg + "\n")
 		b.WriteString("  " + wrapIndent(api.Explain(r.Reason, r.Status), w-4, 2) + "\n")
 		if len(r.Fields) > 0 {
 			b.WriteString("  fields: " + api.CleanLine(strings.Join(r.Fields, ", ")) + "\n")
