@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"clapper/api"
 	"clapper/api/sandbox"
 	"clapper/history"
+	"clapper/record"
 	"clapper/studio"
 	"clapper/track"
 )
@@ -239,5 +241,98 @@ func TestMediaRootsStartFromTheHomeFolder(t *testing.T) {
 	}
 	if roots, err := studio.ParseMediaRoots("~pics"); err == nil || !strings.Contains(err.Error(), "~pics: give a full path") {
 		t.Errorf("~pics: %v, %v; want it refused as not a full path", roots, err)
+	}
+}
+
+// On a team's database every read of the counts the watcher makes while
+// tasks run is kept for the other machines' headers, not only the reads
+// the header asks for.
+func TestTeamWatcherKeepsItsReadsOfTheCounts(t *testing.T) {
+	tm := newTeam(t)
+	ctx, clk := context.Background(), tm.clk
+	a := tm.copy(t, "", nil)
+	if _, err := a.Submit(ctx, api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "a fox"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 600 { // ten simulated minutes, read by read
+		if _, kept, err := a.Record().AccountRead(ctx, a.Config.Account()); err != nil || kept {
+			return
+		}
+		clk.Advance(time.Second)
+		a.Poll(ctx)
+	}
+	t.Fatal("ten minutes of a running task and no read of the counts kept for the team")
+}
+
+// The caps a studio's sends are held to, as an agent reads them: the
+// agent cap only for an agent's sends, and no cap that is not set (0).
+func TestCapRoomsAreTheCapsSet(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		origin record.Origin
+		cfg    studio.Config
+		want   string
+	}{
+		{record.OriginTUI, studio.Config{}, ""},
+		{record.OriginMCP, studio.Config{}, ""},
+		{record.OriginTUI, studio.Config{AgentCreditCap: 30, DailyCreditCap: 100}, "day 100"},
+		{record.OriginMCP, studio.Config{AgentCreditCap: 30, MonthlyCreditCap: 900}, "agent work day 30, month 900"},
+	} {
+		isolated(t)
+		s, err := studio.Open(ctx, resolved(t, c.cfg), studio.Options{SendOnly: true, Origin: c.origin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rooms, err := s.CapRooms(ctx)
+		s.Close()
+		var got []string
+		for _, r := range rooms {
+			got = append(got, strings.TrimSpace(r.Scope+" "+r.Period+" "+strconv.FormatInt(r.Cap, 10)))
+		}
+		if err != nil || strings.Join(got, ", ") != c.want {
+			t.Errorf("%s with %+v: caps %q (%v), want %q", c.origin, c.cfg, got, err, c.want)
+		}
+	}
+}
+
+// A request too large to send says its size in megabytes (MiB, as the
+// service's 20 MB limit counts them).
+func TestTooLargeSaysItsSize(t *testing.T) {
+	cfg := studio.Config{Uploads: "never"}
+	size := 21*(1<<20) + 1<<19 // 21.5 MB
+	body := map[string]any{"model": "svcq2", "prompt": "p", "images": []any{"data:image/png;base64,AAAA"}}
+	if got, want := cfg.SizeRule(api.OpReference2Image, body, size), "request body is 21.5 MB; the service takes at most 20 MB"; !strings.HasPrefix(got, want) {
+		t.Errorf("SizeRule = %q, want %q…", got, want)
+	}
+}
+
+// A batch is held against the daily cap before its first send: a partly
+// priced batch (a live service publishes no prices; only lines like a task
+// in history are priced) counts its known floor against the cap's room.
+func TestBatchHoldCountsAPartlyPricedFloor(t *testing.T) {
+	svc := newSetService()
+	s := openSetStudio(t, svc)
+	ctx := context.Background()
+	// One earlier svcq3-pro task of 40 credits, today: it prices the
+	// svcq3-pro lines and has spent 40.
+	lid, err := s.Record().BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"model":"svcq3-pro","prompt":"p"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record().MarkSubmitted(ctx, lid, record.SubmittedEcho{TaskID: "old", State: api.StateSuccess, Credits: 40}); err != nil {
+		t.Fatal(err)
+	}
+	if sp, err := s.Spent(ctx); err != nil || sp.Today != 40 {
+		t.Fatalf("spent %+v, %v; want 40 today", sp, err)
+	}
+	unpriced := studio.SetRequest{Line: 2, Op: api.OpText2Video, Body: map[string]any{"model": "svcq1", "prompt": "slow"}}
+	var ce *studio.CapError
+	s.Config.DailyCreditCap = 50
+	_, _, _, err = runSet(t, s, append(setRequests("slow"), unpriced), false)
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "this batch costs 40 more") {
+		t.Errorf("a batch of at least 40 credits with 10 left: %v; want refused", err)
+	}
+	if n := svc.postsOf("slow"); n != 0 {
+		t.Errorf("%d lines sent past the cap", n)
 	}
 }
