@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -354,5 +356,58 @@ func TestAnEndedJobLeavesNoSceneBehind(t *testing.T) {
 	w.mu.Unlock()
 	if w.Watching() != 0 || aliases != 0 || subs != 0 {
 		t.Errorf("after the job ended: %d followed, %d scene ids kept for %d jobs; want none", w.Watching(), aliases, subs)
+	}
+}
+
+// A Save (a multi-scene video, a preview) whose server fails every
+// attempt returns the failure right after its last attempt, its attempts
+// spaced by growing pauses: no pause after the last (a caller waiting on
+// the save would wait it out for nothing).
+func TestASaveThatFailsReturnsAfterItsLastAttempt(t *testing.T) {
+	defer func(old time.Duration) { retryPause = old }(retryPause)
+	retryPause = 300 * time.Millisecond
+	var mu sync.Mutex
+	var at []time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	f := File{Media: "video", Dir: t.TempDir(), Base: "cut", URL: func(context.Context, bool) (string, error) { return srv.URL + "/cut.mp4", nil }}
+	_, _, err := (&Downloader{}).Save(context.Background(), f)
+	end := time.Now()
+	mu.Lock()
+	defer mu.Unlock()
+	if err == nil || len(at) != attempts {
+		t.Fatalf("Save: %v after %d attempts, want a failure after %d", err, len(at), attempts)
+	}
+	for i := 1; i < len(at); i++ {
+		if gap := at[i].Sub(at[i-1]); gap < time.Duration(i)*retryPause {
+			t.Errorf("attempt %d came %v after the one before, want a pause of %v", i+1, gap, time.Duration(i)*retryPause)
+		}
+	}
+	if after := end.Sub(at[len(at)-1]); after >= retryPause {
+		t.Errorf("Save returned %v after its last attempt, a retry pause after it", after)
+	}
+}
+
+// SavedPicture passes over an empty file (a save that stopped at its
+// creation) for the picture of another extension.
+func TestSavedPictureSkipsAnEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cover.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := SavedPicture(dir, "cover"); ok {
+		t.Error("an empty cover.png taken for the picture")
+	}
+	jpg := filepath.Join(dir, "cover.jpg")
+	if err := os.WriteFile(jpg, []byte("\xff\xd8\xff"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if found, ok := SavedPicture(dir, "cover"); !ok || found != jpg {
+		t.Errorf("SavedPicture: %q, %v; want %s", found, ok, jpg)
 	}
 }
