@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"clapper/api"
 	"clapper/record"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // lastHistoryPause is the pause scheduled after the last key typed.
@@ -80,5 +84,47 @@ func TestHistoryTotalsOfASupersededSearchAreDropped(t *testing.T) {
 	send(m, late)
 	if !maps.Equal(p.totals.counts, all) || len(all) < 2 {
 		t.Fatalf("a superseded search's totals %v replaced the newer %v", p.totals.counts, all)
+	}
+}
+
+// A word that cannot be read is named whole at 80 columns, its list of the
+// states there are included (it was cut after "failed, …"): on the Tasks
+// page under the filter, on the History page in two lines; the list below
+// keeps its rows and its place (a list longer than the screen).
+func TestSearchProblemShownWhole(t *testing.T) {
+	var more []task
+	for i := range 20 {
+		more = append(more, task{api.OpText2Video, "svcq1", fmt.Sprintf(`{"model":"svcq1","prompt":"otter %d"}`, i),
+			fmt.Sprintf("8110000000000001%02d", i), api.StateSuccess, 40, "", testNow.Add(-time.Duration(i+1) * time.Minute), 0})
+	}
+	m, _ := newClockedModel(t, more)
+	rows := func() int { return strings.Count(screen(m), "otter") }
+	header := func() int {
+		return slices.IndexFunc(strings.Split(screen(m), "\n"), func(l string) bool { return strings.Contains(l, "PROMPT OR SUBJECT") })
+	}
+	states := func(page string) {
+		t.Helper()
+		if flat := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(flat, "submitting, rejected, abandoned") {
+			t.Errorf("%s: the states are not all named:\n%s", page, screen(m))
+		}
+	}
+	send(m, press("/"))
+	typeText(m, "state:bogus")
+	send(m, press("enter"))
+	states("Tasks")
+	// G puts the oldest row on the last line the list has: it is shown.
+	send(m, press("G"))
+	if !strings.Contains(screen(m), "a red fox in fresh sn") {
+		t.Errorf("Tasks: the oldest row, selected, is not in view:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("5"))
+	full, at := rows(), header()
+	send(m, press("/"))
+	typeText(m, "state:bogus")
+	send(m, lastHistoryPause(t, m))
+	states("History")
+	if got := rows(); got != full || header() != at {
+		t.Errorf("History: the list moved or lost rows under the message (%d rows, %d under the totals):\n%s", got, full, screen(m))
 	}
 }

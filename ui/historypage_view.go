@@ -24,11 +24,19 @@ func (p *historyPage) View() string {
 	b.WriteString("\n")
 	switch {
 	case p.problem != "":
-		b.WriteString(th.Error.Render(textutil.Fit(p.problem, p.width)))
+		// A word that cannot be read is named whole where it fits in two
+		// lines (the states state: takes are longer than 80 columns): the
+		// second takes the blank line's place.
+		lines := strings.Split(wrap(api.CleanLine(p.problem), p.width), "\n")
+		if len(lines) > 2 {
+			lines = lines[:2]
+			lines[1] = textutil.Truncate(strings.TrimRight(lines[1], " ")+" …", p.width)
+		}
+		b.WriteString(th.Error.Render(strings.Join(lines, "\n")) + strings.Repeat("\n", 3-len(lines)))
 	default:
 		b.WriteString(p.totalsLine())
+		b.WriteString("\n\n")
 	}
-	b.WriteString("\n\n")
 	listW := p.width
 	if p.wide() {
 		listW = p.width - chartWidth - 3

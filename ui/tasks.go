@@ -337,7 +337,7 @@ func (p *tasksPage) visibleRows() int {
 	// header row, the filter line when shown, pinned rows, a blank line
 	h := p.height - 1
 	if p.filtering || p.filter.Value() != "" || p.filtered() {
-		h--
+		h -= 1 + len(p.problemLines())
 	}
 	if n := len(p.unknown()); n > 0 {
 		h -= n + 2

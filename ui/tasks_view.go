@@ -5,6 +5,8 @@ import (
 	"clapper/internal/textutil"
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func (p *tasksPage) View() string {
@@ -14,6 +16,9 @@ func (p *tasksPage) View() string {
 	cols := layoutColumns(p.width, p.env.team())
 	if p.filtering || p.filtered() {
 		b.WriteString(p.filterLine() + "\n")
+		for _, l := range p.problemLines() {
+			b.WriteString(th.Error.Render(l) + "\n")
+		}
 	}
 	if unknown := p.unknown(); len(unknown) > 0 {
 		b.WriteString(th.Warning.Render(textutil.Fit(fmt.Sprintf(" %s of unknown outcome: the answer never came (a to attach the task id, x to abandon)", textutil.Plural(len(unknown), "request", "requests")), p.width)) + "\n")
@@ -61,11 +66,10 @@ func (p *tasksPage) filterLine() string {
 		pos = "no match"
 	}
 	right := th.Dim.Render(strings.Join(append(parts, pos), " · "))
-	// A word that cannot be read is named in at most half the line: the
-	// message starts with the word, and what is typed stays in view.
-	switch half := max(p.width/2, 20); {
-	case p.problem != "":
-		right = th.Error.Render(textutil.Truncate(api.CleanLine(p.problem), half))
+	// A word that cannot be read is named in at most half the line, what is
+	// typed staying in view; a longer message goes under it whole.
+	if p.problem != "" && p.problemLines() == nil {
+		right = th.Error.Render(api.CleanLine(p.problem))
 	}
 	var in string
 	if p.filtering {
@@ -74,6 +78,25 @@ func (p *tasksPage) filterLine() string {
 		in = th.Dim.Render("/ ") + api.CleanLine(v)
 	}
 	return textutil.JoinEnds(in, right, p.width)
+}
+
+// problemLines are the lines under the filter that name a word that
+// cannot be read, when half the filter line cannot hold it (the states
+// state: takes are a list longer than 80 columns): at most two.
+func (p *tasksPage) problemLines() []string {
+	msg := api.CleanLine(p.problem)
+	if msg == "" || ansi.StringWidth(msg) <= max(p.width/2, 20) {
+		return nil
+	}
+	lines := strings.Split(wrap(msg, p.width-2), "\n")
+	if len(lines) > 2 {
+		lines = lines[:2]
+		lines[1] = textutil.Truncate(strings.TrimRight(lines[1], " ")+" …", p.width-2)
+	}
+	for i := range lines {
+		lines[i] = " " + lines[i]
+	}
+	return lines
 }
 
 func (p *tasksPage) emptyView() string {
