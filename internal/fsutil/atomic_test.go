@@ -1,6 +1,7 @@
 package fsutil
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,5 +47,21 @@ func TestWriteFileLeavesTheOldFileWhenItFails(t *testing.T) {
 	left, _ := os.ReadDir(dir)
 	if len(left) != 2 {
 		t.Errorf("the folder holds %d entries, want 2: a temp file was left", len(left))
+	}
+}
+
+// SyncRootDir flushes the folder of an open root, and says when the root
+// is closed.
+func TestSyncRootDir(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SyncRootDir(root); err != nil {
+		t.Errorf("SyncRootDir: %v", err)
+	}
+	root.Close()
+	if err := SyncRootDir(root); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("SyncRootDir of a closed root: %v, want it named closed", err)
 	}
 }

@@ -81,3 +81,29 @@ func TestJoinEnds(t *testing.T) {
 		}
 	}
 }
+
+// The bounds of each: a count of minus one agrees like one (a change of
+// credits), a text of exactly its room is left whole, no room is nothing,
+// and a right end that leaves no cell for a space is all the line holds.
+func TestTextAtItsBounds(t *testing.T) {
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"minus one is singular", Plural(-1, "credit"), "-1 credit"},
+		{"minus two is plural", Plural(-2, "credit"), "-2 credits"},
+		{"clip of exactly its room", Clip("abc", 3), "abc"},
+		{"clip of a text that begins mid-character", Clip("\x80abc", 0), "…"},
+		{"truncate to nothing", Truncate("abc", 0), ""},
+		{"truncate of exactly its room", Truncate("abc", 3), "abc"},
+		{"cut to nothing", Cut("abc", 0), ""},
+		{"cut of exactly its room", Cut("abc", 3), "abc"},
+		{"fit of exactly its room", Fit("abc", 3), "abc"},
+		{"fit right of exactly its room", FitRight("abc", 3), "abc"},
+		{"a right end one cell short of the line", JoinEnds("ab", "cd", 3), "cd"},
+		{"a right end two cells short of the line", JoinEnds("ab", "cd", 4), "… cd"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
