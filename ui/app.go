@@ -547,6 +547,16 @@ func (m *Model) quit() tea.Cmd {
 		}, ownerNone)
 		return nil
 	}
+	if p, ok := m.pages[pageSettings].(*settingsPage); ok && p.dirty() && m.dialog() == nil {
+		// The settings edited are kept nowhere until saved: quitting would
+		// drop them unasked.
+		m.openDialog(&confirmDialog{
+			title: "Quit without saving the settings?",
+			body:  "The Settings page has changes that are not saved: quitting discards them. To keep them, answer no, open Settings (6) and press s.",
+			onYes: func() tea.Msg { return quitConfirmedMsg{} },
+		}, ownerNone)
+		return nil
+	}
 	return m.leave()
 }
 

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,5 +117,42 @@ func TestThemeFromTheSettingsFileAndDefault(t *testing.T) {
 			t.Errorf("theme %q on a %v terminal: dark %v, want %v", c.saved, c.terminal, m.env.theme.Dark, c.dark)
 		}
 		s.Close()
+	}
+}
+
+// q with changes on the Settings page not saved asks first: n keeps the
+// program and the changes, y quits; saved or discarded (esc), q quits at once.
+func TestQuitAsksOverUnsavedSettings(t *testing.T) {
+	t.Setenv(studio.EnvConfigDir, t.TempDir())
+	m, _ := newTestModel(t, 80, 24)
+	send(m, press("6"))
+	for range 3 {
+		send(m, press("down"))
+	}
+	send(m, press("space")) // auto-download switched
+	send(m, press("q"))
+	if m.quitting || !strings.Contains(screen(m), "Quit without saving the settings?") {
+		t.Fatalf("q over unsaved settings did not ask:\n%s", screen(m))
+	}
+	send(m, press("n"))
+	if m.quitting || !strings.Contains(screen(m), "Unsaved changes") {
+		t.Fatalf("n did not keep the program and its changes:\n%s", screen(m))
+	}
+	send(m, press("q"))
+	send(m, press("y"))
+	if !m.quitting {
+		t.Fatalf("y did not quit:\n%s", screen(m))
+	}
+
+	m, _ = newTestModel(t, 80, 24)
+	send(m, press("6"))
+	for range 3 {
+		send(m, press("down"))
+	}
+	send(m, press("space"))
+	send(m, press("esc")) // discards them
+	send(m, press("q"))
+	if !m.quitting {
+		t.Fatalf("q with the changes discarded did not quit:\n%s", screen(m))
 	}
 }
