@@ -5,15 +5,17 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite" // the driver refusingDriver wraps
+	_ "modernc.org/sqlite" // the driver gated wraps
 
 	"clapper/api"
 	"clapper/api/sandbox"
@@ -80,73 +82,103 @@ func TestTeamAccountReadIsKeptUnderTwoMinutes(t *testing.T) {
 	}
 }
 
-var registerRefusing sync.Once
+var registerGated sync.Once
 
-// refusingDownloads names a driver over modernc's "sqlite" that refuses
-// every statement queueing a download: a history that fails between a
-// task's success and the queueing of its files (a full disk, a lost team
-// database).
-func refusingDownloads() string {
-	registerRefusing.Do(func() {
+// sqlGate, when set, sees each statement a history opened on gatedDriver
+// runs, with its context, before the driver does: an error it returns is
+// the statement's. A test sets it and puts it back (the tests of this
+// package run one at a time).
+var sqlGate atomic.Pointer[func(ctx context.Context, query string) error]
+
+// gatedDriver names a driver over modernc's "sqlite" that passes each
+// statement through sqlGate: a history that fails or stalls where a test
+// says (a full disk, a lost team database, a slow read).
+func gatedDriver() string {
+	registerGated.Do(func() {
 		db, err := sql.Open("sqlite", ":memory:")
 		if err != nil {
 			panic(err)
 		}
-		sql.Register("sqlite-refusing-downloads", refusingDriver{db.Driver()})
+		sql.Register("sqlite-gated", gated{db.Driver()})
 		db.Close()
 	})
-	return "sqlite-refusing-downloads"
+	return "sqlite-gated"
 }
 
-var errRefused = errors.New("disk I/O error (the test's driver)")
+// gate sets sqlGate for the rest of the test.
+func gate(t *testing.T, g func(ctx context.Context, query string) error) {
+	sqlGate.Store(&g)
+	t.Cleanup(func() { sqlGate.Store(nil) })
+}
 
-func refused(query string) bool { return strings.Contains(query, "INSERT INTO downloads") }
+func pass(ctx context.Context, query string) error {
+	if g := sqlGate.Load(); g != nil {
+		return (*g)(ctx, query)
+	}
+	return nil
+}
 
-type refusingDriver struct{ driver.Driver }
+type gated struct{ driver.Driver }
 
-func (d refusingDriver) Open(name string) (driver.Conn, error) {
+func (d gated) Open(name string) (driver.Conn, error) {
 	c, err := d.Driver.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return refusingConn{c}, nil
+	return gatedConn{c}, nil
 }
 
-// refusingConn forwards what modernc's connection offers; the interfaces
-// it does not forward make database/sql fall back to ones it does.
-type refusingConn struct{ driver.Conn }
+// gatedConn forwards what modernc's connection offers; the interfaces it
+// does not forward make database/sql fall back to ones it does.
+type gatedConn struct{ driver.Conn }
 
-func (c refusingConn) Prepare(query string) (driver.Stmt, error) {
+func (c gatedConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
-func (c refusingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if refused(query) {
-		return nil, errRefused
+func (c gatedConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := pass(ctx, query); err != nil {
+		return nil, err
 	}
 	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
 }
 
-func (c refusingConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
+func (c gatedConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
 	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, o)
 }
 
-func (c refusingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+func (c gatedConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := pass(ctx, q); err != nil {
+		return nil, err
+	}
 	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
 }
 
-func (c refusingConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
-	if refused(q) {
-		return nil, errRefused
+func (c gatedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if err := pass(ctx, q); err != nil {
+		return nil, err
 	}
 	return c.Conn.(driver.ExecerContext).ExecContext(ctx, q, args)
 }
 
-func (c refusingConn) ResetSession(ctx context.Context) error {
+func (c gatedConn) ResetSession(ctx context.Context) error {
 	if r, ok := c.Conn.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}
 	return nil
+}
+
+var errRefused = errors.New("disk I/O error (the test's driver)")
+
+// refuseDownloads makes the history refuse every statement queueing a
+// download.
+func refuseDownloads(t *testing.T) {
+	gate(t, func(_ context.Context, query string) error {
+		if strings.Contains(query, "INSERT INTO downloads") {
+			return errRefused
+		}
+		return nil
+	})
 }
 
 // startRefusing starts a sandbox studio, as startSandbox does, on a
@@ -154,11 +186,12 @@ func (c refusingConn) ResetSession(ctx context.Context) error {
 func startRefusing(t *testing.T, clk *sandbox.FakeClock) *studio.Studio {
 	t.Helper()
 	isolated(t)
+	refuseDownloads(t)
 	fast := &track.Schedule{FirstPoll: time.Millisecond, MinInterval: time.Millisecond, MaxInterval: time.Millisecond,
 		QueueCheckMin: time.Millisecond, QueueCheckMax: time.Millisecond, Slots: 5,
 		Priors: map[api.Operation]time.Duration{api.OpReference2Image: time.Millisecond}}
 	s, err := studio.Open(context.Background(), resolved(t, studio.Config{}), studio.Options{Clock: clk.Now,
-		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, History: []history.Option{history.WithDriver(refusingDownloads())},
+		Sandbox: &sandbox.Config{Clock: clk, Seed: 11}, History: []history.Option{history.WithDriver(gatedDriver())},
 		Watcher: track.WatcherOptions{Clock: clk, RequestsPerSecond: 1000, Burst: 100, Schedule: fast}})
 	if err != nil {
 		t.Fatal(err)
@@ -334,5 +367,59 @@ func TestBatchHoldCountsAPartlyPricedFloor(t *testing.T) {
 	}
 	if n := svc.postsOf("slow"); n != 0 {
 		t.Errorf("%d lines sent past the cap", n)
+	}
+}
+
+// Close ends the studio's own look-ups: a price read from a slow history
+// (a team's database far away) ends with the studio, rather than hold a
+// connection and a goroutine after a quit or a backend switch.
+func TestCloseEndsALookUpUnderWay(t *testing.T) {
+	isolated(t)
+	srv := httptest.NewServer(newSetService())
+	t.Cleanup(srv.Close)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	held := make(chan struct{}, 1)
+	gate(t, func(ctx context.Context, query string) error {
+		if !strings.Contains(query, "AND credits > 0") { // the read of a like task's price
+			return nil
+		}
+		select {
+		case held <- struct{}{}:
+		default:
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-release:
+			return errors.New("released at the test's end")
+		}
+	})
+	cfg := resolved(t, studio.Config{APIKey: "key-0123456789", BaseURL: srv.URL})
+	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true, History: []history.Option{history.WithDriver(gatedDriver())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	priced := make(chan studio.Price, 1)
+	go func() { priced <- s.Price(api.OpText2Video, map[string]any{"model": "svcq3-pro", "prompt": "p"}) }()
+	select {
+	case <-held:
+	case <-time.After(20 * time.Second): // a hang guard: the price is read at once
+		t.Fatal("the price was never looked up")
+	}
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waits for a price look-up under way")
+	}
+	select {
+	case p := <-priced:
+		if p.Known {
+			t.Errorf("a look-up ended by Close gave a price: %+v", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the price look-up goes on after Close")
 	}
 }
