@@ -411,3 +411,35 @@ func TestSavedPictureSkipsAnEmptyFile(t *testing.T) {
 		t.Errorf("SavedPicture: %q, %v; want %s", found, ok, jpg)
 	}
 }
+
+// An operation with no running time of its own (speech, queued at the
+// service) is given a minute: a speech seen running at its first read is
+// read next when the earliest end of a minute's window nears (16 s on),
+// not every few seconds as a task expected to end at once.
+func TestASpeechIsGivenAMinuteToRun(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	sub, err := tr.Submit(context.Background(), api.OpAudioTTS, map[string]any{"text": "hi", "voice_setting_voice_id": "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sub.Task.Identifier()
+	svc.states[id] = []string{"processing"}
+	w := NewWatcher(c, store, WatcherOptions{Clock: clk})
+	if err := w.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var seen time.Time
+	for _, e := range run(t, w, clk, t0.Add(15*time.Second)) {
+		if e.To == api.StateProcessing {
+			seen = e.At
+		}
+	}
+	if n := svc.reads[id]; seen.IsZero() || n != 1 {
+		t.Errorf("a speech seen running at %v was read %d times in all in the first 15 s, want once", seen.Sub(t0), n)
+	}
+	if got := Prior(api.OpAudioTTS); got != time.Minute {
+		t.Errorf("speech's running time before any was seen: %v, want a minute", got)
+	}
+}
