@@ -80,3 +80,27 @@ func TestSubjectTextIsCutToItsBounds(t *testing.T) {
 		t.Errorf("images: %d stored, want 3", len(sb.Images))
 	}
 }
+
+// A subject's text exactly at the spec's bounds (a name of 64 characters,
+// a style of 100, a description of 2,000) is stored whole, with no
+// ellipsis.
+func TestSubjectTextAtItsBoundsIsKeptWhole(t *testing.T) {
+	isolated(t)
+	name, style, desc := strings.Repeat("é", 64), strings.Repeat("s", 100), strings.Repeat("d", 2000)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"subjects":[{"id":"s1","name":%q,"style":%q,"description":%q,"images":["a","b","c"]}]}`, name, style, desc)
+	}))
+	defer svc.Close()
+	s, err := studio.Open(context.Background(), resolved(t, studio.Config{BaseURL: svc.URL, APIKey: "k"}), studio.Options{SendOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	lib, err := s.SyncSubjects(context.Background())
+	if err != nil || len(lib) != 1 {
+		t.Fatalf("%v %v", lib, err)
+	}
+	if sb := lib[0]; sb.Name != name || sb.Style != style || sb.Description != desc || len(sb.Images) != 3 {
+		t.Errorf("a subject at its bounds stored as %q, %q, %d characters of description, %d images", sb.Name, sb.Style, len(sb.Description), len(sb.Images))
+	}
+}
