@@ -232,3 +232,26 @@ func TestDetailRefusalMessageIsWrapped(t *testing.T) {
 		t.Errorf("the results of a refused request:\n%s", got)
 	}
 }
+
+// A download that failed says why whole at 80 columns, wrapped under its
+// result: the end of the reason names the host it came from (it was cut).
+func TestDetailFailedDownloadSaysWhyWhole(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	s, ctx := m.env.studio, context.Background()
+	task, err := s.Record().TaskByID(ctx, "811000000000000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := "Get: dial tcp 203.0.113.7:443: connect: connection timed out after 30 s of silence (from cdn.example.net)"
+	id, err := s.Record().QueueDownload(ctx, task.TaskID, task.Creations[0].Index, record.KindURL, filepath.Join(t.TempDir(), "cat.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record().UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadFailed, Error: why}); err != nil {
+		t.Fatal(err)
+	}
+	openRow(t, m, "a cat astronaut")
+	if flat := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(flat, "download failed: "+why) {
+		t.Errorf("the failed download's reason is not whole:\n%s", screen(m))
+	}
+}

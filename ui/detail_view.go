@@ -191,7 +191,8 @@ func (d *detailModel) downloadLine(dl record.Download, w int) string {
 		}
 		return d.bar.ViewAs(pct) + th.Dim.Render(fmt.Sprintf(" %s of %s", api.ByteSize(dl.Bytes), api.ByteSize(dl.Total)))
 	}
-	return th.Error.Render(fmt.Sprintf("download %s: %s", api.CleanLine(string(dl.Status)), api.CleanLine(dl.Error)))
+	// Wrapped under the line's start: the reason's end names the host.
+	return th.Error.Render(wrapIndent(fmt.Sprintf("download %s: %s", string(dl.Status), dl.Error), w, 5))
 }
 
 // fields lists a JSON object's keys and values, one per line, sorted.
