@@ -423,3 +423,39 @@ func TestCloseEndsALookUpUnderWay(t *testing.T) {
 		t.Fatal("the price look-up goes on after Close")
 	}
 }
+
+// A set with five tasks at the service sends its sixth line as soon as one
+// of the five is given up as lost (the service does not know it): the
+// slot it held is free, and the set does not wait for its next beat.
+func TestASetSendsOnWhenOneOfItsTasksIsLost(t *testing.T) {
+	svc := newSetService()
+	s := openSetStudio(t, svc)
+	ctx, cancel := context.WithCancel(context.Background())
+	reqs := setRequests("slow", "slow", "slow", "slow", "slow", "slow")
+	id, _, err := s.Record().OpenSet(ctx, record.SetBatch, "", "six", studio.SetMembers(reqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.NewSetRun(id, "batch", reqs).Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	posted := func(n int, within time.Duration) bool {
+		for deadline := time.Now().Add(within); svc.postsOf("slow") < n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				return false
+			}
+		}
+		return true
+	}
+	if !posted(5, 10*time.Second) { // a hang guard: five go at once
+		t.Fatalf("%d of the first five sent", svc.postsOf("slow"))
+	}
+	time.Sleep(50 * time.Millisecond) // room for a sixth send, were it wrongly allowed
+	if n := svc.postsOf("slow"); n != 5 {
+		t.Fatalf("%d sent with five at the service", n)
+	}
+	s.PublishForTest(studio.Event{Kind: studio.EventLost, TaskID: "t1", Operation: api.OpText2Video, Err: errors.New("TaskNotFound"), At: time.Now()})
+	if !posted(6, 5*time.Second) {
+		t.Fatal("the sixth line still waits after a lost task freed its slot")
+	}
+}
