@@ -117,8 +117,10 @@ func open(path string) (*os.File, os.FileInfo, error) {
 	}
 	if info.Size() > MaxFileBytes {
 		f.Close()
+		// The size in MB rounded up: a file a byte over 64 MB reads as 65,
+		// not as the limit itself.
 		return nil, nil, fmt.Errorf("cannot preview %s: %w: the file is %d MB, the limit is %d MB",
-			path, ErrTooLarge, info.Size()>>20, MaxFileBytes>>20)
+			path, ErrTooLarge, (info.Size()+1<<20-1)>>20, MaxFileBytes>>20)
 	}
 	return f, info, nil
 }
