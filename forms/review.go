@@ -230,11 +230,19 @@ func (f *Form) reviewLines(w int) []string {
 	}
 	var out []string
 	out = append(out, s.Key.Render("POST "+f.op.Path())+s.Dim.Render(" · "+f.sizeText()))
-	if c.Cost != "" {
-		out = append(out, s.Label.Render("Cost  ")+s.Value.Render(c.Cost))
-	}
-	if c.Spent != "" {
-		out = append(out, s.Label.Render("Spent ")+s.Value.Render(c.Spent))
+	// The price and the spending are wrapped under their label: a live
+	// price not known yet says at length which like task it looked for.
+	for _, l := range [][2]string{{"Cost  ", c.Cost}, {"Spent ", c.Spent}} {
+		if l[1] == "" {
+			continue
+		}
+		for i, line := range strings.Split(textutil.Wrap(l[1], max(w-2-len(l[0]), 10)), "\n") {
+			lead := s.Label.Render(l[0])
+			if i > 0 {
+				lead = strings.Repeat(" ", len(l[0]))
+			}
+			out = append(out, lead+s.Value.Render(line))
+		}
 	}
 	if c.OverCap != "" {
 		out = append(out, wrapLines(s.Warning, "! "+strings.TrimPrefix(c.OverCap, "not sent: "), w)...)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"clapper/api"
 )
 
@@ -62,5 +64,27 @@ func TestReviewShowsBrokenRulesFirst(t *testing.T) {
 	}
 	if strings.Index(view, "✗ images") > strings.Index(view, `"model": "svcq1"`) {
 		t.Errorf("the body comes before the broken rules:\n%s", view)
+	}
+}
+
+// A price too long for the line (the live service's "unknown: no earlier
+// ..." names the like task it looked for) is wrapped under its label at 80
+// columns, not cut.
+func TestReviewWrapsALongPrice(t *testing.T) {
+	f := newTestForm(t, api.OpText2Video, "svcq3-pro")
+	f.SetSize(80, 19)
+	cost := "unknown: no earlier text2video svcq3-pro duration 5, resolution 720p, off_peak no in history (the service publishes no price table)"
+	f.ctx.Quote = func(api.Operation, map[string]any) string { return cost }
+	focus(t, f, "prompt")
+	typeText(f, "a fox")
+	press(f, "ctrl+s")
+	view := f.View()
+	if flat := strings.Join(strings.Fields(view), " "); !strings.Contains(flat, "Cost "+cost) {
+		t.Errorf("the price is not whole:\n%s", view)
+	}
+	for _, l := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
 	}
 }
