@@ -443,3 +443,24 @@ func TestASpeechIsGivenAMinuteToRun(t *testing.T) {
 		t.Errorf("speech's running time before any was seen: %v, want a minute", got)
 	}
 }
+
+// With the account probe a task's window is a quarter wider at its end
+// too: runs of 60, 70 and 80 s make it end at 85 s, and the probe watches
+// the task until a window gap (20/6 s) past that; a second later it is
+// read on its own, as a task past its window.
+func TestAProbedWindowEndsAQuarterLater(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	s := noJitter(DefaultSchedule())
+	for _, d := range []time.Duration{60, 70, 80} {
+		s.Observe(api.OpText2Video, "", d*time.Second)
+	}
+	gap := 20 * time.Second / 6
+	task := &watched{op: api.OpText2Video, state: api.StateProcessing, stateSince: now.Add(-88 * time.Second)}
+	if p := s.plan(task, now, 0, true); !p.windowed || p.d != probeSpacing*s.WindowGap*19/20 {
+		t.Errorf("probed, 88 s in (85 s and a gap of %v): %+v, want it still watched by the probe", gap, p)
+	}
+	task.stateSince = now.Add(-89 * time.Second)
+	if p := s.plan(task, now, 0, true); p.windowed || p.d != gap {
+		t.Errorf("probed, 89 s in: %+v, want it read on its own a window gap (%v) on", p, gap)
+	}
+}
