@@ -228,9 +228,32 @@ func (m *Model) footer() string {
 	if m.capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})
 	}
-	m.help.SetWidth(max(m.width-lipgloss.Width(global)-3, 10))
-	local := m.help.ShortHelpView(m.screenKeys().ShortHelp())
+	local := fitShortHelp(m.help, m.screenKeys().ShortHelp(), max(m.width-lipgloss.Width(global)-3, 10))
 	return status + "\n" + textutil.JoinEnds(" "+local, global+" ", m.width)
+}
+
+// fitShortHelp is the screen's keys that fit in w columns, whole, then "…"
+// when some are left out. bubbles' own cut adds the key that passes the
+// width when the ellipsis would not fit either, and the line's end was
+// then cut inside a word ("d forge…" for d forget).
+func fitShortHelp(h help.Model, bindings []key.Binding, w int) string {
+	h.SetWidth(0)
+	var on []key.Binding
+	for _, b := range bindings {
+		if b.Enabled() {
+			on = append(on, b)
+		}
+	}
+	if line := h.ShortHelpView(on); lipgloss.Width(line) <= w {
+		return line
+	}
+	more := " " + h.Styles.Ellipsis.Render(h.Ellipsis)
+	for n := len(on) - 1; n > 0; n-- {
+		if line := h.ShortHelpView(on[:n]) + more; lipgloss.Width(line) <= w {
+			return line
+		}
+	}
+	return ""
 }
 
 func (m *Model) screenKeys() help.KeyMap {

@@ -209,3 +209,25 @@ func TestMultiSceneDetailAndOnwardUseTheNewestCut(t *testing.T) {
 		t.Fatalf("the detail does not show the newest cut %s: %+v\n%s", saved[0], d.downloads, screen(m))
 	}
 }
+
+// At 80 columns the help line leaves out the keys that do not fit, whole,
+// and says so with "…" after a space: no key's words are cut ("r re-rea…",
+// "d forge…" read as other words).
+func TestHelpLineCutsNoWord(t *testing.T) {
+	m, _ := newClockedModel(t, nil)
+	check := func(where string) {
+		t.Helper()
+		lines := strings.Split(screen(m), "\n")
+		last := lines[len(lines)-1]
+		if i := strings.Index(last, "…"); i >= 0 && !strings.HasSuffix(last[:i], " ") {
+			t.Errorf("%s: a key's words are cut: %q", where, last)
+		}
+	}
+	openRow(t, m, "a cat astronaut")
+	check("detail")
+	send(m, press("esc"))
+	send(m, press("/"))
+	typeText(m, "cat")
+	send(m, press("enter"))
+	check("filtered Tasks")
+}
