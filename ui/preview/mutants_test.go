@@ -12,6 +12,7 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -287,21 +288,39 @@ func TestKittyPlaceholdersPastTheLastDiacritic(t *testing.T) {
 	}
 }
 
-// A line one pixel wide or tall is scaled down for the terminal like any
-// other image: the copy sent is never larger than the placement at 10x20
-// pixels a cell, whatever its thin side.
-func TestSharpCopyOfAOnePixelLine(t *testing.T) {
+// line is a line of n pixels, one wide (across) or one tall: red for its
+// first half, blue for the rest.
+func line(n int, across bool) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 1, n))
+	if across {
+		img = image.NewNRGBA(image.Rect(0, 0, n, 1))
+	}
+	for i := range n {
+		c := blue
+		if i < n/2 {
+			c = red
+		}
+		copy(img.Pix[4*i:], []byte{c.R, c.G, c.B, c.A})
+	}
+	return img
+}
+
+// A line one pixel wide or tall is scaled along its length like any other
+// image, not cut to the box: red to blue from end to end, in the cells and
+// in the copy sent to kitty. That copy is never larger than the placement
+// at 10x20 pixels a cell, whatever its thin side.
+func TestOnePixelLinesAreScaledWhole(t *testing.T) {
 	for _, tc := range []struct {
 		name           string
-		w, h           int
+		across         bool
 		cols, rows     int // of the cells in a 60x30 box
 		sharpW, sharpH int
 	}{
-		{"one pixel wide", 1, 1000, 1, 30, 1, 600},
-		{"one pixel tall", 1000, 1, 60, 1, 600, 1},
+		{"one pixel wide", false, 1, 30, 1, 600},
+		{"one pixel tall", true, 60, 1, 600, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeFile(t, "line.png", encode(t, halves(tc.w, tc.h, red, red), pngEnc))
+			path := writeFile(t, "line.png", encode(t, line(1000, tc.across), pngEnc))
 			c, err := NewCache(1).LoadForKitty(path, 60, 30)
 			if err != nil {
 				t.Fatal(err)
@@ -309,12 +328,99 @@ func TestSharpCopyOfAOnePixelLine(t *testing.T) {
 			if c.Cols != tc.cols || c.Rows != tc.rows {
 				t.Errorf("cells %dx%d, want %dx%d", c.Cols, c.Rows, tc.cols, tc.rows)
 			}
-			_, img := transmitted(t, Kitty{}.Transmit(c, 3))
-			if b := img.Bounds(); b.Dx() != tc.sharpW || b.Dy() != tc.sharpH {
+			_, sent := transmitted(t, Kitty{}.Transmit(c, 3))
+			if b := sent.Bounds(); b.Dx() != tc.sharpW || b.Dy() != tc.sharpH {
 				t.Errorf("sent %dx%d pixels, want %dx%d (the placement is %dx%d)",
 					b.Dx(), b.Dy(), tc.sharpW, tc.sharpH, c.Cols*kittyCellW, c.Rows*kittyCellH)
 			}
+			for name, img := range map[string]image.Image{"cells": c.pix, "sent copy": sent} {
+				b := img.Bounds()
+				first, last := color.NRGBAModel.Convert(img.At(0, 0)), color.NRGBAModel.Convert(img.At(b.Max.X-1, b.Max.Y-1))
+				if first != red || last != blue {
+					t.Errorf("%s %dx%d runs from %v to %v, want red to blue", name, b.Dx(), b.Dy(), first, last)
+				}
+			}
 		})
+	}
+}
+
+// deviation is the standard deviation of the red channel of img's pixels.
+func deviation(img *image.NRGBA) float64 {
+	var sum, sum2, n float64
+	for i := 0; i < len(img.Pix); i += 4 {
+		v := float64(img.Pix[i])
+		sum, sum2, n = sum+v, sum2+v*v, n+1
+	}
+	mean := sum / n
+	return math.Sqrt(sum2/n - mean*mean)
+}
+
+// blackAndWhite is w x h pixels of black-and-white noise.
+func blackAndWhite(w, h int) *image.Gray {
+	src := image.NewGray(image.Rect(0, 0, w, h))
+	seed := uint32(1)
+	for i := range src.Pix {
+		seed = seed*1664525 + 1013904223
+		src.Pix[i] = uint8(seed>>31) * 255
+	}
+	return src
+}
+
+// A line of black-and-white noise one pixel across, reduced 32 times along
+// its length, is averaged like any large reduction (TestLargeReductionsAverage),
+// not sampled pixel by pixel (a deviation near 127).
+func TestOnePixelLinesAreAveraged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		img  *image.Gray
+	}{
+		{"one pixel wide", blackAndWhite(1, 1920)},
+		{"one pixel tall", blackAndWhite(1920, 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := FromImage(tc.img, 60, 30)
+			if sd := deviation(c.pix); sd > 60 {
+				t.Errorf("noise scaled to %v pixels deviates by %.0f; want it averaged", c.pix.Rect.Size(), sd)
+			}
+		})
+	}
+}
+
+// A reduction of at most 4 times is one pass from the source to the cells;
+// past that, the source is first reduced to 4 times the cells. At exactly 4
+// times, then, no copy of the source's size is made (it would be one of a
+// whole 4K frame for a kitty copy of 960x540); one pixel more and the two
+// passes average the noise far more than one pass of 4 samples would.
+func TestReductionByFourAtTheBound(t *testing.T) {
+	exact := blackAndWhite(2400, 2400) // 4 times 600x600 pixels: 600x300 cells
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c := FromImage(exact, 600, 300)
+	runtime.ReadMemStats(&after)
+	if c.Cols != 600 || c.Rows != 300 {
+		t.Fatalf("cells %dx%d, want 600x300", c.Cols, c.Rows)
+	}
+	out := len(c.pix.Pix)
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(2*out) {
+		t.Errorf("reducing 2400x2400 pixels to %d bytes of 600x600 allocated %d (the source as RGBA is %d)", out, n, 2400*2400*4)
+	}
+	over := FromImage(blackAndWhite(241, 241), 60, 30)
+	if sd := deviation(over.pix); sd > 40 {
+		t.Errorf("noise reduced from 241x241 to %v pixels deviates by %.0f; want it averaged", over.pix.Rect.Size(), sd)
+	}
+}
+
+// The darkest blues, #000001 and #000002, are colours like any other: not
+// taken for the terminal's own colours, nor for "no colour set yet" at the
+// start of a line.
+func TestTheDarkestColoursAreColours(t *testing.T) {
+	for _, v := range []uint8{1, 2} {
+		dark := color.NRGBA{0, 0, v, 0xff}
+		c := FromImage(pixels([]color.NRGBA{dark, dark}, []color.NRGBA{dark, dark}), 2, 1)
+		want := fmt.Sprintf("\x1b[38;2;0;0;%d;48;2;0;0;%dm▀▀\x1b[m", v, v)
+		if got := c.HalfBlock(); got != want {
+			t.Errorf("HalfBlock() of #00000%d\n got %q\nwant %q", v, got, want)
+		}
 	}
 }
 
