@@ -252,6 +252,26 @@ func TestTransmitMemoryIsOfTheOrderOfItsOutput(t *testing.T) {
 	}
 }
 
+// Empty cells (FromImage of an empty image) can be handed to Transmit like
+// any others, inside a tea.Cmd: it sends no image data, and does not panic.
+func TestTransmitOfEmptyCells(t *testing.T) {
+	c := FromImage(image.NewNRGBA(image.Rect(0, 0, 0, 5)), 60, 30)
+	var out string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("Transmit of empty cells panicked: %v", r)
+			}
+		}()
+		out = Kitty{}.Transmit(c, 5)
+	}()
+	for _, m := range apc.FindAllStringSubmatch(out, -1) {
+		if m[2] != "" {
+			t.Errorf("empty cells sent image data %q", m[2])
+		}
+	}
+}
+
 // Image ids below 256 are a 256-colour index; from 256 on, a 24-bit colour.
 func TestKittyPlaceholderIdAt256(t *testing.T) {
 	c := &Cells{Cols: 1, Rows: 1}
