@@ -151,7 +151,7 @@ func (m *Model) route(msg tea.Msg, from owner) tea.Cmd {
 		return m.toPage(pageTasks, msg)
 	case historyTotalsMsg:
 		return m.toPage(pageHistory, msg)
-	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, sceneSentMsg, composedSavedMsg:
+	case jobsLoadedMsg, sceneJobLoadedMsg, sceneThumbMsg, sceneNudgeMsg, sceneEditorClosedMsg, scenePromptDiscardedMsg, sceneSentMsg, composedSavedMsg:
 		return m.toPage(pageScenes, msg)
 	case voicesLoadedMsg, voiceReminderMsg, subjectsLoadedMsg:
 		return m.toPage(pageVoices, msg)

@@ -89,6 +89,8 @@ type (
 	}
 	sceneNudgeMsg        struct{ jobID string }
 	sceneEditorClosedMsg struct{}
+	// scenePromptDiscardedMsg: the user chose to drop a prompt edited.
+	scenePromptDiscardedMsg struct{}
 )
 
 func newSceneEditor(e *env, jobID string) *sceneEditor {
@@ -191,6 +193,9 @@ func (m *sceneEditor) Update(msg tea.Msg) tea.Cmd {
 			m.thumbErr[msg.versionID] = msg.note
 		}
 		return nil
+	case scenePromptDiscardedMsg:
+		m.prompt = nil
+		return nil
 	case sceneNudgeMsg:
 		m.nudging = false
 		if msg.jobID == m.jobID {
@@ -226,8 +231,19 @@ func (m *sceneEditor) nudge() tea.Cmd {
 
 func (m *sceneEditor) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.prompt.search == nil && key.Matches(msg, m.prompt.keys.Cancel) {
-		m.prompt = nil
-		return nil
+		if !m.prompt.edited() {
+			m.prompt = nil
+			return nil
+		}
+		// A prompt typed is kept nowhere else: esc asks before it goes.
+		scene := m.prompt.scene + 1
+		return func() tea.Msg {
+			return openDialogMsg{d: &confirmDialog{
+				title: fmt.Sprintf("Discard the edit of scene %d?", scene),
+				body:  "The prompt typed here is lost (the scene's versions stay as they are). n goes on editing.",
+				onYes: func() tea.Msg { return scenePromptDiscardedMsg{} },
+			}}
+		}
 	}
 	cmd, text, ok := m.prompt.Update(msg)
 	if !ok {

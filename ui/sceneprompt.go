@@ -105,6 +105,11 @@ func (p *scenePrompt) SetSize(w, h int) {
 	}
 }
 
+// edited reports a prompt that is no longer the version's it started from.
+func (p *scenePrompt) edited() bool {
+	return strings.TrimSpace(p.area.Value()) != strings.TrimSpace(p.from.Prompt)
+}
+
 // count is the prompt's length as the service counts it: characters.
 func (p *scenePrompt) count() int { return utf8.RuneCountInString(p.area.Value()) }
 

@@ -44,3 +44,41 @@ func TestScenePromptEarlierPrompts(t *testing.T) {
 		t.Fatalf("ctrl+z put back %q, want %q", got, before)
 	}
 }
+
+// esc on a scene's prompt edited asks before the typed text goes: n goes on
+// editing with the text as it was, y drops it; a prompt left as it was
+// closes at once.
+func TestScenePromptEscAsksOverAnEdit(t *testing.T) {
+	r := newSceneRig(t)
+	m := r.model(t, 80, 24)
+	for _, k := range []string{"3", "enter", "down", "e"} {
+		send(m, press(k))
+	}
+	ed := m.pages[pageScenes].(*scenesPage).editor
+	if ed.prompt == nil {
+		t.Fatalf("e did not open the scene's prompt:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	if ed.prompt != nil || m.dialog() != nil {
+		t.Fatalf("esc on a prompt not edited did not close it at once:\n%s", screen(m))
+	}
+	send(m, press("e"))
+	typeText(m, " at dusk")
+	typed := ed.prompt.area.Value()
+	send(m, press("esc"))
+	if ed.prompt == nil || !strings.Contains(screen(m), "Discard the edit of scene") {
+		t.Fatalf("esc on an edited prompt did not ask:\n%s", screen(m))
+	}
+	send(m, press("n"))
+	if ed.prompt == nil || ed.prompt.area.Value() != typed {
+		t.Fatalf("n lost the edit:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("y"))
+	if ed.prompt != nil {
+		t.Fatalf("y kept the prompt open:\n%s", screen(m))
+	}
+	if !strings.Contains(screen(m), "e edit prompt") {
+		t.Fatalf("not back in the scene editor:\n%s", screen(m))
+	}
+}

@@ -167,6 +167,7 @@ func TestSceneEditorScreens(t *testing.T) {
 				}
 				snapshot(t, m)
 				send(m, press("esc"))
+				send(m, press("y")) // the text typed is dropped after a question
 				if m.pages[pageScenes].Capturing() {
 					t.Error("esc left the prompt open")
 				}
