@@ -27,6 +27,10 @@ type tagEditor struct {
 	note    textarea.Model
 	onNote  bool
 	problem string
+	// was is the tags and the note as opened; leaving asks once (esc
+	// again) when they were edited and not saved.
+	was     [2]string
+	leaving bool
 }
 
 func newTagEditor(e *env, t record.Task) *tagEditor {
@@ -45,7 +49,7 @@ func newTagEditor(e *env, t record.Task) *tagEditor {
 	a.SetHeight(3)
 	a.SetValue(t.Note)
 	a.Blur()
-	return &tagEditor{env: e, localID: t.LocalID, tags: in, note: a, keys: tagEditorKeys{
+	return &tagEditor{env: e, localID: t.LocalID, tags: in, note: a, was: [2]string{in.Value(), a.Value()}, keys: tagEditorKeys{
 		Next:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "tags/note")),
 		Save:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
@@ -56,7 +60,11 @@ func (d *tagEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, d.keys.Cancel), k.String() == "ctrl+c":
-			return nil, true
+			if d.leaving || (d.tags.Value() == d.was[0] && d.note.Value() == d.was[1]) {
+				return nil, true
+			}
+			d.leaving, d.problem = true, ""
+			return nil, false
 		case key.Matches(k, d.keys.Save), k.String() == "enter" && !d.onNote:
 			return d.save()
 		case key.Matches(k, d.keys.Next):
@@ -68,7 +76,7 @@ func (d *tagEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 			d.note.Blur()
 			return d.tags.Focus(), false
 		}
-		d.problem = ""
+		d.problem, d.leaving = "", false
 	}
 	var cmd tea.Cmd
 	if d.onNote {
@@ -116,6 +124,9 @@ func (d *tagEditor) View(th *Theme, width int) string {
 		"\n\n" + label("note", d.onNote) + "\n" + d.note.View()
 	if d.problem != "" {
 		body += "\n" + th.Error.Render(wrap(d.problem, w-4))
+	}
+	if d.leaving {
+		body += "\n" + th.Warning.Render(wrap("What you typed is not saved: esc again drops it, ctrl+s saves it, any other key goes on.", w-4))
 	}
 	keys := []key.Binding{d.keys.Save, d.keys.Next, d.keys.Cancel}
 	var parts []string

@@ -191,3 +191,32 @@ func TestTagsShowInAnEightyColumnList(t *testing.T) {
 		t.Fatalf("a row with no subject does not show its tags in full:\n%s", sc)
 	}
 }
+
+// esc over tags or a note typed and not saved asks once: the editor stays
+// saying so, another key goes on editing, esc again drops what was typed.
+func TestTagEditorEscAsksOverTypedText(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	fox, err := s.Record().TaskByID(context.Background(), "811000000000000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openTagEditor(t, m, fox.LocalID)
+	send(m, press("tab"))
+	typeText(m, "a long note")
+	send(m, press("esc"))
+	if m.dialog() == nil || !strings.Contains(screen(m), "esc again drops it") {
+		t.Fatalf("esc over a typed note closed the editor unasked:\n%s", screen(m))
+	}
+	typeText(m, "!")
+	if d, ok := m.dialog().(*tagEditor); !ok || d.note.Value() != "a long note!" || strings.Contains(screen(m), "esc again") {
+		t.Fatalf("a key after the warning did not go on editing:\n%s", screen(m))
+	}
+	send(m, press("esc"))
+	send(m, press("esc"))
+	if m.dialog() != nil {
+		t.Fatalf("esc twice did not drop the typed note:\n%s", screen(m))
+	}
+	if task, _ := s.Record().Task(context.Background(), fox.LocalID); task.Note != "" {
+		t.Fatalf("the dropped note was kept: %q", task.Note)
+	}
+}
