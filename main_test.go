@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -37,6 +38,14 @@ func TestMain(m *testing.M) {
 // returns, and the log's path.
 func startServing(t *testing.T, wrap ...string) (*os.Process, <-chan error, string) {
 	t.Helper()
+	proc, exited, wal, _ := startServingTold(t, wrap...)
+	return proc, exited, wal
+}
+
+// startServingTold is startServing that also keeps what the process writes
+// to its standard error, to read once it has ended.
+func startServingTold(t *testing.T, wrap ...string) (*os.Process, <-chan error, string, *bytes.Buffer) {
+	t.Helper()
 	dir := t.TempDir()
 	args := append(wrap, os.Args[0], "-test.run=^$")
 	cmd := exec.Command(args[0], args[1:]...)
@@ -46,7 +55,8 @@ func startServing(t *testing.T, wrap ...string) (*os.Process, <-chan error, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +75,7 @@ func startServing(t *testing.T, wrap ...string) (*os.Process, <-chan error, stri
 	wal := filepath.Join(dir, "history.db-wal")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(wal); err == nil {
-			return cmd.Process, exited, wal
+			return cmd.Process, exited, wal, &stderr
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the history did not open within 20 s")
@@ -114,5 +124,51 @@ func TestHangUpUnderNohupIsIgnored(t *testing.T) {
 	case err := <-exited:
 		t.Fatalf("a hang-up under nohup ended the process: %v", err)
 	case <-time.After(2 * time.Second):
+	}
+}
+
+// ctrl+c (SIGINT) stops clapper as asked: exit status 130 and no error on
+// its standard error.
+func TestInterruptEndsQuietly(t *testing.T) {
+	proc, exited, _, stderr := startServingTold(t)
+	if err := proc.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 130 {
+			t.Fatalf("after ctrl+c: %v, want exit status 130", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running 20 s after ctrl+c")
+	}
+	// The server's notice at its start is all it wrote: no error.
+	for line := range strings.Lines(stderr.String()) {
+		if strings.HasPrefix(line, "clapper: ") {
+			t.Errorf("ctrl+c printed an error: %q", line)
+		}
+	}
+}
+
+// An error's words reach the terminal without their escape sequences: a
+// folder named with a title-setting sequence is named, not obeyed.
+func TestErrorsReachTheTerminalWithoutEscapes(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a\x1b]0;pwned\x07file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), mainChild+"=history --data-dir "+file+"/x", studio.EnvConfigDir+"="+t.TempDir(),
+		// Written as to a terminal: through a pipe the colour writer would
+		// strip every sequence itself.
+		"CLICOLOR_FORCE=1")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() == 0 {
+		t.Fatalf("a history in a folder that cannot be made: %v, want a failure", err)
+	}
+	if !strings.Contains(stderr.String(), "file: not a directory") || strings.ContainsAny(stderr.String(), "\x1b\x07") {
+		t.Errorf("the error as printed: %q", stderr.String())
 	}
 }
