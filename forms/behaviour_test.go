@@ -330,7 +330,7 @@ func lineOf(f *Form, label string) string {
 }
 
 // A clone must name a new voice: one in the library is refused before
-// sending; a local file where the service fetches a URL is explained.
+// sending; a local file where the service fetches a URL is explained, once.
 func TestCloneChecksTheLibraryAndURLs(t *testing.T) {
 	f := newTestForm(t, api.OpAudioClone, "")
 	os.WriteFile(filepath.Join(f.ctx.Dir, "me.wav"), []byte("RIFF"), 0o600)
@@ -341,8 +341,12 @@ func TestCloneChecksTheLibraryAndURLs(t *testing.T) {
 	if msgs := strings.Join(f.check.Errors["voice_id"], " "); !strings.Contains(msgs, "already a voice in your library") {
 		t.Fatalf("voice_id: %q", msgs)
 	}
-	if msgs := strings.Join(f.check.Errors["audio_url"], " "); !strings.Contains(msgs, "takes no upload") {
+	// Said once, with why: not again as a value that is no URL.
+	if msgs := f.check.Errors["audio_url"]; len(msgs) != 1 || !strings.Contains(msgs[0], "takes no upload") {
 		t.Fatalf("audio_url: %q", msgs)
+	}
+	if n := strings.Count(strings.Join(f.check.Broken, "\n"), "audio_url:"); n != 1 {
+		t.Fatalf("the broken rules name audio_url %d times: %q", n, f.check.Broken)
 	}
 	press(f, "backspace")
 	typeText(f, "9")

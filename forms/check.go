@@ -136,9 +136,22 @@ func (c *Check) libraryRules(op api.Operation, raw map[string]any, dir string, v
 			path = filepath.Join(dir, path)
 		}
 		if _, err := os.Stat(path); err == nil {
+			// This says why the file is no URL: the rule's bare "must be
+			// an http(s) URL" would say it again.
+			c.drop(name, name+": must be an http(s) URL")
 			c.add(name, fmt.Sprintf("%s: the service fetches the %s from a URL and takes no upload here; put %s where it can be reached (a public link) and give that URL", name, fd.Media, s))
 		}
 	}
+}
+
+// drop removes the field's messages that start with prefix.
+func (c *Check) drop(field, prefix string) {
+	said := func(m string) bool { return strings.HasPrefix(m, prefix) }
+	c.Errors[field] = slices.DeleteFunc(c.Errors[field], said)
+	if len(c.Errors[field]) == 0 {
+		delete(c.Errors, field)
+	}
+	c.Broken = slices.DeleteFunc(c.Broken, said)
 }
 
 func (c *Check) add(field, msg string) {
