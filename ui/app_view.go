@@ -224,6 +224,11 @@ func (m *Model) footer() string {
 		more := " ! all"
 		status = textutil.Cut(status, m.width-len(more)) + th.Key.Render(more)
 	}
+	if m.dialog() != nil {
+		// A dialog takes every key and names its own in its box: the
+		// page's keys under it would do nothing (? and q included).
+		return status + "\n"
+	}
 	global := m.help.ShortHelpView([]key.Binding{m.keys.Help, m.keys.Quit})
 	if m.capturing() {
 		global = m.help.ShortHelpView([]key.Binding{typingHelpKey})

@@ -220,3 +220,22 @@ func TestTagEditorEscAsksOverTypedText(t *testing.T) {
 		t.Fatalf("the dropped note was kept: %q", task.Note)
 	}
 }
+
+// Under a dialog the help line lists no key: the dialog takes every key
+// and names its own in its box (the detail's "esc back", "? help" and "q
+// quit" under it did nothing).
+func TestNoPageKeysUnderADialog(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	fox, err := s.Record().TaskByID(context.Background(), "811000000000000001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openTagEditor(t, m, fox.LocalID)
+	lines := strings.Split(screen(m), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
+		t.Errorf("keys listed under the tag editor: %q", last)
+	}
+	if !strings.Contains(screen(m), "esc cancel") {
+		t.Errorf("the dialog does not name its keys:\n%s", screen(m))
+	}
+}
