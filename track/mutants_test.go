@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -462,5 +464,51 @@ func TestAProbedWindowEndsAQuarterLater(t *testing.T) {
 	task.stateSince = now.Add(-89 * time.Second)
 	if p := s.plan(task, now, 0, true); p.windowed || p.d != gap {
 		t.Errorf("probed, 89 s in: %+v, want it read on its own a window gap (%v) on", p, gap)
+	}
+}
+
+// A creation that fails says what happened to it and nothing else: a
+// refusal, a host not reached, an answer lost, none of them "and recording
+// it failed" while history recorded it. A 500, the first of the 5xx, is of
+// unknown outcome like any 5xx (the task may exist), not a refusal.
+func TestAFailedCreationSaysOnlyWhatHappened(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	unreached := "http://" + closed.Addr().String()
+	closed.Close()
+	for _, c := range []struct {
+		name    string
+		answer  func(w http.ResponseWriter) bool
+		base    string
+		unknown bool
+	}{
+		{name: "refused", answer: func(w http.ResponseWriter) bool {
+			w.WriteHeader(400)
+			io.WriteString(w, `{"code":400,"reason":"InvalidParameter","message":"bad prompt"}`)
+			return true
+		}},
+		{name: "500", answer: func(w http.ResponseWriter) bool { w.WriteHeader(500); return true }, unknown: true},
+		{name: "cut", answer: func(w http.ResponseWriter) bool {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+			return true
+		}, unknown: true},
+		{name: "not reached", base: unreached},
+	} {
+		svc := newService()
+		svc.create = c.answer
+		client, store, clk := setup(t, svc)
+		if c.base != "" {
+			client, _ = api.NewClient(c.base, "tok", api.WithSleep(func(context.Context, time.Duration) error { return nil }))
+		}
+		tr := &Tracker{Client: client, Store: store, Clock: clk}
+		_, err := tr.Submit(context.Background(), api.OpText2Video, body())
+		if err == nil || strings.Contains(err.Error(), "recording") {
+			t.Errorf("%s: %v; want the failure alone", c.name, err)
+			continue
+		}
+		unknown, _ := store.UnknownOutcomes(context.Background())
+		if errors.Is(err, ErrOutcomeUnknown) != c.unknown || (len(unknown) == 1) != c.unknown {
+			t.Errorf("%s: %v, %d of unknown outcome in history; want unknown %v", c.name, err, len(unknown), c.unknown)
+		}
 	}
 }
