@@ -547,6 +547,15 @@ func (m *Model) quit() tea.Cmd {
 		}, ownerNone)
 		return nil
 	}
+	if p, ok := m.pages[pageScenes].(*scenesPage); ok && p.editor != nil && p.editor.prompt != nil && p.editor.prompt.edited() && m.dialog() == nil {
+		// A scene's prompt edited is kept nowhere until sent.
+		m.openDialog(&confirmDialog{
+			title: fmt.Sprintf("Quit without sending the edit of scene %d?", p.editor.prompt.scene+1),
+			body:  "The prompt typed in the scene editor is not sent nor kept: quitting drops it.",
+			onYes: func() tea.Msg { return quitConfirmedMsg{} },
+		}, ownerNone)
+		return nil
+	}
 	if p, ok := m.pages[pageSettings].(*settingsPage); ok && p.dirty() && m.dialog() == nil {
 		// The settings edited are kept nowhere until saved: quitting would
 		// drop them unasked.

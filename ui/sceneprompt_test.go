@@ -82,3 +82,28 @@ func TestScenePromptEscAsksOverAnEdit(t *testing.T) {
 		t.Fatalf("not back in the scene editor:\n%s", screen(m))
 	}
 }
+
+// ctrl+c (the only way out while a prompt takes the keys) over a scene's
+// prompt edited asks first: n keeps the program and the text, y quits.
+func TestQuitAsksOverAScenePromptEdited(t *testing.T) {
+	r := newSceneRig(t)
+	m := r.model(t, 80, 24)
+	for _, k := range []string{"3", "enter", "down", "e"} {
+		send(m, press(k))
+	}
+	typeText(m, " at dusk")
+	send(m, press("ctrl+c"))
+	if m.quitting || !strings.Contains(screen(m), "Quit without sending the edit of scene") {
+		t.Fatalf("ctrl+c over an edited scene prompt did not ask:\n%s", screen(m))
+	}
+	send(m, press("n"))
+	ed := m.pages[pageScenes].(*scenesPage).editor
+	if m.quitting || ed.prompt == nil || !strings.HasSuffix(ed.prompt.area.Value(), " at dusk") {
+		t.Fatalf("n lost the program or the text:\n%s", screen(m))
+	}
+	send(m, press("ctrl+c"))
+	send(m, press("y"))
+	if !m.quitting {
+		t.Fatalf("y did not quit:\n%s", screen(m))
+	}
+}
