@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,13 +157,21 @@ func (s *Store) explain(err error) error {
 }
 
 // unwrapConnect is the innermost words of a connection failure (pgconn
-// wraps them in the host and port, which the URL already names).
+// wraps them in the host and port, which the URL already names). A failure
+// of several attempts (with TLS, then without; each address of a host)
+// says each different reason once.
 func unwrapConnect(err error) error {
-	for {
-		next := errors.Unwrap(err)
-		if next == nil {
-			return err
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var reasons []string
+		for _, e := range joined.Unwrap() {
+			if r := unwrapConnect(e).Error(); !slices.Contains(reasons, r) {
+				reasons = append(reasons, r)
+			}
 		}
-		err = next
+		return errors.New(strings.Join(reasons, "; "))
 	}
+	if next := errors.Unwrap(err); next != nil {
+		return unwrapConnect(next)
+	}
+	return err
 }

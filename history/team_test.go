@@ -235,12 +235,17 @@ func TestTeamOpenFailuresNameTheURL(t *testing.T) {
 		{func(u *neturl.URL) { u.User = neturl.UserPassword("nobody", "s3cret") }, "refused the user or password"},
 		{func(u *neturl.URL) { u.User = neturl.UserPassword("postgres", "s3cret"); u.Path = "/no_such_db" }, "no such database"},
 		{func(u *neturl.URL) { u.User = neturl.UserPassword("postgres", "s3cret"); u.Host = "127.0.0.1:1" }, "cannot reach the server"},
+		// With TLS preferred (no sslmode) each of the two attempts fails
+		// alike: the reason is said once.
+		{func(u *neturl.URL) {
+			u.User, u.Host, u.RawQuery = neturl.UserPassword("postgres", "s3cret"), "127.0.0.1:1", ""
+		}, "cannot reach the server: connection refused"},
 	} {
 		bad := *u
 		c.edit(&bad)
 		_, err := OpenPostgres(ctx, bad.String())
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "s3cret") ||
-			!strings.Contains(err.Error(), Redact(bad.String())) {
+			!strings.Contains(err.Error(), Redact(bad.String())) || strings.Count(err.Error(), c.want) != 1 || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v", Redact(bad.String()), err)
 		}
 	}
