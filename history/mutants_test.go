@@ -2,8 +2,12 @@ package history
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"clapper/api"
 	"clapper/record"
@@ -57,5 +61,57 @@ func TestLineageListsByDepthThenBySending(t *testing.T) {
 	}
 	if want := []int64{image, video, second, sync}; !slices.Equal(ids, want) {
 		t.Errorf("lineage of the image %v, want %v (the image, its two videos, the lip-sync)", ids, want)
+	}
+}
+
+// A history file of a newer clapper is refused with the one message the
+// user reads, in full.
+func TestNewerSchemaIsRefusedInOneSentence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	db := rawDB(t, path)
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", len(migrations)+1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err := Open(path)
+	want := fmt.Sprintf("history: database schema version %d is newer than this clapper knows (%d); upgrade clapper or use another history",
+		len(migrations)+1, len(migrations))
+	if err == nil || err.Error() != want {
+		t.Errorf("Open: %v\nwant %s", err, want)
+	}
+}
+
+// The caps at their bounds, as the history holds a request to them: a cap
+// of 0 is no cap; a request of unknown price is refused once spending has
+// reached the cap exactly, and one that brings it to the cap exactly is
+// recorded; a set's hold of nothing (its run ended, or nothing known to
+// hold) is never refused.
+func TestCapsAtTheirBounds(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	since := t0.Add(-time.Hour)
+	send := func(reserve int64, caps ...record.Cap) error {
+		_, err := s.BeginSubmit(ctx, record.Intent{Operation: api.OpText2Video, Body: []byte(`{"prompt":"p"}`), Reserve: reserve, Caps: caps})
+		return err
+	}
+	if err := send(30, record.Cap{Limit: 0, Since: since, Known: true}); err != nil {
+		t.Fatalf("a cap of 0 refused a send: %v", err)
+	}
+	if err := send(20, record.Cap{Limit: 50, Since: since, Known: true}); err != nil {
+		t.Fatalf("a send bringing spending to the cap exactly (30 + 20 of 50): %v", err)
+	}
+	var ce *record.CapExceeded
+	if err := send(0, record.Cap{Limit: 50, Since: since}); !errors.As(err, &ce) || ce.Spent != 50 {
+		t.Fatalf("a send of unknown price at a reached cap: %v", err)
+	}
+	if err := send(0, record.Cap{Limit: 51, Since: since}); err != nil {
+		t.Fatalf("a send of unknown price a credit under the cap: %v", err)
+	}
+	id, _, err := s.OpenSet(ctx, record.SetBatch, "sha", "b.jsonl", []record.SetMember{{Line: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReserveSet(ctx, id, 0, []record.Cap{{Limit: 50, Since: since}}); err != nil {
+		t.Errorf("a hold of nothing at a reached cap: %v", err)
 	}
 }
