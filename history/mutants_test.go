@@ -115,3 +115,30 @@ func TestCapsAtTheirBounds(t *testing.T) {
 		t.Errorf("a hold of nothing at a reached cap: %v", err)
 	}
 }
+
+// On a team's database a machine that stops without holding the poller's
+// lease tells nobody the poller resigned (each would try to claim a lease
+// that is held); the holder's resignation is told at once.
+func TestTeamReleaseByANonHolderFreesNothing(t *testing.T) {
+	teamOnly(t)
+	open := sharedDatabase(t)
+	a := open(WithMachine("a"), WithSender("acct-1", "ann@a"))
+	b := open(WithMachine("b"), WithSender("acct-1", "bob@b"))
+	ctx := context.Background()
+	if h, err := a.ClaimPoller(ctx, "a/1/x", time.Now(), time.Minute, nil); err != nil || h != "a/1/x" {
+		t.Fatalf("a's claim: %q %v", h, err)
+	}
+	_, freed := watch(t, a)
+	if err := b.ReleasePoller(ctx, "b/1/y"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-freed:
+		t.Fatal("b, holding no lease, told the team the poller resigned")
+	case <-time.After(500 * time.Millisecond): // a notification arrives in milliseconds
+	}
+	if err := a.ReleasePoller(ctx, "a/1/x"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, freed, "a's resignation")
+}
