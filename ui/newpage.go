@@ -199,11 +199,16 @@ func (p *newPage) reopen() tea.Cmd {
 func (p *newPage) shows() changes   { return changedVoices }
 func (p *newPage) refresh() tea.Cmd { return p.loadVoices() }
 
-func (p *newPage) Capturing() bool { return p.step == stepForm && p.form != nil }
+// Capturing: a form's keys are text; while its request is being sent it
+// takes none, and the page keys go elsewhere (the answer comes back here).
+func (p *newPage) Capturing() bool { return p.step == stepForm && p.form != nil && !p.sending }
 
 func (p *newPage) Help() help.KeyMap {
 	if p.searching() {
 		return p.search.Help()
+	}
+	if p.step == stepForm && p.form != nil && p.sending {
+		return newKeys{} // no key of the form's works until the answer
 	}
 	k := p.keys
 	k.form = nil
@@ -378,7 +383,7 @@ func (p *newPage) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if p.step == stepForm && p.form != nil {
 		if p.sending {
-			return nil
+			return status("the request is being sent: its form waits for the service's answer (1-6 go to the other pages meanwhile)")
 		}
 		p.answer = ""
 		cmd := p.form.Update(msg)

@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/catalog"
+	"clapper/forms"
 	"clapper/record"
 )
 
@@ -187,5 +188,59 @@ func TestSynchronousAnswerOpensItsDetail(t *testing.T) {
 	dls, err := s.Record().Downloads(context.Background(), speech.TaskID)
 	if err != nil || len(dls) != 1 {
 		t.Fatalf("speech result not queued for download: %v %v", dls, err)
+	}
+}
+
+// While a request is being sent its form takes no key, and says so; the
+// page keys go to the other pages meanwhile (the keys were swallowed, 1-6
+// and esc included, for as long as the service took to answer), the help
+// line lists none of the form's, and the answer still comes back.
+func TestPagesOpenWhileARequestIsBeingSent(t *testing.T) {
+	m, s := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpText2Video, "svcq3-turbo")
+	p.form.Apply(map[string]any{"prompt": "a held fox"})
+	if !runUntil(m, p.form.Init(), func() bool { return p.form.Check() != nil && p.form.Check().OK() }, 5*time.Second) {
+		t.Fatalf("the form refuses: %v", p.form.Check().Broken)
+	}
+	send(m, ctrl('s'))
+	// enter's answer is the form's request; the page's send is held.
+	_, cmd := m.Update(press("enter"))
+	var sending tea.Cmd
+	var deliver func(tea.Cmd)
+	deliver = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		msg := c()
+		switch inner := unowned(msg).(type) {
+		case tea.BatchMsg:
+			for _, c := range inner {
+				deliver(c)
+			}
+		case forms.SubmitMsg:
+			_, sending = m.Update(msg)
+		}
+	}
+	deliver(cmd)
+	if !p.sending || sending == nil {
+		t.Fatal("enter did not start the send")
+	}
+	lines := strings.Split(screen(m), "\n")
+	if last := lines[len(lines)-1]; strings.Contains(last, "enter send") || strings.Contains(last, "esc") {
+		t.Errorf("the help line lists the form's keys while it is sent: %q", last)
+	}
+	send(m, press("x"))
+	if !strings.Contains(screen(m), "the request is being sent") {
+		t.Errorf("a key on the form being sent says nothing:\n%s", screen(m))
+	}
+	send(m, press("1"))
+	if m.active != pageTasks {
+		t.Fatalf("1 did not open the Tasks page while the request was sent:\n%s", screen(m))
+	}
+	if !runUntil(m, sending, func() bool { return !p.sending && strings.Contains(screen(m), "a held fox") }, 10*time.Second) {
+		t.Fatalf("the answer did not come back, its task listed:\n%s", screen(m))
+	}
+	if got, err := s.Record().Tasks(context.Background(), record.Filter{Text: "a held fox"}); err != nil || len(got.Tasks) != 1 {
+		t.Fatalf("the task sent is not in history once: %v %v", got, err)
 	}
 }
