@@ -142,3 +142,22 @@ func TestTeamReleaseByANonHolderFreesNothing(t *testing.T) {
 	}
 	expect(t, freed, "a's resignation")
 }
+
+// A dated search with no span to chart (one open at its start) still has
+// its totals, on both databases: PostgreSQL's one-pass statement, for a
+// search within the span's dates, is for a span of days only.
+func TestDatedSearchTotalsWithNoSpanToChart(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	day := func(d int) time.Time { return t0.AddDate(0, 0, d) }
+	seed(t, s, clk, []row{
+		{api.OpText2Video, "svcq1", "a red fox", api.StateSuccess, 10, day(0)},
+		{api.OpText2Video, "svcq2", "red sky", api.StateSuccess, 20, day(1)},
+		{api.OpText2Video, "svcq2", "red sea", api.StateSuccess, 7, day(5)},
+	})
+	f := record.Filter{Text: "red", From: day(0), To: day(3)}
+	got, err := s.TotalsMatching(ctx, f, time.Time{}, day(9))
+	if err != nil || got.Tasks() != 2 || got.Credits != 30 || got.ByDay != nil {
+		t.Errorf("totals of a dated search, no span: %+v, %v; want 2 tasks, 30 credits, no charts", got, err)
+	}
+}
