@@ -171,3 +171,21 @@ func TestHistoryFlagsRefuseWhatTheyCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// The note under a request of unknown outcome gives the commands that
+// resolve it with its own number (it said "resolve # TASK_ID", typed as
+// it stood).
+func TestHistoryNamesTheUnknownRequestInItsCommands(t *testing.T) {
+	data := t.TempDir()
+	seedHistory(t, data, flagRows)
+	r := runCLIData(t, data, "history")
+	if r.code != 0 {
+		t.Fatalf("history: exit %d: %s", r.code, r.err)
+	}
+	flat := strings.Join(strings.Fields(r.out), " ")
+	for _, want := range []string{"1 request(s) of unknown outcome", "clapper history resolve 5 TASK_ID", "clapper history abandon 5"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("no %q in:\n%s", want, r.out)
+		}
+	}
+}

@@ -218,7 +218,7 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow, team bool, now 
 		}
 		fmt.Fprintln(tw, "#\tTASK ID\tCREATED\tOPERATION\tMODEL\tSTATE\tCREDITS\t"+by+"PROMPT")
 	}
-	unknown := 0
+	unknown, example := 0, int64(0)
 	for _, t := range tasks {
 		id := t.TaskID
 		if id == "" {
@@ -227,6 +227,7 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow, team bool, now 
 		state := displayState(t, now)
 		if state == unknownState {
 			unknown++
+			example = t.LocalID
 		}
 		switch r := t.Rejection; {
 		case t.NotSent():
@@ -270,8 +271,10 @@ func writeHistoryTable(w io.Writer, tasks []record.Task, narrow, team bool, now 
 		return err
 	}
 	if unknown > 0 {
-		fmt.Fprintf(w, "\n%d request(s) of unknown outcome: clapper may have stopped after sending them. Look the task\n"+
-			"up, then attach its id with: clapper history resolve # TASK_ID, or drop it: clapper history abandon #\n", unknown)
+		// The commands name a real row: a bare "#" was typed as it stood.
+		fmt.Fprintf(w, "\n%d request(s) of unknown outcome: their answer never came (clapper stopped, or the service did not\n"+
+			"answer in time). Look the task up in the service's list, then attach its id with: clapper history resolve %d TASK_ID,\n"+
+			"or drop it if it was not created: clapper history abandon %d (the number is the # column)\n", unknown, example, example)
 	}
 	return nil
 }
