@@ -512,3 +512,31 @@ func TestAFailedCreationSaysOnlyWhatHappened(t *testing.T) {
 		}
 	}
 }
+
+// A download whose bytes keep coming, each within the idle timeout, runs
+// as long as they come: one request, the file whole, though it takes many
+// times the idle timeout in all.
+func TestASteadySlowDownloadIsNotIdle(t *testing.T) {
+	defer func(old time.Duration) { retryPause = old }(retryPause)
+	retryPause = time.Millisecond
+	picture := pngBytes(t)
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Length", fmt.Sprint(len(picture)))
+		w.WriteHeader(http.StatusOK)
+		step := (len(picture) + 7) / 8
+		for i := 0; i < len(picture); i += step {
+			w.Write(picture[i:min(i+step, len(picture))])
+			w.(http.Flusher).Flush()
+			time.Sleep(60 * time.Millisecond)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	d := &Downloader{IdleTimeout: 200 * time.Millisecond}
+	path, n, err := d.Save(context.Background(), File{Media: "image", Dir: dir, Base: "slow", URL: func(context.Context, bool) (string, error) { return srv.URL + "/slow.png", nil }})
+	if err != nil || n != int64(len(picture)) || requests.Load() != 1 {
+		t.Fatalf("Save: %s, %d bytes, %v, after %d requests; want the whole file in one", path, n, err, requests.Load())
+	}
+}
