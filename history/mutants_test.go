@@ -161,3 +161,24 @@ func TestDatedSearchTotalsWithNoSpanToChart(t *testing.T) {
 		t.Errorf("totals of a dated search, no span: %+v, %v; want 2 tasks, 30 credits, no charts", got, err)
 	}
 }
+
+// A prompt search holds to its limit when the starred prompts alone fill
+// it: the limit's starred ones, and none of the rest.
+func TestStarredPromptsFillingTheLimit(t *testing.T) {
+	s, clk := newStore(t)
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	seed(t, s, clk, []row{
+		{op: api.OpText2Video, prompt: "first star", at: at},
+		{op: api.OpText2Video, prompt: "second star", at: at.Add(time.Minute)},
+		{op: api.OpText2Video, prompt: "not starred", at: at.Add(2 * time.Minute)},
+	})
+	ctx := context.Background()
+	for _, text := range []string{"first star", "second star"} {
+		if err := s.StarPrompt(ctx, text, true, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := searchPrompts(t, s, record.PromptQuery{Limit: 2}), []string{"★second star", "★first star"}; !slices.Equal(got, want) {
+		t.Errorf("limit 2 with two starred: %q, want %q", got, want)
+	}
+}
