@@ -540,3 +540,69 @@ func TestASteadySlowDownloadIsNotIdle(t *testing.T) {
 		t.Fatalf("Save: %s, %d bytes, %v, after %d requests; want the whole file in one", path, n, err, requests.Load())
 	}
 }
+
+// A new run of clapper starts from the running times earlier runs saw, as
+// its history holds them: after three tasks that each ran about a minute,
+// a new one seen running is next read as its earliest end nears, not a
+// few seconds on as the built-in guess (20 s) would have it.
+func TestANewRunStartsFromTheRunningTimesInHistory(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	first, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: every(10 * time.Second)}, 3)
+	for _, id := range ids {
+		svc.states[id] = []string{"processing", "processing", "processing", "processing", "processing", "processing", "success"}
+	}
+	run(t, first, clk, clk.Now().Add(time.Hour))
+	if times, err := store.RunningTimes(context.Background(), api.OpReference2Image, "svcq2"); err != nil || len(times) != 3 || times[0] < 50*time.Second {
+		t.Fatalf("history's running times %v, %v; want three of about a minute", times, err)
+	}
+	// The first run ends, leaving the poller's lease (as Run does).
+	if err := store.ReleasePoller(context.Background(), first.lease.owner); err != nil {
+		t.Fatal(err)
+	}
+	w, next := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+	svc.states[next[0]] = []string{"processing"}
+	run(t, w, clk, clk.Now().Add(30*time.Second))
+	if n := svc.reads[next[0]]; n != 1 {
+		t.Errorf("a task seen running was read %d times in its first 30 s, want once (at its first read)", n)
+	}
+}
+
+// Following a multi-scene job turns the account probe off (its scenes are
+// counted as tasks); once the job ended, the probe stands in again for the
+// reads of tasks in their windows.
+func TestTheProbeIsBackOnceAJobEnded(t *testing.T) {
+	svc := newService()
+	jobs := &jobAnswers{bodies: []string{job("processing", ""), job("success", "")}}
+	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/one-click/") {
+			jobs.ServeHTTP(w, r)
+			return
+		}
+		svc.ServeHTTP(w, r)
+	})
+	c, store, clk := setup(t, mux)
+	w := NewWatcher(c, store, WatcherOptions{Clock: clk})
+	w.Watch("j1", api.OpGeneralOneClick, "", api.StateCreated, clk.Now())
+	svc.credits = countsOf(0)
+	run(t, w, clk, clk.Now().Add(time.Hour))
+	if w.Watching() != 0 {
+		t.Fatalf("the job is still followed after %d reads", jobs.reads)
+	}
+	tr := &Tracker{Client: c, Store: store, Clock: clk}
+	sub, err := tr.Submit(context.Background(), api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sub.Task.Identifier()
+	svc.states[id] = []string{"processing"}
+	svc.credits = countsOf(1)
+	if err := w.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := svc.creditReads
+	run(t, w, clk, clk.Now().Add(40*time.Second))
+	if svc.creditReads == before || svc.reads[id] > 4 {
+		t.Errorf("after the job: %d reads of the counts, %d of the task in 40 s; want the counts read in its stead", svc.creditReads-before, svc.reads[id])
+	}
+}
