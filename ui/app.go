@@ -359,7 +359,11 @@ func (m *Model) onBackend(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return func() tea.Msg { return submitEndedMsg{answer: send()} }, true
 	case submitEndedMsg:
 		m.submitting--
-		return m.update(msg.answer), true
+		// The send wrote its request and its outcome to history, this
+		// process's own writes, which no change of another process
+		// announces: a refusal or an answer that never came is listed
+		// (the Tasks page said "No tasks yet." over one of unknown outcome).
+		return tea.Batch(m.update(msg.answer), m.mark(changedTasks)), true
 	case settingsSavedMsg:
 		return m.onSettingsSaved(msg), true
 	case studioOpenedMsg:

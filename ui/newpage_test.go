@@ -244,3 +244,29 @@ func TestPagesOpenWhileARequestIsBeingSent(t *testing.T) {
 		t.Fatalf("the task sent is not in history once: %v %v", got, err)
 	}
 }
+
+// A send the service refuses is listed on the Tasks page at once, as
+// rejected: its request and its refusal are this process's own writes,
+// which no other process's change announces (the page stayed as it was,
+// "No tasks yet." over a request of unknown outcome).
+func TestARefusedSendIsListed(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	p := showForm(t, m, api.OpText2Video, "svcq3-turbo")
+	p.form.Apply(map[string]any{"prompt": "a refused otter", "duration": "99"})
+	if !runUntil(m, p.form.Init(), func() bool {
+		return p.form.Checked() && len(p.form.Check().Broken) == 1 && strings.HasPrefix(p.form.Check().Broken[0], "duration")
+	}, 5*time.Second) {
+		t.Fatalf("the form does not refuse the duration: %v", p.form.Check())
+	}
+	send(m, ctrl('s'))
+	send(m, ctrl('f'))
+	_, cmd := m.Update(press("y"))
+	if !runUntil(m, cmd, func() bool { return !p.sending && strings.Contains(screen(m), "not created") }, 10*time.Second) {
+		t.Fatalf("the sandbox did not refuse it:\n%s", screen(m))
+	}
+	send(m, press("esc")) // to the operations: the form keeps the keys
+	send(m, press("1"))
+	if !runUntil(m, nil, func() bool { return strings.Contains(lineWith(screen(m), "a refused otter"), "rejected") }, 5*time.Second) {
+		t.Fatalf("the refused request is not listed:\n%s", screen(m))
+	}
+}
