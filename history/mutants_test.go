@@ -182,3 +182,25 @@ func TestStarredPromptsFillingTheLimit(t *testing.T) {
 		t.Errorf("limit 2 with two starred: %q, want %q", got, want)
 	}
 }
+
+// A set's row, as the contact sheet and the sets list read it: its kind,
+// name, creation time and line counts; a set that is not there is
+// ErrNoSet.
+func TestSetReadsItsRow(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	id, _, err := s.OpenSet(ctx, record.SetVariations, "", "seeds of a fox", []record.SetMember{{Line: 1}, {Line: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := record.SetInfo{ID: id, Kind: record.SetVariations, Name: "seeds of a fox", CreatedAt: clk.Now(), Lines: 2}
+	if got, err := s.Set(ctx, id); err != nil || got != want {
+		t.Errorf("Set = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := s.Sets(ctx, 10); err != nil || len(got) != 1 || got[0] != want {
+		t.Errorf("Sets = %+v, %v; want [%+v]", got, err, want)
+	}
+	if _, err := s.Set(ctx, id+1); !errors.Is(err, record.ErrNoSet) {
+		t.Errorf("a set not there: %v", err)
+	}
+}
