@@ -62,7 +62,11 @@ func (s *Studio) Attach(ctx context.Context, t record.Task, taskID string) (stat
 	if err := s.store.ResolveUnknown(ctx, t.LocalID, taskID); err != nil {
 		return "", err
 	}
-	s.watcher.Watch(taskID, t.Operation, t.Model, state, t.CreatedAt)
+	// Followed from the state the record now holds: a task that ended at
+	// the service is read once (its results and credits recorded), where a
+	// settled state given to the watcher would never be read.
+	s.watcher.Watch(taskID, t.Operation, t.Model, api.StateCreated, t.CreatedAt)
+	s.watcher.Wake(taskID)
 	return state, nil
 }
 
