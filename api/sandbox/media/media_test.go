@@ -61,6 +61,7 @@ func TestDimensionsErrors(t *testing.T) {
 		{"16x9", "720p", "W:H"},
 		{"16:0", "720p", "positive integers"},
 		{"-16:9", "720p", "positive integers"},
+		{"0:9", "720p", "positive integers"},
 		{"1.5:1", "720p", "W:H"},
 		{"16:9:1", "720p", "W:H"},
 		{"square", "720p", "auto"},
