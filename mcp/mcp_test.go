@@ -303,8 +303,10 @@ func TestWaitIsBoundedAndArgumentsAreChecked(t *testing.T) {
 	if msg := r.refused(t, "wait_task", map[string]any{"task_id": "x", "timeout_seconds": 9999}); !strings.Contains(msg, "timeout_seconds: give 1 to 600") {
 		t.Errorf("unbounded wait: %s", msg)
 	}
-	if msg := r.refused(t, "get_task", map[string]any{"task_id": "nope"}); !strings.Contains(msg, "not in this history") {
-		t.Errorf("unknown task: %s", msg)
+	for _, id := range []string{"nope", "#999"} {
+		if msg := r.refused(t, "get_task", map[string]any{"task_id": id}); !strings.Contains(msg, `task_id: "`+id+`" is not in this history`) {
+			t.Errorf("unknown task %s: %s", id, msg)
+		}
 	}
 	if msg := r.refused(t, "list_tasks", map[string]any{"query": "op:img2vid"}); !strings.Contains(msg, "query: op:img2vid") {
 		t.Errorf("bad query: %s", msg)

@@ -163,11 +163,16 @@ func (s *Server) task(ctx context.Context, id string) (record.Task, error) {
 	if id == "" {
 		return record.Task{}, errors.New("task_id: required; create_<operation> and list_tasks answer task ids")
 	}
-	var local int64
-	if _, err := fmt.Sscanf(id, "#%d", &local); err == nil {
-		return s.studio.Record().Task(ctx, local)
+	var (
+		t     record.Task
+		err   error
+		local int64
+	)
+	if _, serr := fmt.Sscanf(id, "#%d", &local); serr == nil {
+		t, err = s.studio.Record().Task(ctx, local)
+	} else {
+		t, err = s.studio.Record().TaskByID(ctx, id)
 	}
-	t, err := s.studio.Record().TaskByID(ctx, id)
 	if errors.Is(err, record.ErrNotFound) {
 		return t, fmt.Errorf("task_id: %q is not in this history (list_tasks searches it)", api.CleanText(id))
 	}
