@@ -287,7 +287,9 @@ func TestLabelCentredScaledAndShadowed(t *testing.T) {
 			if cx := ink.Min.X + ink.Max.X - w; cx < -2*scale || cx > 2*scale {
 				t.Errorf("ink %v is not centred across a width of %d", ink, w)
 			}
-			if cy := ink.Min.Y + ink.Max.Y - h; cy < -4*scale || cy > 4*scale {
+			// Capitals fill rows 2 to 10 of the font's 13: their middle is
+			// the text's, to the pixel that an odd height leaves over.
+			if cy := ink.Min.Y + ink.Max.Y - h; cy < -1 || cy > 0 {
 				t.Errorf("ink %v is not centred down a height of %d", ink, h)
 			}
 			// The shadow is the same text moved right and down.
@@ -419,7 +421,7 @@ func TestCoverPlayMark(t *testing.T) {
 // about the middle column, at sizes where the edges fall between pixels and
 // where they fall on them.
 func TestPlayMarkShape(t *testing.T) {
-	for _, sz := range [][2]int{{100, 100}, {60, 60}, {640, 360}, {90, 160}} {
+	for _, sz := range [][2]int{{100, 100}, {60, 60}, {640, 360}, {90, 160}, {16, 15}, {60, 61}} {
 		w, h := sz[0], sz[1]
 		img, err := pattern(w, h, 1)
 		if err != nil {
@@ -438,6 +440,24 @@ func TestPlayMarkShape(t *testing.T) {
 		r := float64(min(w, h)) / 6
 		if area := math.Pi * r * r; math.Abs(float64(ink+disc)-area) > 2*math.Pi*r {
 			t.Errorf("%dx%d: the mark has %d pixels, want about %.0f (radius %.1f)", w, h, ink+disc, area, r)
+		}
+		if w == 16 && h == 15 {
+			// The radius is 2.5 pixels and the pixels whose centres are
+			// 1.5 across and 2 down from the middle lie on the circle:
+			// they are part of the disc.
+			for _, p := range []image.Point{{6, 5}, {9, 5}, {6, 9}, {9, 9}} {
+				if mark(p.X, p.Y) != shadowIndex {
+					t.Errorf("16x15: (%d,%d), on the circle, is not in the disc", p.X, p.Y)
+				}
+			}
+		}
+		// The triangle is closed: a pixel whose centre lies on its base
+		// (60x60: x = 26.5), at its apex (60x61: 35.5, 30.5) or at a corner
+		// of its base (60x61: 26.5, 25.5) is drawn light.
+		for _, tie := range []struct{ w, h, x, y int }{{60, 60, 26, 30}, {60, 61, 35, 30}, {60, 61, 26, 25}} {
+			if w == tie.w && h == tie.h && mark(tie.x, tie.y) != inkIndex {
+				t.Errorf("%dx%d: (%d,%d), on the triangle's edge, is not in it", w, h, tie.x, tie.y)
+			}
 		}
 		for y := range h {
 			for x := range w {
