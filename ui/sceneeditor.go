@@ -133,6 +133,12 @@ func (m *sceneEditor) Help() help.KeyMap {
 	k.Copy.SetEnabled(cut)
 	k.DownloadCut.SetEnabled(cut)
 	k.Compose.SetEnabled(m.job != nil && len(m.job.Scenes) > 0)
+	// Arrows that would move nowhere are not offered: one scene, or a
+	// scene of one version.
+	k.Up.SetEnabled(m.job != nil && len(m.job.Scenes) > 1)
+	k.Down.SetEnabled(m.job != nil && len(m.job.Scenes) > 1)
+	k.Left.SetEnabled(len(rec.Jobs) > 1)
+	k.Right.SetEnabled(len(rec.Jobs) > 1)
 	return k
 }
 

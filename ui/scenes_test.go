@@ -291,3 +291,24 @@ func TestSceneEditPastTheCapAsksFirst(t *testing.T) {
 		t.Fatalf("e opened a prompt for a scene still being made:\n%s", screen(m))
 	}
 }
+
+// The editor's help offers the arrows only where they move: ←/→ on a scene
+// with more than one version, ↑/↓ with more than one scene.
+func TestSceneEditorHelpOffersOnlyArrowsThatMove(t *testing.T) {
+	r := newSceneRig(t)
+	m := r.model(t, 140, 40)
+	send(m, press("3"))
+	send(m, press("enter"))
+	j := r.load(t)
+	if len(j.Scenes) < 2 || len(j.Scenes[0].Jobs) != 1 || len(j.Scenes[1].Jobs) < 2 {
+		t.Fatalf("the rig's job: %d scenes, %d and %d versions", len(j.Scenes), len(j.Scenes[0].Jobs), len(j.Scenes[1].Jobs))
+	}
+	help := m.fullHelp()
+	if strings.Contains(help, "older version") || strings.Contains(help, "newer version") || !strings.Contains(help, "next scene") {
+		t.Errorf("on a scene of one version:\n%s", help)
+	}
+	send(m, press("down"))
+	if help := m.fullHelp(); !strings.Contains(help, "older version") || !strings.Contains(help, "newer version") {
+		t.Errorf("on a scene of %d versions:\n%s", len(j.Scenes[1].Jobs), help)
+	}
+}
