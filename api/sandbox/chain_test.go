@@ -192,3 +192,17 @@ func TestNewOperationResultsAndPrices(t *testing.T) {
 		}
 	}
 }
+
+// A video at the top resolution (8K) takes no upscale at all: the refusal
+// says so and offers no resolution to choose.
+func TestUpscaleOfAnEightKVideoOffersNothing(t *testing.T) {
+	h := newHarness(t, Config{})
+	src := h.finished(api.OpText2Video, map[string]any{"model": "svcq3-turbo", "prompt": "a tower", "duration": 6, "resolution": "1080p"})
+	top := h.until(h.createID(api.OpUpscaleNew, map[string]any{"video_creation_id": src.Creations[0].ID, "upscale_resolution": "8K"}),
+		api.StateSuccess, 20*time.Minute)
+	status, hdr, raw := h.call(http.MethodPost, api.OpUpscaleNew.Path(), map[string]any{"video_creation_id": top.Creations[0].ID, "upscale_resolution": "8K"}, nil)
+	e := rejection(t, status, hdr, raw, http.StatusBadRequest, api.ReasonFieldInvalid, "upscale_resolution")
+	if want := "upscale_resolution: 8K is not above the source video's 8K"; e.Message != want {
+		t.Errorf("upscale of an 8K video: %q, want %q", e.Message, want)
+	}
+}
