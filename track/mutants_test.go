@@ -606,3 +606,71 @@ func TestTheProbeIsBackOnceAJobEnded(t *testing.T) {
 		t.Errorf("after the job: %d reads of the counts, %d of the task in 40 s; want the counts read in its stead", svc.creditReads-before, svc.reads[id])
 	}
 }
+
+// applyFails is a store whose next write of a read fails (a team's
+// database that dropped the connection once), and counts reads by id.
+type applyFails struct {
+	Store
+	fail  atomic.Int32
+	reads atomic.Int32
+}
+
+func (s *applyFails) ApplyResult(ctx context.Context, taskID string, u record.Update) (bool, error) {
+	if s.fail.Load() > 0 {
+		s.fail.Add(-1)
+		return false, errors.New("connection reset")
+	}
+	return s.Store.ApplyResult(ctx, taskID, u)
+}
+
+func (s *applyFails) TaskByID(ctx context.Context, taskID string) (record.Task, error) {
+	s.reads.Add(1)
+	return s.Store.TaskByID(ctx, taskID)
+}
+
+// A follower whose write of what it read fails once puts the task back on
+// its schedule once: it reads the history for it once a due time, and
+// after its end no more (a second place in its queue, due with the first,
+// was read again at the end).
+func TestAFollowerThatFailedToRecordForgetsTheTaskAtItsEnd(t *testing.T) {
+	svc := newService()
+	c, store, clk := setup(t, svc)
+	poller, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: every(5 * time.Second)}, 1)
+	svc.states[ids[0]] = []string{"processing"}
+	followed := &applyFails{Store: store}
+	follower := NewWatcher(c, followed, WatcherOptions{Clock: clk, Schedule: every(5 * time.Second)})
+	if err := follower.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(5 * time.Second)
+	poller.Step(context.Background()) // it claims the lease first
+	// The follower sees the task processing, and fails to record it.
+	followed.fail.Store(1)
+	lockstep(t, clk, func() bool { return followed.fail.Load() == 0 }, poller, follower)
+	svc.mu.Lock()
+	svc.states[ids[0]] = []string{"success"}
+	svc.mu.Unlock()
+	// One task followed: at most one read of it each time one is due, the
+	// last one included.
+	for i := 0; follower.Watching() > 0; i++ {
+		if i > 100 {
+			t.Fatal("the follower never saw the end")
+		}
+		clk.Advance(5 * time.Second)
+		poller.Step(context.Background())
+		before := followed.reads.Load()
+		follower.Step(context.Background())
+		if n := followed.reads.Load() - before; n > 1 {
+			t.Errorf("the follower read the history %d times at once for its one task", n)
+		}
+	}
+	before := followed.reads.Load()
+	for range 12 {
+		clk.Advance(5 * time.Second)
+		poller.Step(context.Background())
+		follower.Step(context.Background())
+	}
+	if n := followed.reads.Load() - before; n != 0 {
+		t.Errorf("the follower read the history %d times for a task it no longer follows", n)
+	}
+}
