@@ -42,6 +42,11 @@ func TestTimelineEventLevelAndFades(t *testing.T) {
 		if math.Abs(p-eventPeakLevel) > 1 {
 			t.Errorf("%q peaks at %.0f, want %.0f", prompt, p, eventPeakLevel)
 		}
+		// The sound starts at its first sample: the fade in begins at
+		// 1/80 of the level, not at nothing.
+		if s[start] == 0 || s[start+1] == 0 || s[start+2] == 0 {
+			t.Errorf("%q starts with %v: silent samples inside the event", prompt, s[start:start+3])
+		}
 		// 5 ms fades: no sample louder than the fade allows at its place.
 		for k := range fadeSamples {
 			limit := math.Tanh(eventPeak*float64(k+1)/fadeSamples)*math.MaxInt16 + 1
