@@ -204,3 +204,31 @@ func TestSetReadsItsRow(t *testing.T) {
 		t.Errorf("a set not there: %v", err)
 	}
 }
+
+// A search's chart by day in a zone whose clocks go back: the 25-hour day
+// (Paris, 2025-10-26) holds what was created in its last hour, not the
+// next day.
+func TestChartByDayHoldsTheLastHourOfALongDay(t *testing.T) {
+	s, clk := newStore(t)
+	ctx := context.Background()
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no tz database:", err)
+	}
+	at := func(d, h, m int) time.Time { return time.Date(2025, 10, d, h, m, 0, 0, paris) }
+	seed(t, s, clk, []row{
+		{api.OpText2Video, "svcq1", "a red fox", api.StateSuccess, 9, at(26, 23, 30)}, // in the 25th hour
+		{api.OpText2Video, "svcq1", "a red kite", api.StateSuccess, 4, at(27, 12, 0)},
+	})
+	got, err := s.TotalsMatching(ctx, record.Filter{Text: "red"}, at(25, 0, 0), at(28, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var days []string
+	for _, d := range got.ByDay {
+		days = append(days, fmt.Sprintf("%s %d", d.Day.Format(time.DateOnly), d.Credits))
+	}
+	if want := []string{"2025-10-25 0", "2025-10-26 9", "2025-10-27 4"}; !slices.Equal(days, want) {
+		t.Errorf("by day %q, want %q", days, want)
+	}
+}
