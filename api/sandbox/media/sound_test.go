@@ -215,3 +215,53 @@ func TestSpeechPitchFallsAcrossAWord(t *testing.T) {
 		t.Errorf("pitch %.1f Hz early, %.1f Hz late (%.3f), want a fall of about 6%%", early, late, r)
 	}
 }
+
+// TestTimelineSoundKinds reads the doc's two kinds of sound: a harmonic tone
+// (periodic, its fundamental 110-880 Hz) or band-passed noise (not periodic,
+// centred on 300-4000 Hz, which its rate of zero crossings shows: about twice
+// the centre).
+func TestTimelineSoundKinds(t *testing.T) {
+	tones, noises := 0, 0
+	for i := range 24 {
+		prompt := fmt.Sprintf("sound %d", i)
+		s := samples(t, TimelineWAV(1, []Event{{0, 1, prompt}}, 3))[4000:8000]
+		energy := 0.0
+		for _, v := range s {
+			energy += float64(v) * float64(v)
+		}
+		// The normalised autocorrelation over the lags of 110-880 Hz.
+		corr := map[int]float64{}
+		best := 0.0
+		for lag := sampleRate / 880; lag <= sampleRate/110+1; lag++ {
+			c := 0.0
+			for k := 0; k+lag < len(s); k++ {
+				c += float64(s[k]) * float64(s[k+lag])
+			}
+			corr[lag] = c / energy
+			best = max(best, corr[lag])
+		}
+		switch {
+		case best > 0.9:
+			tones++
+			if f := fundamental(s); f < 105 || f > 900 {
+				t.Errorf("%q is a tone of %.0f Hz, want 110 to 880", prompt, f)
+			}
+		case best < 0.5:
+			noises++
+			crossings := 0
+			for k := 1; k < len(s); k++ {
+				if (s[k-1] < 0) != (s[k] < 0) {
+					crossings++
+				}
+			}
+			if rate := float64(crossings) / (float64(len(s)) / sampleRate); rate < 400 || rate > 9000 {
+				t.Errorf("%q is noise crossing zero %.0f times a second, want a centre of 300-4000 Hz", prompt, rate)
+			}
+		default:
+			t.Errorf("%q: autocorrelation peaks at %.2f, neither a tone nor noise", prompt, best)
+		}
+	}
+	if tones < 4 || noises < 4 {
+		t.Errorf("24 prompts gave %d tones and %d noises, want both kinds", tones, noises)
+	}
+}
