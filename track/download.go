@@ -343,6 +343,47 @@ var errClaimLost = errors.New("download: another downloader took this file over"
 // connection resumes where it stopped.
 const attempts = 3
 
+// retryTransfer is the one way a file is fetched again, for downloads and
+// saves alike: up to attempts tries of try (which answers how far the file
+// got); a try that got further than any before it broke off (a stall, a
+// dropped connection) is not a failed one; a lapsed signature or a host
+// that is gone is signed anew once (refresh, which answers the error to end
+// with, or nil to go on); a pause of try × retryPause between tries, none
+// after the last.
+func retryTransfer(ctx context.Context, try func() (int64, error), refresh func(last error) error) error {
+	var err error
+	refreshed := false
+	best := int64(-1) // the furthest the file got after an attempt
+	for n := 1; n <= attempts; n++ {
+		var got int64
+		got, err = try()
+		if err == nil || ctx.Err() != nil || permanent(err) {
+			return err
+		}
+		if best >= 0 && got > best {
+			n--
+		}
+		best = max(best, got)
+		if errors.Is(err, ErrExpired) || unreachable(err) {
+			if refreshed {
+				return err
+			}
+			refreshed = true
+			if ferr := refresh(err); ferr != nil {
+				return ferr
+			}
+			continue
+		}
+		if n < attempts {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Duration(n) * retryPause):
+			}
+		}
+	}
+	return err
+}
+
 // download fetches a claimed download, keeping the claim while it runs.
 func (d *Downloader) download(ctx context.Context, dl record.Download) {
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -354,41 +395,15 @@ func (d *Downloader) download(ctx context.Context, dl record.Download) {
 	if !dl.ExpiresAt.IsZero() && !d.now().Before(dl.ExpiresAt) {
 		dl, _ = d.refresh(ctx, dl)
 	}
-	var err error
-	refreshed := false
-	best := int64(-1) // the longest the partial file was after an attempt
-	for try := 1; try <= attempts; try++ {
-		var have int64
-		have, err = d.fetch(ctx, dl)
-		if err == nil || ctx.Err() != nil || permanent(err) {
-			break
+	err := retryTransfer(ctx, func() (int64, error) { return d.fetch(ctx, dl) }, func(last error) error {
+		// A lapsed signature, or a host that is gone (an embedded
+		// sandbox's port from an earlier run): the service signs anew.
+		var rerr error
+		if dl, rerr = d.refresh(ctx, dl); rerr != nil {
+			return last
 		}
-		if best >= 0 && have > best {
-			// The attempt moved the file further than any before it broke
-			// off (a stall, a dropped connection): that is not a failed try.
-			try--
-		}
-		best = max(best, have)
-		if errors.Is(err, ErrExpired) || unreachable(err) {
-			// A lapsed signature, or a host that is gone (an embedded
-			// sandbox's port from an earlier run): the service signs anew.
-			if refreshed {
-				break
-			}
-			refreshed = true
-			var rerr error
-			if dl, rerr = d.refresh(ctx, dl); rerr != nil {
-				break
-			}
-			continue
-		}
-		if try < attempts {
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Duration(try) * retryPause):
-			}
-		}
-	}
+		return nil
+	})
 	switch {
 	case err == nil:
 		return

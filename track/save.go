@@ -3,11 +3,9 @@ package track
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // File is one result fetched outside a task's downloads: a multi-scene
@@ -48,38 +46,19 @@ func (d *Downloader) Save(ctx context.Context, f File) (string, int64, error) {
 		t.part = fmt.Sprintf(".%s.%d-%s.part", f.Base, os.Getpid(), rand.Text()[:8])
 	}
 	var (
-		path      string
-		n         int64
-		refreshed bool
-		best      = int64(-1)
+		path string
+		n    int64
 	)
-	for try := 1; try <= attempts; try++ {
+	err = retryTransfer(ctx, func() (int64, error) {
 		t.url = url
-		path, n, err = d.transfer(ctx, t)
-		if err == nil || ctx.Err() != nil || permanent(err) {
-			break
-		}
-		if best >= 0 && n > best {
-			try-- // it got further than any attempt before: not a failed try
-		}
-		best = max(best, n)
-		if errors.Is(err, ErrExpired) || unreachable(err) {
-			if refreshed {
-				break
-			}
-			refreshed = true
-			if url, err = f.URL(ctx, true); err != nil {
-				break
-			}
-			continue
-		}
-		if try < attempts {
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Duration(try) * retryPause):
-			}
-		}
-	}
+		var terr error
+		path, n, terr = d.transfer(ctx, t)
+		return n, terr
+	}, func(error) error {
+		var uerr error
+		url, uerr = f.URL(ctx, true)
+		return uerr
+	})
 	if err != nil && ctx.Err() == nil {
 		if root, rerr := os.OpenRoot(f.Dir); rerr == nil {
 			_ = root.Remove(t.part)
