@@ -15,6 +15,10 @@
 #   MUTATE_TIMEOUT  a mutant's tests time out after this many times an
 #                   unmutated run (default 5)
 #   GREMLINS_BIN    the gremlins binary (default bin/tools/gremlins)
+#
+# history runs twice, its tests on SQLite then on PostgreSQL
+# (CLAPPER_TEST_STORE=postgres; CLAPPER_TEST_PG_URL names a server, else
+# each run starts a throwaway one), when PostgreSQL can be had.
 set -u
 root=$(pwd)
 logs=$root/bin/mutate
@@ -51,6 +55,35 @@ fi
 (cd "$work/tree" && go build -o "$work/mutants" ./mutants) || exit 1
 
 summary=
+
+# unleash runs gremlins on package $1 into log $2, with the tests'
+# environment given after them (VAR=value ...). gremlins names a mutant's
+# file relative to its package and the diff's files relative to where git
+# runs: it runs in the package's folder, with git diff relative to it
+# (diff.relative), or every changed line of a package below the root
+# counts as unchanged. It also mutates every folder below the one it is
+# given, each package of them: a file named with a / (of a package below
+# this one, api/catalog for api, every package for the root) is left to
+# that package's own run.
+unleash() {
+	dir=$work/tree/$1 log=$2
+	shift 2
+	(cd "$dir" && env "$@" GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.relative GIT_CONFIG_VALUE_0=true \
+		"$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" --exclude-files / \
+		${changed_since:+--diff "$changed_since"} --output-statuses lt "$dir") >"$log" 2>&1
+}
+
+# report prints a run's survivors and adds its line, named $1, from log
+# $2, begun at $3, to the summary.
+report() {
+	grep -E '^ *(LIVED|TIMED OUT|STALE)' "$2" | sed 's/^ */   /'
+	secs=$(($(date +%s) - $3))
+	summary="$summary$(printf '  %-20s %-24s %-30s %dm%02ds' "$1" \
+		"$(grep -o 'Test efficacy: [0-9.]*%' "$2" || echo 'Test efficacy: n/a')" \
+		"$(grep -o 'Killed: [0-9]*, Lived: [0-9]*' "$2" || echo "did not run: see $2")" $((secs / 60)) $((secs % 60)))
+"
+}
+
 total_start=$(date +%s)
 for p in $pkgs; do
 	name=$(echo "$p" | tr / _)
@@ -71,27 +104,25 @@ for p in $pkgs; do
 		only=$(echo "$files" | paste -sd, -)
 		(cd "$work/tree" && "$work/mutants" ${only:+-only "$only"} -timeout "$coeff" "mutants/$name.txt") >"$out" 2>&1 ||
 			echo "   the hand-made mutants of ./$p did not all run: see $out"
-	else
-		echo "== mutating ./$p with gremlins (log in $out)"
-		# gremlins names a mutant's file relative to its package and the
-		# diff's files relative to where git runs: it runs in the package's
-		# folder, with git diff relative to it (diff.relative), or every
-		# changed line of a package below the root counts as unchanged.
-		# It also mutates every folder below the one it is given, each
-		# package of them: a file named with a / (of a package below this
-		# one, api/catalog for api, every package for the root) is left to
-		# that package's own run.
-		(cd "$work/tree/$p" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.relative GIT_CONFIG_VALUE_0=true \
-			"$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" --exclude-files / \
-			${changed_since:+--diff "$changed_since"} --output-statuses lt "$work/tree/$p") >"$out" 2>&1 ||
-			echo "   gremlins failed on ./$p: see $out"
+		report "$p" "$out" "$start"
+		continue
 	fi
-	grep -E '^ *(LIVED|TIMED OUT|STALE)' "$out" | sed 's/^ */   /'
-	secs=$(($(date +%s) - start))
-	summary="$summary$(printf '  %-20s %-24s %-30s %dm%02ds' "$p" \
-		"$(grep -o 'Test efficacy: [0-9.]*%' "$out" || echo 'Test efficacy: n/a')" \
-		"$(grep -o 'Killed: [0-9]*, Lived: [0-9]*' "$out" || echo "did not run: see $out")" $((secs / 60)) $((secs % 60)))
-"
+	echo "== mutating ./$p with gremlins (log in $out)"
+	unleash "$p" "$out" || echo "   gremlins failed on ./$p: see $out"
+	report "$p" "$out" "$start"
+	# history's tests are one contract run on two stores: its mutants are
+	# tried again with the tests on PostgreSQL (the team store's code, which
+	# the SQLite run never reaches), when PostgreSQL can be had.
+	if [ "$p" = history ] && { [ -n "${CLAPPER_TEST_PG_URL:-}" ] || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
+		out=$logs/${name}_postgres.txt
+		start=$(date +%s)
+		echo "== mutating ./$p with gremlins, its tests on PostgreSQL (log in $out)"
+		# -count=1: go test's cache took the SQLite pass's coverage for
+		# this one's, and every mutant of the team store read "not covered".
+		unleash "$p" "$out" CLAPPER_TEST_STORE=postgres GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1" ||
+			echo "   gremlins failed on ./$p on PostgreSQL: see $out"
+		report "$p (postgres)" "$out" "$start"
+	fi
 done
 secs=$(($(date +%s) - total_start))
 echo
