@@ -372,76 +372,6 @@ func (m *Model) onBackend(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	return nil, false
 }
 
-// onNavigation takes the messages of what opens, closes or moves between
-// screens; ok is false for any other.
-func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
-	switch msg := msg.(type) {
-	case openDetailMsg:
-		switch {
-		case msg.chain && m.detail() != nil:
-			m.detailBack = append(m.detailBack, m.detail().localID)
-		case !msg.chain:
-			m.detailBack = nil
-		}
-		return m.showDetail(msg.localID), true
-	case openDialogMsg:
-		// What the dialog answers is an action for whoever opened it.
-		m.openDialog(msg.d, from)
-		return nil, true
-	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetChangedMsg:
-		return m.onSheetMsg(msg), true
-	case variationsSentMsg:
-		// As after one send, the Tasks page is under the set's sheet: esc
-		// from the sheet lands in the list, not in the form's prompt,
-		// where the next keys would be typed.
-		return tea.Batch(m.toPage(pageNew, msg), m.mark(changedTasks), m.switchTo(pageTasks), m.openSheet(msg.setID),
-			status(fmt.Sprintf("%s: %d versions sent as set %d; at most %d at the service at once", msg.op, msg.count, msg.setID, studio.SetSlots))), true
-	case switchPageMsg:
-		return m.switchTo(msg.page), true
-	case createdMsg:
-		return m.onCreated(msg), true
-	case duplicateMsg:
-		msg.from = m.active
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
-	case newFormMsg:
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
-	case onwardMsg:
-		return readOnward(m.env, msg.LocalID), true
-	case sourceVideoMsg:
-		return readSourceVideo(m.env, msg), true
-	case onwardReadMsg:
-		d, cmd := openOnward(msg, m.height)
-		if d != nil {
-			m.openDialog(d, ownerNone) // its choice is the root's (onwardChosenMsg)
-		}
-		return cmd, true
-	case onwardChosenMsg:
-		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
-	}
-	return nil, false
-}
-
-// onCreated shows a task just sent on the Tasks page (and its detail when
-// asked).
-func (m *Model) onCreated(msg createdMsg) tea.Cmd {
-	// The Tasks page reads its list afresh to show the new task; the
-	// header and the other lists learn of it by marks. The watcher does
-	// not report our own sends back, and a clone or a synthesis is final
-	// at once, so its voice change is marked here.
-	what := changedTasks
-	if changesVoices(msg.op) {
-		what |= changedVoices
-	}
-	cmds := []tea.Cmd{m.mark(what)}
-	m.stale[pageTasks] = rereadNone
-	cmds = append(cmds, m.switchTo(pageTasks), m.toPage(pageTasks, selectTaskMsg{msg.localID}))
-	if msg.openDetail {
-		id := msg.localID
-		cmds = append(cmds, func() tea.Msg { return openDetailMsg{localID: id} })
-	}
-	return tea.Batch(cmds...)
-}
-
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.dialog() != nil {
 		return m.toDialog(msg)
@@ -501,37 +431,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.refreshShown()
 	}
 	return m.toScreen(msg)
-}
-
-func (m *Model) switchTo(i int) tea.Cmd {
-	if i < 0 || i >= len(m.pages) {
-		return nil
-	}
-	cmd := m.closeDetail()
-	m.detailBack = nil
-	m.dropSheet()
-	m.showHelp = false
-	m.active = i
-	return tea.Batch(cmd, m.refreshShown())
-}
-
-// showDetail shows task localID's detail in place of the one shown.
-func (m *Model) showDetail(localID int64) tea.Cmd {
-	free := m.closeDetail()
-	d := newDetailModel(m.env, localID)
-	m.detailStale = false
-	m.push(layer{screen: d})
-	return tea.Batch(free, d.Init())
-}
-
-// closeDetail leaves the detail, freeing its kitty image in the terminal.
-func (m *Model) closeDetail() tea.Cmd {
-	d := m.detail()
-	m.drop(func(l layer) bool { return l.screen != overlay(d) })
-	if d == nil || d.imageID == 0 || m.env.kitty == nil {
-		return nil
-	}
-	return tea.Raw(m.env.kitty.Free(d.imageID))
 }
 
 func (m *Model) quit() tea.Cmd {
