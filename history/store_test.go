@@ -44,14 +44,18 @@ func (c *fakeClock) Set(t time.Time) {
 
 // backend is the database the store tests run on: the history file by
 // default, a team's PostgreSQL with -store=postgres (make test runs the
-// package both ways: one contract, two implementations). A flag; its
-// default may come from CLAPPER_TEST_STORE, a knob of the tests as
-// pgtest's are, for runners that cannot pass a test binary its flags
-// (make mutate's PostgreSQL pass over this package).
+// package both ways: one contract, two implementations). A flag, not the
+// environment: the tests read nothing of the caller's environment. A
+// runner that cannot pass a test binary its flags (make mutate's
+// PostgreSQL pass over this package) builds with the tag
+// clapper_store_postgres instead (store_postgres_test.go).
 var backend string
 
+// defaultBackend is -store's default when a build tag sets it.
+var defaultBackend string
+
 func TestMain(m *testing.M) {
-	flag.StringVar(&backend, "store", cmp.Or(os.Getenv("CLAPPER_TEST_STORE"), "sqlite"), "the store under test: sqlite or postgres")
+	flag.StringVar(&backend, "store", cmp.Or(defaultBackend, "sqlite"), "the store under test: sqlite or postgres")
 	flag.Parse()
 	code := m.Run()
 	pgtest.Stop()

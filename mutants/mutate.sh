@@ -16,8 +16,8 @@
 #                   unmutated run (default 5)
 #   GREMLINS_BIN    the gremlins binary (default bin/tools/gremlins)
 #
-# history runs twice, its tests on SQLite then on PostgreSQL
-# (CLAPPER_TEST_STORE=postgres; CLAPPER_TEST_PG_URL names a server, else
+# history runs twice, its tests on SQLite then on PostgreSQL (built with
+# the tag clapper_store_postgres; CLAPPER_TEST_PG_URL names a server, else
 # each run starts a throwaway one), when PostgreSQL can be had.
 set -u
 root=$(pwd)
@@ -56,8 +56,8 @@ fi
 
 summary=
 
-# unleash runs gremlins on package $1 into log $2, with the tests'
-# environment given after them (VAR=value ...). gremlins names a mutant's
+# unleash runs gremlins on package $1 into log $2, with gremlins' own
+# flags $3 ("" for none) and the tests' environment after them. gremlins names a mutant's
 # file relative to its package and the diff's files relative to where git
 # runs: it runs in the package's folder, with git diff relative to it
 # (diff.relative), or every changed line of a package below the root
@@ -66,10 +66,10 @@ summary=
 # this one, api/catalog for api, every package for the root) is left to
 # that package's own run.
 unleash() {
-	dir=$work/tree/$1 log=$2
-	shift 2
+	dir=$work/tree/$1 log=$2 flags=$3
+	shift 3
 	(cd "$dir" && env "$@" GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.relative GIT_CONFIG_VALUE_0=true \
-		"$gremlins" unleash --workers "$workers" --timeout-coefficient "$coeff" --exclude-files / \
+		"$gremlins" unleash $flags --workers "$workers" --timeout-coefficient "$coeff" --exclude-files / \
 		${changed_since:+--diff "$changed_since"} --output-statuses lt "$dir") >"$log" 2>&1
 }
 
@@ -108,7 +108,7 @@ for p in $pkgs; do
 		continue
 	fi
 	echo "== mutating ./$p with gremlins (log in $out)"
-	unleash "$p" "$out" || echo "   gremlins failed on ./$p: see $out"
+	unleash "$p" "$out" "" || echo "   gremlins failed on ./$p: see $out"
 	report "$p" "$out" "$start"
 	# history's tests are one contract run on two stores: its mutants are
 	# tried again with the tests on PostgreSQL (the team store's code, which
@@ -119,7 +119,7 @@ for p in $pkgs; do
 		echo "== mutating ./$p with gremlins, its tests on PostgreSQL (log in $out)"
 		# -count=1: go test's cache took the SQLite pass's coverage for
 		# this one's, and every mutant of the team store read "not covered".
-		unleash "$p" "$out" CLAPPER_TEST_STORE=postgres GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1" ||
+		unleash "$p" "$out" "--tags clapper_store_postgres" GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1" ||
 			echo "   gremlins failed on ./$p on PostgreSQL: see $out"
 		report "$p (postgres)" "$out" "$start"
 	fi
