@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"context"
 	"time"
 
 	"clapper/api"
@@ -33,7 +34,17 @@ const (
 	EventPollFailed = track.EventPollFailed
 	EventLost       = track.EventLost
 	EventPaused     = track.EventPaused
+	EventSending    = track.EventSending
 )
+
+// reportSending returns ctx with the sends it makes of op reported as
+// EventSending once recorded: the TUI lists a request the service has not
+// answered yet as being sent, instead of nothing until the answer.
+func (s *Studio) reportSending(ctx context.Context, op api.Operation) context.Context {
+	return track.WithSending(ctx, func(localID int64) {
+		s.publish(track.Event{Kind: track.EventSending, LocalID: localID, Operation: op, At: s.Now()})
+	})
+}
 
 // ErrOutcomeUnknown: the service may or may not have created the task.
 var ErrOutcomeUnknown = track.ErrOutcomeUnknown

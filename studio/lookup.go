@@ -72,5 +72,5 @@ func (s *Studio) Attach(ctx context.Context, t record.Task, taskID string) (stat
 
 // Resubmit sends again request localID, refused before, as the same record.
 func (s *Studio) Resubmit(ctx context.Context, localID int64, op api.Operation) (*track.Submission, error) {
-	return s.tracker.Resubmit(ctx, localID, op)
+	return s.tracker.Resubmit(s.reportSending(ctx, op), localID, op)
 }

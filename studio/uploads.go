@@ -60,6 +60,7 @@ func (s *Studio) sendLinked(ctx context.Context, op api.Operation, body map[stri
 	if err != nil {
 		return nil, err
 	}
+	ctx = s.reportSending(ctx, op)
 	sub, err := s.tracker.SubmitLinked(ctx, op, prepared, line, parents)
 	if err == nil {
 		return sub, s.recordJobCredits(ctx, op, body, sub)

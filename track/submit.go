@@ -116,6 +116,17 @@ func (t *Tracker) Resubmit(ctx context.Context, localID int64, op api.Operation)
 	return t.send(ctx, localID, op, raw)
 }
 
+// sendingKey carries WithSending's function in a context.
+type sendingKey struct{}
+
+// WithSending returns ctx telling sending the local id of each request a
+// submission records, once recorded and before it is sent: a front end
+// shows the request as being sent while the service has not answered
+// (an answer can take the whole request timeout).
+func WithSending(ctx context.Context, sending func(localID int64)) context.Context {
+	return context.WithValue(ctx, sendingKey{}, sending)
+}
+
 func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw []byte) (*Submission, error) {
 	sent := t.now()
 	if t.AfterIntent != nil {
@@ -128,6 +139,9 @@ func (t *Tracker) send(ctx context.Context, localID int64, op api.Operation, raw
 	// anyone waits for it.
 	if err := t.Store.BeatIntent(ctx, localID, Sender()); err != nil {
 		return nil, &SubmitError{LocalID: localID, Err: fmt.Errorf("record the request before sending it: %w", err)}
+	}
+	if sending, ok := ctx.Value(sendingKey{}).(func(int64)); ok {
+		sending(localID)
 	}
 	stop := t.beat(localID)
 	task, err := t.Client.Create(ctx, op, json.RawMessage(raw))

@@ -34,6 +34,11 @@ const (
 	// EventPaused: the service asked to wait (a 429 with Retry-After);
 	// every read waits until Until, at most MaxPause from At.
 	EventPaused
+	// EventSending: a request is recorded in history (its row LocalID,
+	// state submitting) and leaves now; the service has not answered, so
+	// it has no TaskID yet. Only a send whose context carries WithSending
+	// reports it.
+	EventSending
 )
 
 // MaxPause is the longest wait a Retry-After imposes on the reads: a
@@ -52,6 +57,7 @@ type Event struct {
 	Err       error
 	At        time.Time
 	Until     time.Time // EventPaused: when reads resume
+	LocalID   int64     // EventSending: the request's row in history
 }
 
 // WatcherOptions tune the watcher; zero values take the defaults.

@@ -206,6 +206,10 @@ func (m *Model) onStudioEvent(msg studioEventMsg) tea.Cmd {
 		}
 	case studio.EventPaused:
 		cmds = append(cmds, statusErrText(studio.PauseNotice(ev, m.env.now())))
+	case studio.EventSending:
+		// Our own request, recorded and not yet answered: the lists show
+		// it as being sent, not only once the service answers.
+		cmds = append(cmds, m.mark(changedTasks))
 	}
 	if ev.Operation == api.OpGeneralOneClick {
 		cmds = append(cmds, m.pages[pageScenes].(*scenesPage).jobEvent(ev))
