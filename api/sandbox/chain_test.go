@@ -11,8 +11,8 @@ import (
 	"clapper/api/catalog"
 )
 
-// seconds reads a unit's result length from GET /_sandbox/tasks.
-func (h *harness) seconds(id string) float64 {
+// listed reads a unit's line of GET /_sandbox/tasks.
+func (h *harness) listed(id string) listEntry {
 	h.t.Helper()
 	_, _, raw := h.call(http.MethodGet, "/_sandbox/tasks", nil, nil)
 	var list []listEntry
@@ -21,11 +21,17 @@ func (h *harness) seconds(id string) float64 {
 	}
 	for _, e := range list {
 		if e.ID == id {
-			return e.Seconds
+			return e
 		}
 	}
 	h.t.Fatalf("no unit %s", id)
-	return 0
+	return listEntry{}
+}
+
+// seconds reads a unit's result length from GET /_sandbox/tasks.
+func (h *harness) seconds(id string) float64 {
+	h.t.Helper()
+	return h.listed(id).Seconds
 }
 
 // unit is the sandbox's record of a unit.

@@ -7,7 +7,9 @@
 // tables, plus what a server checks itself: the Authorization header, the
 // body (JSON object, at most 20 MB), known paths and methods. Time is a Clock:
 // the wall clock scaled by Config.Speed, or a FakeClock that tests move
-// (then call Server.Advance, which also waits for due callbacks).
+// (then call Server.Advance, which also waits for due callbacks). The
+// simulated time never runs back: a clock set back holds it still until the
+// clock catches up.
 //
 // # Paths
 //

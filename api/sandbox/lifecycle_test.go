@@ -54,6 +54,51 @@ func TestDurationsGrowWithLengthAndResolution(t *testing.T) {
 	}
 }
 
+// The operations of 2026 run as long as the package documents (doc.go,
+// "States and timing"), jittered x0.8-1.3, measured as a client measures
+// them: from started_at to ended_at in GET /_sandbox/tasks. extend and
+// multiframe take what a video of the seconds they make takes at their
+// resolution (the extension; the key frames' sum), upscale-new 30 s by its
+// target's factor, text2audio 5 s plus its duration.
+func TestRunTimesOfTheOperationsOf2026(t *testing.T) {
+	h := newHarness(t, Config{})
+	frame := func(n int) map[string]any {
+		return map[string]any{"key_image": fmt.Sprintf("https://example.com/k%d.png", n), "duration": 7}
+	}
+	cases := []struct {
+		what string
+		op   api.Operation
+		body map[string]any
+		secs float64 // before the jitter
+	}{
+		{"a 7 s extension at 1080p: 20 s + 7 × 6 s × 1.6", api.OpExtend,
+			map[string]any{"model": "svcq2-pro", "video_url": "https://example.com/v.mp4", "duration": 7, "resolution": "1080p"}, 20 + 7*6*1.6},
+		{"three key frames of 7 s at 1080p: 20 s + 21 × 6 s × 1.6", api.OpMultiframe,
+			map[string]any{"model": "svcq2-turbo", "start_image": img, "image_settings": []map[string]any{frame(1), frame(2), frame(3)}, "resolution": "1080p"}, 20 + 21*6*1.6},
+		{"an upscale to 8K: 30 s × 7", api.OpUpscaleNew,
+			map[string]any{"video_url": "https://example.com/v.mp4", "upscale_resolution": "8K"}, 30 * 7},
+		{"10 s of sound: 5 s + 10 s", api.OpText2Audio,
+			map[string]any{"model": "audio1.0", "prompt": "rain", "duration": 10}, 5 + 10},
+	}
+	ids := make([]string, len(cases))
+	for i, c := range cases {
+		ids[i] = h.createID(c.op, c.body)
+	}
+	h.advance(10 * time.Minute)
+	for i, c := range cases {
+		e := h.listed(ids[i])
+		start, err1 := time.Parse(time.RFC3339Nano, e.StartedAt)
+		end, err2 := time.Parse(time.RFC3339Nano, e.EndedAt)
+		if e.State != api.StateSuccess || err1 != nil || err2 != nil {
+			t.Errorf("%s: %s, started %q, ended %q", c.what, e.State, e.StartedAt, e.EndedAt)
+			continue
+		}
+		if ran := end.Sub(start).Seconds(); ran < 0.8*c.secs || ran > 1.3*c.secs {
+			t.Errorf("%s: ran %.1f s, want %.1f-%.1f s", c.what, ran, 0.8*c.secs, 1.3*c.secs)
+		}
+	}
+}
+
 func TestSpeedScalesTheSimulation(t *testing.T) {
 	slow := newHarness(t, Config{})
 	fast := newHarness(t, Config{Speed: 60})
@@ -109,6 +154,44 @@ func TestAtMostFiveRunAndTheRestQueueInOrder(t *testing.T) {
 	}
 	if started[ids[5]] > started[ids[6]] {
 		t.Errorf("task 7 started at %d s, before task 6 at %d s", started[ids[6]], started[ids[5]])
+	}
+}
+
+// A machine's clock set back (by hand, or by NTP after it ran ahead) holds
+// the simulation still until it catches up: a task made meanwhile is not
+// planned before what was already simulated, and so runs to its end.
+func TestATaskMadeAfterTheClockWasSetBackRuns(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.until(h.createID(api.OpReference2Image, samples[api.OpReference2Image]), api.StateSuccess, 10*time.Minute)
+	h.clock.Set(h.clock.Now().Add(-time.Minute))
+	id := h.createID(api.OpReference2Image, samples[api.OpReference2Image])
+	h.until(id, api.StateSuccess, 10*time.Minute)
+}
+
+// An off-peak task whose slot in the window has come and a queued task both
+// wait for the one free slot: the one submitted first starts first, here the
+// off-peak one, then the other.
+func TestReadyOffPeakAndQueuedTasksStartInSubmissionOrder(t *testing.T) {
+	h := newHarness(t, Config{MaxConcurrent: 1})
+	off := h.createID(api.OpText2Video, sample(api.OpText2Video, map[string]any{"off_peak": true, "audio": false}))
+	slot := h.unit(off)
+	if !slot.EligibleAt.Before(slot.Deadline) {
+		t.Fatal("the off-peak task has no slot in its window with this seed")
+	}
+	// Twenty seconds before its slot, a task takes the only slot for about a
+	// minute and another queues behind it: both are ready when it ends.
+	h.advance(slot.EligibleAt.Add(-20 * time.Second).Sub(h.clock.Now()))
+	running := h.createID(api.OpText2Video, samples[api.OpText2Video])
+	queued := h.createID(api.OpText2Video, samples[api.OpText2Video])
+	h.advance(10 * time.Second)
+	if s := h.get(running).State; s != api.StateProcessing {
+		t.Fatalf("the first on-peak task is %s, want processing", s)
+	}
+	h.advance(10 * time.Minute)
+	first, second, third := h.listed(running), h.listed(off), h.listed(queued)
+	if !(first.EndedAt == second.StartedAt && second.EndedAt == third.StartedAt) {
+		t.Errorf("running %s-%s, then off-peak (submitted first) %s-%s, then queued %s-%s: want each to start as the one before ends",
+			first.StartedAt, first.EndedAt, second.StartedAt, second.EndedAt, third.StartedAt, third.EndedAt)
 	}
 }
 
@@ -367,6 +450,24 @@ func TestOldFinishedTasksAreForgottenPastTheBound(t *testing.T) {
 	}
 	if len(busy.byID) != maxUnits+1 || len(busy.dropped) != 0 {
 		t.Errorf("with every task in flight, %d held and %d forgotten", len(busy.byID), len(busy.dropped))
+	}
+}
+
+// The bound holds memory too, in a long run that nobody lists: the tasks
+// forgotten are taken out of what the sandbox holds once they are more than
+// an eighth of it (so it holds at most 8/7 of the bound), not only when the
+// list or a snapshot reads it whole.
+func TestForgottenTasksLeaveMemoryWithoutAReader(t *testing.T) {
+	st := newState(1, nil)
+	most := 0
+	for i := range maxUnits + maxUnits/4 {
+		st.Seq++
+		st.add(&unit{ID: fmt.Sprint(i), Seq: st.Seq, Kind: kindTask, State: api.StateSuccess, UpdatedAt: t0.Add(time.Duration(i) * time.Second)})
+		most = max(most, len(st.Units))
+	}
+	if len(st.byID) != maxUnits || most > maxUnits*8/7+1 {
+		t.Errorf("after %d tasks %d remembered and up to %d held, want %d and at most %d",
+			maxUnits+maxUnits/4, len(st.byID), most, maxUnits, maxUnits*8/7+1)
 	}
 }
 

@@ -233,7 +233,14 @@ func (s *Server) withState(fn func(st *state, now time.Time) error) error {
 			s.st = st
 		}
 	}
+	// The simulation never runs back. A wall clock set back (or a state
+	// file written by a process whose clock was ahead) would otherwise
+	// plan new tasks before events already simulated, where no event
+	// reaches them: a task left queueing until some other task moved.
 	now := s.clock.Now()
+	if now.Before(s.st.Cursor) {
+		now = s.st.Cursor
+	}
 	s.st.advance(now, s.cfg.MaxConcurrent)
 	var err error
 	if fn != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -175,5 +176,36 @@ func TestJournalSurvivesCrashes(t *testing.T) {
 	c := newHarness(t, Config{Clock: clock, StatePath: path})
 	if r := c.get(id2); r.State != api.StateCreated {
 		t.Errorf("a task saved after the torn record reads %s", r.State)
+	}
+}
+
+// A state file from before units recorded their result's length (no
+// "seconds") still gives its videos' lengths, from the duration asked for:
+// a 6 s video of such a file extended by 7 s makes 13 s, not a refusal of
+// a video of 0 s.
+func TestStateFileWithoutResultLengthsKeepsItsVideosLengths(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sandbox.json")
+	clock := NewFakeClock(t0)
+	a := newHarness(t, Config{Clock: clock, StatePath: path})
+	src := a.finished(api.OpText2Video, map[string]any{"model": "svcq3-turbo", "prompt": "a tower", "duration": 6})
+	if err := a.srv.withState(func(st *state, _ time.Time) error { return a.srv.store.snapshot(st) }); err != nil {
+		t.Fatal(err)
+	}
+	a.srv.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := regexp.MustCompile(`"seconds":[0-9.]+,`)
+	if n := len(older.FindAll(b, -1)); n != 1 {
+		t.Fatalf(`the snapshot holds %d "seconds", want the source's one`, n)
+	}
+	if err := os.WriteFile(path, older.ReplaceAll(b, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	next := newHarness(t, Config{Clock: clock, StatePath: path})
+	ext := next.createID(api.OpExtend, map[string]any{"model": "svcq2-pro", "video_creation_id": src.Creations[0].ID, "duration": 7})
+	if got := next.seconds(ext); got != 13 {
+		t.Errorf("the older file's 6 s video extended by 7 s: %v s, want 13", got)
 	}
 }
