@@ -156,6 +156,11 @@ func (s *Studio) OpenExternal(ctx context.Context, target string) error {
 	return launch(path)
 }
 
+// OpensKind reports whether the opener takes a saved file of this name by
+// its kind: a result the service sent as a type clapper does not know is
+// saved as .bin, and OpenExternal and OpenFolderOf refuse it.
+func OpensKind(name string) bool { return track.AllowedToOpen(name) }
+
 // OpenFolderOf opens the folder of a file clapper saved (the same checks as
 // OpenExternal's for the file).
 func (s *Studio) OpenFolderOf(ctx context.Context, file string) error {

@@ -42,7 +42,7 @@ func (c *contactSheet) download() tea.Cmd {
 	cell := c.current()
 	t, ctx, s := *cell.task, c.env.ctx, c.env.studio
 	if cell.saved != "" {
-		return status("already saved: " + api.CleanLine(cell.saved) + " (o opens it)")
+		return status("already saved: " + api.CleanLine(cell.saved) + savedHint(cell.saved, "o opens it"))
 	}
 	return func() tea.Msg {
 		if err := s.Download(ctx, t); err != nil {

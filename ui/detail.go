@@ -243,7 +243,7 @@ func (d *detailModel) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Download):
 		t := *d.task
 		if p, all := d.allSaved(); all {
-			return status("already saved: " + api.CleanLine(p) + " (o opens it, f its folder)")
+			return status("already saved: " + api.CleanLine(p) + savedHint(p, "o opens it, f its folder"))
 		}
 		return func() tea.Msg {
 			if err := s.Download(ctx, t); err != nil {

@@ -46,7 +46,7 @@ func (d *detailModel) loadPreview() tea.Cmd {
 			if err != nil {
 				note := "No preview: " + api.CleanLine(err.Error())
 				if saved != "" {
-					note += ". The saved file is " + api.CleanLine(saved) + " (o opens it)."
+					note += ". " + savedSays(saved)
 				}
 				return previewLoadedMsg{localID: localID, note: note}
 			}
@@ -64,6 +64,26 @@ func (d *detailModel) loadPreview() tea.Cmd {
 		}
 		return previewLoadedMsg{localID: localID, cells: cells}
 	}
+}
+
+// savedSays tells where a result is saved and what o does with it: a file
+// the opener refuses by its kind (saved as .bin: the service sent a type
+// clapper does not know) is said to be left unopened, not offered to o.
+func savedSays(path string) string {
+	p := api.CleanLine(path)
+	if studio.OpensKind(path) {
+		return "The saved file is " + p + " (o opens it)."
+	}
+	return "The result is saved at " + p + " but not opened: its kind is unknown."
+}
+
+// savedHint follows a saved file's path on the status line: the keys that
+// open it, or why none does (as savedSays).
+func savedHint(path, keys string) string {
+	if studio.OpensKind(path) {
+		return " (" + keys + ")"
+	}
+	return " (not opened: its kind is unknown)"
 }
 
 // openExternal hands target (a web address or a saved file) to the

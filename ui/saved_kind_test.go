@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"clapper/api"
+	"clapper/record"
+)
+
+// A video whose cover cannot be fetched and whose file was saved as .bin
+// (the service sent a type clapper does not know): the preview's note and
+// d's answer say where it is and that it is not opened, as o refuses it;
+// they offered "o opens it".
+func TestAFileOfUnknownKindIsNotOfferedToO(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ctx := context.Background()
+	const id = "811000000000000040"
+	seed(t, s, clk, []task{{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an odd otter"}`, id, api.StateSuccess, 40, "", testNow.Add(-time.Hour), 0}})
+	// Its cover is at an address that does not answer.
+	cs := []api.Creation{{ID: "0", URL: "http://127.0.0.1:1/otter.mp4", CoverURL: "http://127.0.0.1:1/otter.jpg"}}
+	if _, err := s.Record().ApplyResult(ctx, id, record.Update{State: api.StateSuccess, Credits: 40, Creations: record.CreationsFrom(cs, testNow.Add(23*time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(t.TempDir(), "otter.bin")
+	if err := os.WriteFile(saved, []byte("?"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := s.Record().QueueDownload(ctx, id, 0, record.KindURL, saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: saved, Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m := New(s, clk.now, nil)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("an odd otter"))
+	}, teatest.WithDuration(hangGuard))
+	tm.Send(press("enter"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("No preview"))
+	}, teatest.WithDuration(hangGuard))
+	tm.Send(press("d"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("already saved"))
+	}, teatest.WithDuration(hangGuard))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	got := screen(tm.FinalModel(t).(*Model))
+	// The note is the right-hand pane; the path wraps where it must:
+	// compare the pane's text and the status line without spaces.
+	var pane []string
+	col := -1
+	for _, line := range strings.Split(got, "\n") {
+		r := []rune(line)
+		if i := strings.Index(line, "No preview"); col < 0 && i >= 0 {
+			col = len([]rune(line[:i]))
+		}
+		if col >= 0 && len(r) > col {
+			pane = append(pane, string(r[col:]))
+		}
+	}
+	note := strings.Join(strings.Fields(strings.Join(pane, " ")), "")
+	if strings.Contains(note, "oopensit") || strings.Contains(got, "o opens it") {
+		t.Errorf("a .bin file is offered to o, which refuses it:\n%s", got)
+	}
+	if want := "The result is saved at " + saved + " but not opened: its kind is unknown."; !strings.Contains(note, strings.Join(strings.Fields(want), "")) {
+		t.Errorf("the preview's note lacks %q:\n%s", want, got)
+	}
+	if want := "already saved: " + saved + " (not opened: its kind is unknown)"; !strings.Contains(got, want) {
+		t.Errorf("d's answer lacks %q:\n%s", want, got)
+	}
+}
