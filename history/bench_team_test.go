@@ -29,7 +29,7 @@ func pgFixture(b *testing.B) string {
 	n := *pgFixtureTasks
 	return srv.Database(b, fmt.Sprintf("clapper_bench_%d", n), func(url string) error {
 		start := time.Now()
-		s, err := OpenPostgres(context.Background(), url)
+		s, err := OpenPostgres(context.Background(), url, machineFile(b))
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func benchStore(b *testing.B) (*Store, int) {
 	if backend != "postgres" {
 		return openFixture(b), *fixtureTasks
 	}
-	s, err := OpenPostgres(context.Background(), pgFixture(b))
+	s, err := OpenPostgres(context.Background(), pgFixture(b), machineFile(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func BenchmarkChangeToScreen(b *testing.B) {
 	s, _ := benchStore(b)
 	var other *Store
 	if backend == "postgres" {
-		o, err := OpenPostgres(context.Background(), s.url)
+		o, err := OpenPostgres(context.Background(), s.url, machineFile(b))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,7 +3,9 @@ package history
 import (
 	"clapper/record"
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -55,10 +57,23 @@ func (p *ChangeProbe) Changed(ctx context.Context) (bool, error) {
 // committed to the history since the last look, and w.PollerFreed when the
 // account's poller gave up its lease, until ctx ends. A history file is
 // looked at every interval (see ChangeProbe; its poller's release is seen
-// by the next claim); a team's database notifies at once (notify.go).
+// by the next claim); a team's database notifies at once (notify.go), and
+// its store's machine file, where another process of this machine saves
+// results, is looked at every interval too. w.Changed is never called
+// twice at once.
 func (s *Store) WatchChanges(ctx context.Context, every time.Duration, w record.ChangeWatch) error {
-	if s.d.postgres {
-		return s.listen(ctx, w)
+	if s.local != nil {
+		if changed := w.Changed; changed != nil {
+			var one sync.Mutex
+			w.Changed = func() {
+				one.Lock()
+				defer one.Unlock()
+				changed()
+			}
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.local.WatchChanges(ctx, every, record.ChangeWatch{Changed: w.Changed}) }()
+		return errors.Join(s.listen(ctx, w), <-done)
 	}
 	probe, err := s.NewChangeProbe(ctx)
 	if err != nil {

@@ -116,16 +116,6 @@ func (d *dialect) args(args []any) []any {
 	return args
 }
 
-// machineKey is the conflict target of a table whose rows belong to one
-// machine (its downloads, its upload cache): on PostgreSQL the key includes
-// the machine; a history file is one machine's, and its key is the rest.
-func (d *dialect) machineKey(rest string) string {
-	if d.postgres {
-		return "(machine, " + rest + ")"
-	}
-	return "(" + rest + ")"
-}
-
 // pool is a connection pool whose statements are written in the store's
 // SQL and sent in its database's.
 type pool struct {

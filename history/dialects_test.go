@@ -15,7 +15,9 @@ import (
 )
 
 // Both migration trees carry the same numbers and end with the same tables
-// and columns: a team's database holds what a history file holds. The one
+// and columns: a team's database holds what a history file holds, but for
+// what belongs to one machine, which each copy keeps in a history file of
+// its own (machine.go) and the team learns of as saved_copies. The other
 // difference is the search index, tasks_fts, which SQLite keeps as FTS5
 // tables and PostgreSQL as a table with a trigram index.
 func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
@@ -29,7 +31,7 @@ func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 	}
 	defer lite.Close()
 	url := pgtest.Get(t).Database(t, "", nil)
-	pg, err := OpenPostgres(ctx, url)
+	pg, err := OpenPostgres(ctx, url, machineFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +73,33 @@ func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 			onlyPG = append(onlyPG, c)
 		}
 	}
+	// A table that is one side's alone is so whole: each of its columns.
+	apart := func(side string, only, all []string, tables ...string) []string {
+		for _, table := range tables {
+			of := func(c string) bool { return strings.HasPrefix(c, table+".") }
+			if n := len(slices.DeleteFunc(slices.Clone(only), of)); n == len(only) || n != len(only)-count(all, of) {
+				t.Errorf("%s is not %s's alone", table, side)
+			}
+			only = slices.DeleteFunc(only, of)
+		}
+		return only
+	}
+	onlyLite = apart("SQLite", onlyLite, inLite, "downloads", "version_downloads", "uploads")
+	onlyPG = apart("PostgreSQL", onlyPG, inPG, "saved_copies")
 	if len(onlyLite)+len(onlyPG) > 0 {
 		t.Errorf("the schemas differ:\n  only in SQLite: %s\n  only in PostgreSQL: %s",
 			strings.Join(onlyLite, ", "), strings.Join(onlyPG, ", "))
 	}
+}
+
+func count(cols []string, of func(string) bool) int {
+	n := 0
+	for _, c := range cols {
+		if of(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // A team database with tasks from before PostgreSQL's search table (0025)
@@ -98,7 +123,7 @@ func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
 		       ('tk-2', 'img2video', 'svcq2', 'a blue whale', 'processing', 0, '{}', 1741084300000, 1741084300000)`); err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenPostgres(ctx, url)
+	s, err := OpenPostgres(ctx, url, machineFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,4 +146,39 @@ func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(record.Filter{Text: "whale", States: []string{"success"}}, map[string]int{"success": 1}, 0)
+}
+
+// A team database from before the machine files (0031) keeps what its
+// downloads said of saves: "saved on NAME", for the machines that finished
+// one, not for one that had only started.
+func TestTeamSavesFromBeforeMachineFilesAreKept(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Get(t).Database(t, "", nil)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	old := &pool{DB: db, d: postgresDialect}
+	if err := migrate(ctx, old, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (id, task_id, operation, state, request, created_at, updated_at)
+		VALUES (1, 'tk-1', 'text2video', 'success', '{}', 1741084200000, 1741084200000);
+		INSERT INTO creations (task, idx, url, updated_at) VALUES (1, 0, 'https://r/0.mp4', 1741084300000);
+		INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at, machine) VALUES
+			(1, 0, 'url', '/a/0.mp4', 'done', 1741084300000, 1741084300000, 'ann@a'),
+			(1, 0, 'cover', '/a/0.jpg', 'done', 1741084300000, 1741084400000, 'ann@a'),
+			(1, 0, 'url', '/c/0.mp4', 'running', 1741084300000, 1741084300000, 'cy@c')`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenPostgres(ctx, url, machineFile(t), WithMachine("bob@b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	task, err := s.TaskByID(ctx, "tk-1")
+	if err != nil || !slices.Equal(task.SavedOn, []string{"ann@a"}) {
+		t.Errorf("saved on %v (%v), want ann@a", task.SavedOn, err)
+	}
 }

@@ -83,6 +83,16 @@
 // Multi-scene jobs keep every version of every scene and composition, since
 // the edit history is what the user navigates.
 //
+// # A team's database
+//
+// OpenPostgres opens a team's shared history on PostgreSQL: the same
+// tables from migrations of the same numbers (migrations/postgres), the
+// same SQL through the dialect (dialect.go). What belongs to one machine
+// (its saved files and their leases, its scene versions' files, its upload
+// cache) is kept in a history file of that machine's data folder, its
+// machine file (machine.go), which mirrors the task and creation rows a
+// download hangs on; the team learns of a save in saved_copies.
+//
 // # Prompt memory, tags and notes
 //
 // Every request recorded adds its prompt (or speech text) to prompts, once

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -15,6 +16,12 @@ import (
 // done one to its file, so two processes that both see a task succeed save
 // its results once.
 func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kind record.URLKind, path string) (int64, error) {
+	if s.local != nil {
+		if err := s.mirrorTask(ctx, taskID); err != nil {
+			return 0, err
+		}
+		return s.local.QueueDownload(ctx, taskID, index, kind, path)
+	}
 	col, ok := urlColumns[kind]
 	if !ok {
 		return 0, fmt.Errorf("history: unknown URL kind %q", kind)
@@ -34,15 +41,15 @@ func (s *Store) QueueDownload(ctx context.Context, taskID string, index int, kin
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at, machine)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT `+s.d.machineKey("task, idx, kind")+` DO UPDATE SET path = excluded.path, status = excluded.status,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (task, idx, kind) DO UPDATE SET path = excluded.path, status = excluded.status,
 				bytes = 0, total = 0, error = '', updated_at = excluded.updated_at
-			WHERE downloads.status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now, s.machine); err != nil {
+			WHERE downloads.status NOT IN ('running', 'done')`, localID, index, kind, path, record.DownloadQueued, now, now); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
-		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ? AND machine = ?`,
-			localID, index, kind, s.machine).Scan(&id)
+		return tx.QueryRowContext(ctx, `SELECT id FROM downloads WHERE task = ? AND idx = ? AND kind = ?`,
+			localID, index, kind).Scan(&id)
 	})
 	return id, err
 }
@@ -56,6 +63,12 @@ var urlColumns = map[record.URLKind]string{
 // UpdateDownload records progress or the outcome of download id. Any status
 // but running releases the claim.
 func (s *Store) UpdateDownload(ctx context.Context, id int64, p record.DownloadProgress) error {
+	if s.local != nil {
+		if err := s.local.UpdateDownload(ctx, id, p); err != nil || p.Status != record.DownloadDone {
+			return err
+		}
+		return s.recordSavedCopy(ctx, id)
+	}
 	now := ms(s.now())
 	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET status = ?1, path = coalesce(nullif(?2, ''), path),
@@ -78,6 +91,9 @@ func (s *Store) UpdateDownload(ctx context.Context, id int64, p record.DownloadP
 // lock, so of any number of processes claiming at once exactly one wins. The
 // download is returned as claimed, now running.
 func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease time.Duration) (record.Download, error) {
+	if s.local != nil {
+		return s.sharedURL(ctx)(s.local.ClaimDownload(ctx, id, owner, lease))
+	}
 	now := ms(s.now())
 	return s.claim(ctx, id, owner, lease, `owner = '' OR lease_until IS NULL OR lease_until <= ?`, now)
 }
@@ -89,6 +105,9 @@ func (s *Store) ClaimDownload(ctx context.Context, id int64, owner string, lease
 func (s *Store) TakeOverDownload(ctx context.Context, id int64, gone, owner string, lease time.Duration) (record.Download, error) {
 	if gone == "" {
 		return record.Download{}, errors.New("history: a takeover needs the holder it replaces")
+	}
+	if s.local != nil {
+		return s.sharedURL(ctx)(s.local.TakeOverDownload(ctx, id, gone, owner, lease))
 	}
 	return s.claim(ctx, id, owner, lease, `owner = ?`, gone)
 }
@@ -126,6 +145,9 @@ func (s *Store) claim(ctx context.Context, id int64, owner string, lease time.Du
 // ErrConflict when owner no longer holds it (its lease lapsed and another
 // downloader took it over, or it was settled).
 func (s *Store) RenewDownload(ctx context.Context, id int64, owner string, lease time.Duration) error {
+	if s.local != nil {
+		return s.local.RenewDownload(ctx, id, owner, lease)
+	}
 	now := s.now()
 	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE downloads SET lease_until = ?
@@ -167,17 +189,32 @@ const downloadCols = `d.id, d.task, coalesce(t.task_id, ''), t.operation, d.idx,
 
 // Downloads are the downloads of one task, by creation index and kind.
 func (s *Store) Downloads(ctx context.Context, taskID string) ([]record.Download, error) {
+	if s.local != nil {
+		ds, err := s.local.Downloads(ctx, taskID)
+		if err != nil {
+			return nil, err
+		}
+		return s.sharedURLs(ctx, ds)
+	}
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE t.task_id = ? AND d.machine = ? ORDER BY d.idx, d.kind`, taskID, s.machine))
+		WHERE t.task_id = ? ORDER BY d.idx, d.kind`, taskID))
 }
 
 // PendingDownloads are the queued and the running downloads (held by a live
 // downloader or left by one that died: see Owner and LeaseUntil), the URL
 // that expires first first.
 func (s *Store) PendingDownloads(ctx context.Context) ([]record.Download, error) {
+	if s.local != nil {
+		ds, err := s.local.PendingDownloads(ctx)
+		if err == nil {
+			ds, err = s.sharedURLs(ctx, ds)
+		}
+		slices.SortFunc(ds, byExpiry)
+		return ds, err
+	}
 	return collectDownloads(s.r.QueryContext(ctx, `SELECT `+downloadCols+`
-		WHERE d.status IN (?, ?) AND d.machine = ? ORDER BY expires_at NULLS LAST, d.id`,
-		record.DownloadQueued, record.DownloadRunning, s.machine))
+		WHERE d.status IN (?, ?) ORDER BY expires_at NULLS LAST, d.id`,
+		record.DownloadQueued, record.DownloadRunning))
 }
 
 func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {
@@ -210,11 +247,14 @@ func collectDownloads(rows *sql.Rows, err error) ([]record.Download, error) {
 // saved (a task's result or a version's video): the opener trusts such a
 // file wherever the user had it saved.
 func (s *Store) SavedFile(ctx context.Context, path string) (bool, error) {
+	if s.local != nil {
+		return s.local.SavedFile(ctx, path)
+	}
 	var n int
 	err := s.r.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM downloads WHERE status = ? AND path = ? AND machine = ?) +
-		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ? AND machine = ?)`,
-		record.DownloadDone, path, s.machine, record.DownloadDone, path, s.machine).Scan(&n)
+		(SELECT count(*) FROM downloads WHERE status = ? AND path = ?) +
+		(SELECT count(*) FROM version_downloads WHERE status = ? AND path = ?)`,
+		record.DownloadDone, path, record.DownloadDone, path).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("history: %w", err)
 	}

@@ -148,16 +148,22 @@ func (s *Store) JobSummaries(ctx context.Context, limit int) ([]record.JobSummar
 // within stale (a run that died leaves it running; after stale another may
 // take over).
 func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path string, stale time.Duration) (bool, error) {
+	if s.local != nil {
+		if err := s.mirrorJob(ctx, jobID); err != nil {
+			return false, err
+		}
+		return s.local.StartVersionDownload(ctx, jobID, subJobID, path, stale)
+	}
 	now := s.now()
 	var claimed bool
 	err := s.write(ctx, func(tx *dbTx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, updated_at, machine)
-			VALUES (?, ?, ?, 'running', ?, ?)
-			ON CONFLICT `+s.d.machineKey("sub_job")+` DO UPDATE SET path = excluded.path, status = 'running', bytes = 0,
+		res, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, updated_at)
+			VALUES (?, ?, ?, 'running', ?)
+			ON CONFLICT (sub_job) DO UPDATE SET path = excluded.path, status = 'running', bytes = 0,
 				error = '', updated_at = excluded.updated_at
 			WHERE version_downloads.status = 'failed'
 				OR (version_downloads.status = 'running' AND version_downloads.updated_at < ?)`,
-			subJobID, jobID, path, ms(now), s.machine, ms(now.Add(-stale)))
+			subJobID, jobID, path, ms(now), ms(now.Add(-stale)))
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -172,10 +178,13 @@ func (s *Store) StartVersionDownload(ctx context.Context, jobID, subJobID, path 
 // is gone: the download turns failed, so that the next Download claims it
 // and saves the version again. A row saved since at another path is kept.
 func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) error {
+	if s.local != nil {
+		return s.local.LostVersionDownload(ctx, subJobID, path)
+	}
 	return s.write(ctx, func(tx *dbTx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = 'failed', error = ?, updated_at = ?
-			WHERE sub_job = ? AND status = 'done' AND path = ? AND machine = ?`,
-			"the saved file "+path+" is gone", ms(s.now()), subJobID, path, s.machine)
+			WHERE sub_job = ? AND status = 'done' AND path = ?`,
+			"the saved file "+path+" is gone", ms(s.now()), subJobID, path)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -187,9 +196,12 @@ func (s *Store) LostVersionDownload(ctx context.Context, subJobID, path string) 
 // done: failed or stopped ones, and running ones not renewed within stale
 // (their run died), oldest first.
 func (s *Store) UnfinishedVersionDownloads(ctx context.Context, stale time.Duration) ([]record.VersionDownload, error) {
+	if s.local != nil {
+		return s.local.UnfinishedVersionDownloads(ctx, stale)
+	}
 	rows, err := s.r.QueryContext(ctx, `SELECT job, sub_job, path, status, bytes, error, updated_at
-		FROM version_downloads WHERE machine = ? AND (status = 'failed' OR (status = 'running' AND updated_at < ?))
-		ORDER BY updated_at`, s.machine, ms(s.now().Add(-stale)))
+		FROM version_downloads WHERE status = 'failed' OR (status = 'running' AND updated_at < ?)
+		ORDER BY updated_at`, ms(s.now().Add(-stale)))
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -216,9 +228,12 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	if why != nil {
 		status, msg = record.DownloadFailed, why.Error()
 	}
+	if s.local != nil {
+		return s.local.FinishVersionDownload(ctx, subJobID, path, bytes, why)
+	}
 	return s.write(ctx, func(tx *dbTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE version_downloads SET status = ?, path = coalesce(nullif(?, ''), path),
-			bytes = ?, error = ?, updated_at = ? WHERE sub_job = ? AND machine = ?`, status, path, bytes, msg, ms(s.now()), subJobID, s.machine)
+			bytes = ?, error = ?, updated_at = ? WHERE sub_job = ?`, status, path, bytes, msg, ms(s.now()), subJobID)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -229,9 +244,15 @@ func (s *Store) FinishVersionDownload(ctx context.Context, subJobID, path string
 	})
 }
 
+// versionDownloads are the saved files of job jobID's versions, read in
+// tx: this machine's, in its machine file when the history is a team's.
 func (s *Store) versionDownloads(ctx context.Context, tx *dbTx, jobID string) (map[string]record.VersionDownload, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT sub_job, path, status, bytes, error, updated_at
-		FROM version_downloads WHERE job = ? AND machine = ?`, jobID, s.machine)
+	var q rowsQueryer = tx
+	if s.local != nil {
+		q = s.local.r
+	}
+	rows, err := q.QueryContext(ctx, `SELECT sub_job, path, status, bytes, error, updated_at
+		FROM version_downloads WHERE job = ?`, jobID)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

@@ -73,11 +73,12 @@ func named(rawURL, machine string) string {
 }
 
 // OpenPostgres opens a team's shared history at a postgres:// URL,
-// migrating it to the schema this binary knows under the migrations' lock.
-// Every failure names the URL without its password and says what went
+// migrating it to the schema this binary knows under the migrations' lock,
+// with this machine's own rows in the history file at machineFile
+// (machine.go), opened or made as Open does. Every failure names the URL without its password and says what went
 // wrong in words: a bad URL, a server that cannot be reached, a refused
 // password or role, a missing database, a schema of a newer clapper.
-func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, error) {
+func OpenPostgres(ctx context.Context, rawURL, machineFile string, opts ...Option) (*Store, error) {
 	where := Redact(rawURL)
 	if _, err := pgconn.ParseConfig(rawURL); err != nil {
 		return nil, fmt.Errorf("history %s: not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): %v", where, err)
@@ -126,6 +127,14 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 	if err := migrate(ctx, s.w, len(s.migrations())); err != nil {
 		s.Close()
 		return nil, s.explain(err)
+	}
+	var local []Option
+	if s.clockGiven {
+		local = append(local, WithClock(s.now))
+	}
+	if s.local, err = Open(machineFile, local...); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("this machine's own part of history %s: %w", where, err)
 	}
 	return s, nil
 }

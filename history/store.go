@@ -42,10 +42,13 @@ type Store struct {
 	// where names the database for messages: the file's path, or the
 	// URL with its password left out.
 	where string
-	// machine names this machine in a team's database: the rows that are
-	// its own (saved files, their leases, its upload cache) carry it. A
-	// history file is one machine's: "".
+	// machine names this machine in a team's database (who saved a
+	// result, which copy a connection is); a history file is one
+	// machine's: "".
 	machine string
+	// local is a team's store's machine file: the rows that are this
+	// machine's own (machine.go). A history file holds its own: nil.
+	local *Store
 	// account is the account this store's tasks are sent on (a profile
 	// name or a hash of the key, never the key); sentBy who sends them
 	// (user@machine). Both are recorded with every task.
@@ -125,7 +128,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 
-	s.machine = "" // a history file is one machine's
+	s.machine, s.local = "", nil // a history file is one machine's
 	w, err := sql.Open(s.driver, dsn(abs, true, s.busy))
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
@@ -173,9 +176,13 @@ func (s *Store) openReaders(abs string) error {
 	return nil
 }
 
-// Close closes both connection pools.
+// Close closes both connection pools, and a team's store its machine file.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	err := errors.Join(s.r.Close(), s.w.Close())
+	if s.local != nil {
+		err = errors.Join(err, s.local.Close())
+	}
+	return err
 }
 
 // retryBusy retries fn while it fails with SQLITE_BUSY, up to busyTimeout.

@@ -93,13 +93,23 @@ func sharedDatabase(t testing.TB) func(opts ...Option) *Store {
 	var open func(opts ...Option) (*Store, error)
 	if backend == "postgres" {
 		url := pgtest.Get(t).Database(t, "clapper_history", func(url string) error {
-			s, err := OpenPostgres(context.Background(), url)
+			s, err := OpenPostgres(context.Background(), url, machineFile(t))
 			if err == nil {
 				s.Close()
 			}
 			return err
 		})
-		open = func(opts ...Option) (*Store, error) { return OpenPostgres(context.Background(), url, opts...) }
+		// Stores of one machine name share its machine file: two
+		// processes of one machine, or two machines.
+		dir := t.TempDir()
+		open = func(opts ...Option) (*Store, error) {
+			var named Store
+			for _, o := range opts {
+				o(&named)
+			}
+			file := filepath.Join(dir, "machine-"+named.machine+".db")
+			return OpenPostgres(context.Background(), url, file, opts...)
+		}
 	} else {
 		path := filepath.Join(t.TempDir(), "h.db")
 		open = func(opts ...Option) (*Store, error) { return Open(path, opts...) }
@@ -113,6 +123,11 @@ func sharedDatabase(t testing.TB) func(opts ...Option) *Store {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}
+}
+
+// machineFile is a new machine file for a team's store (OpenPostgres).
+func machineFile(t testing.TB) string {
+	return filepath.Join(t.TempDir(), "machine.db")
 }
 
 // sqliteOnly skips a test of the history file itself (its pragmas, its

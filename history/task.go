@@ -190,29 +190,6 @@ func (s *Store) taskWhere(ctx context.Context, where string, arg any) (record.Ta
 	return t, err
 }
 
-// savedElsewhere names the other machines that saved a result of the task
-// (a history file is one machine's: none).
-func (s *Store) savedElsewhere(ctx context.Context, tx *dbTx, localID int64) ([]string, error) {
-	if !s.d.postgres {
-		return nil, nil
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT machine FROM downloads
-		WHERE task = ? AND status = ? AND machine != ? ORDER BY machine`, localID, record.DownloadDone, s.machine)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
 func mediaRefs(ctx context.Context, tx *dbTx, localID int64) ([]record.MediaRef, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT path, content_type, sha256, bytes
 		FROM media_refs WHERE task = ? ORDER BY path`, localID)

@@ -13,11 +13,14 @@ import (
 // RecordUpload keeps an upload's URI under the SHA-256 of its bytes,
 // replacing an older one of the same bytes.
 func (s *Store) RecordUpload(ctx context.Context, u record.Upload) error {
+	if s.local != nil {
+		return s.local.RecordUpload(ctx, u)
+	}
 	return s.write(ctx, func(tx *dbTx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (sha256, uri, content_type, size, created_at, expires_at, machine)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT `+s.d.machineKey("sha256")+` DO UPDATE SET uri = excluded.uri,
+		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (sha256, uri, content_type, size, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO UPDATE SET uri = excluded.uri,
 			content_type = excluded.content_type, size = excluded.size, created_at = excluded.created_at,
-			expires_at = excluded.expires_at`, u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt), s.machine)
+			expires_at = excluded.expires_at`, u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt))
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -28,9 +31,12 @@ func (s *Store) RecordUpload(ctx context.Context, u record.Upload) error {
 // UploadOf is the upload of these bytes still valid at now; ok is false
 // when there is none.
 func (s *Store) UploadOf(ctx context.Context, sha string, now time.Time) (u record.Upload, ok bool, err error) {
+	if s.local != nil {
+		return s.local.UploadOf(ctx, sha, now)
+	}
 	var created, expires int64
 	err = s.r.QueryRowContext(ctx, `SELECT sha256, uri, content_type, size, created_at, expires_at FROM uploads
-		WHERE sha256 = ? AND expires_at > ? AND machine = ?`, sha, ms(now), s.machine).Scan(&u.SHA256, &u.URI, &u.ContentType, &u.Size, &created, &expires)
+		WHERE sha256 = ? AND expires_at > ?`, sha, ms(now)).Scan(&u.SHA256, &u.URI, &u.ContentType, &u.Size, &created, &expires)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return record.Upload{}, false, nil
@@ -43,8 +49,11 @@ func (s *Store) UploadOf(ctx context.Context, sha string, now time.Time) (u reco
 
 // ForgetUpload drops the upload of these bytes: the service refused its URI.
 func (s *Store) ForgetUpload(ctx context.Context, sha string) error {
+	if s.local != nil {
+		return s.local.ForgetUpload(ctx, sha)
+	}
 	return s.write(ctx, func(tx *dbTx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM uploads WHERE sha256 = ? AND machine = ?`, sha, s.machine); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM uploads WHERE sha256 = ?`, sha); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return nil

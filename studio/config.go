@@ -468,6 +468,21 @@ func (c Config) HistoryName() string {
 	return "TEAM " + u.Hostname() + u.Path
 }
 
+// TeamMachinePath is where this machine keeps its own part of a team's
+// history (the files it saved and their leases, its upload cache): a file
+// of its own per team database, in the data folder, since ids and paths of
+// one database mean nothing in another.
+func (c Config) TeamMachinePath() string {
+	var name string
+	if u, err := url.Parse(c.HistoryURL); err == nil {
+		name = u.Host + u.Path
+		if socket := u.Query().Get("host"); socket != "" {
+			name = socket + "/" + name
+		}
+	}
+	return filepath.Join(c.DataDir, "team-"+fileSafe(name)+".db")
+}
+
 // RedactURL is a history URL as it may be shown: without its password.
 func RedactURL(u string) string { return history.Redact(u) }
 

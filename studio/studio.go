@@ -158,7 +158,7 @@ func OpenHistory(ctx context.Context, cfg Config) (record.Store, error) {
 // else the history file of the backend.
 func openHistory(ctx context.Context, cfg Config, opts ...history.Option) (*history.Store, error) {
 	if cfg.Team() {
-		return history.OpenPostgres(ctx, cfg.HistoryURL, append([]history.Option{history.WithMachine(cfg.Machine())}, opts...)...)
+		return history.OpenPostgres(ctx, cfg.HistoryURL, cfg.TeamMachinePath(), append([]history.Option{history.WithMachine(cfg.Machine())}, opts...)...)
 	}
 	return history.Open(cfg.HistoryPath(), opts...)
 }

@@ -11,6 +11,7 @@ import (
 
 	"clapper/api"
 	"clapper/api/sandbox"
+	"clapper/history"
 	"clapper/internal/pgtest"
 	"clapper/record"
 	"clapper/studio"
@@ -164,6 +165,29 @@ func TestTeamCopiesWithDataFoldersOfTheirOwnSaveApart(t *testing.T) {
 	tb, err := b.Record().TaskByID(ctx, done.TaskID)
 	if err != nil || !slices.Equal(tb.SavedOn, []string{cfgA.Machine()}) {
 		t.Errorf("b's detail: saved on %v (%v), want %s", tb.SavedOn, err, cfgA.Machine())
+	}
+	// a's saved file is in a's data folder, not in the team's database.
+	file, err := history.Open(cfgA.TeamMachinePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	ds, err := file.Downloads(ctx, done.TaskID)
+	if err != nil || len(ds) == 0 || ds[0].Status != record.DownloadDone {
+		t.Fatalf("a's data folder holds %+v (%v)", ds, err)
+	}
+	if _, err := os.Stat(ds[0].Path); err != nil {
+		t.Errorf("a's saved file: %v", err)
+	}
+	// b fetches the result itself while its URL is valid.
+	if err := b.Download(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Settle(ctx, done.TaskID); err != nil {
+		t.Fatal(err)
+	}
+	if saved(b) == 0 {
+		t.Error("b could not fetch what a saved")
 	}
 }
 
