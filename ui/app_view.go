@@ -241,6 +241,11 @@ func (m *Model) footer() string {
 // when some are left out. bubbles' own cut adds the key that passes the
 // width when the ellipsis would not fit either, and the line's end was
 // then cut inside a word ("d forge…" for d forget).
+//
+// Something follows the line (the global keys, a space after w): a line
+// of every key leaves the room of a separator before it, as between two
+// keys ("o operation filter ? help" read as one key); a cut line's " …"
+// and that space already make a separator's shape.
 func fitShortHelp(h help.Model, bindings []key.Binding, w int) string {
 	h.SetWidth(0)
 	var on []key.Binding
@@ -249,7 +254,7 @@ func fitShortHelp(h help.Model, bindings []key.Binding, w int) string {
 			on = append(on, b)
 		}
 	}
-	if line := h.ShortHelpView(on); lipgloss.Width(line) <= w {
+	if line := h.ShortHelpView(on); lipgloss.Width(line)+lipgloss.Width(h.ShortSeparator)-1 <= w {
 		return line
 	}
 	more := " " + h.Styles.Ellipsis.Render(h.Ellipsis)
