@@ -438,7 +438,6 @@ func (r *SetRun) sendNext(ctx context.Context, retry *time.Timer) (more bool, er
 // service's five.
 func (r *SetRun) atService() int { return r.s.setsAtService() }
 
-// poke wakes the run's loop to look for room again.
 // offer queues an event of the relay for the run's own loop, which takes
 // it between sends (so the room it counts is the room it saw), and wakes
 // the loop when ends says a slot may have freed.
@@ -462,6 +461,7 @@ func (r *SetRun) takeOffered() {
 	}
 }
 
+// poke wakes the run's loop to look for room again.
 func (r *SetRun) poke() {
 	select {
 	case r.wake <- struct{}{}:
