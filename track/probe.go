@@ -153,6 +153,9 @@ func (w *Watcher) huntLocked(now time.Time) {
 		}
 	}
 	if best == nil {
+		// Every running task was read: the ends not found were other
+		// clients' tasks, which the counts no longer hold.
+		p.foreign = max(p.foreign-p.hunt, 0)
 		p.hunt = 0
 		return
 	}

@@ -2,6 +2,7 @@ package track
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -132,5 +133,36 @@ func TestEndLikelihoodIsTheShareOfTheWindowRun(t *testing.T) {
 	tiny := &Schedule{Priors: map[api.Operation]time.Duration{api.OpReference2Image: 300 * time.Millisecond}}
 	if got := tiny.endLikelihood(&watched{op: api.OpReference2Image, running: now.Add(-1100 * time.Millisecond)}, now); math.Abs(got-1) > 1e-9 {
 		t.Errorf("a 0.1 s to 0.6 s window, 1.1 s run: %v, want 1 (a second's window)", got)
+	}
+}
+
+// Another client's task that ends lowers the counts too: the hunt for it
+// reads this watcher's running task once, finds it running, and from then
+// on the counts stand in for its reads again, as they do when no other
+// client's task ends. The end was the other client's, and is not looked
+// for at every read of the counts after.
+func TestAnotherClientsEndIsHuntedOnce(t *testing.T) {
+	counts := func(running int) string {
+		return fmt.Sprintf(`{"remaining_credits":[{"type":"general","credit_remain":500,"concurrency_limit":5,"current_concurrency":%d,"queue_count":0}]}`, running)
+	}
+	reads := func(after int) (reads, probes int) {
+		svc := newService()
+		c, store, clk := setup(t, svc)
+		w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+		svc.credits = counts(2) // ours and another client's
+		svc.states[ids[0]] = []string{"processing"}
+		run(t, w, clk, t0.Add(60*time.Second)) // into its window (25 s to 150 s)
+		svc.mu.Lock()
+		svc.credits = counts(after)
+		svc.mu.Unlock()
+		before, probed := svc.reads[ids[0]], svc.creditReads
+		run(t, w, clk, t0.Add(140*time.Second))
+		return svc.reads[ids[0]] - before, svc.creditReads - probed
+	}
+	usual, _ := reads(2)
+	hunted, probes := reads(1)
+	if probes < 4 || hunted > usual+1 {
+		t.Errorf("%d reads of the task over %d reads of the counts after another client's end, %d without it: one hunt, then the counts",
+			hunted, probes, usual)
 	}
 }
