@@ -62,10 +62,10 @@ func (d *detailModel) render() {
 	if t.TaskID != "" {
 		id = "task " + api.CleanLine(t.TaskID)
 	}
-	b.WriteString(th.Title.Render(title) + th.Dim.Render(fmt.Sprintf("  %s  #%d", id, t.LocalID)) + "\n")
+	b.WriteString(flowParts([]string{th.Title.Render(title), th.Dim.Render(fmt.Sprintf("%s  #%d", id, t.LocalID))}, "  ", w) + "\n")
 	st := stateStyle(th, t.State)(stillGlyph(t.State, t.OffPeak) + " " + stateCell(*t))
-	b.WriteString(st + th.Dim.Render("  ·  ") + credits(t.Credits) + th.Dim.Render("  ·  created ") +
-		t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)") + "\n")
+	created := th.Dim.Render("created ") + t.CreatedAt.Local().Format("Jan 2 15:04:05") + th.Dim.Render(" ("+age(now, t.CreatedAt)+" ago)")
+	b.WriteString(flowParts([]string{st, credits(t.Credits), created}, th.Dim.Render("  ·  "), w) + "\n")
 	if u, known := d.env.usual[d.usualKey()]; known || inFlight(t.State) {
 		// While the service is out of reach nothing is known of a task in
 		// flight: its clock stops when the link was lost.
@@ -94,7 +94,12 @@ func (d *detailModel) render() {
 
 	if t.ErrCode != "" {
 		b.WriteString("\n" + th.Section.Render("Error") + "\n")
-		b.WriteString("  " + th.Error.Render(api.CleanLine(t.ErrCode)) + "  " + wrapIndent(api.Explain(t.ErrCode, 0), w-4, 2) + "\n")
+		code, why := api.CleanLine(t.ErrCode), api.Explain(t.ErrCode, 0)
+		sep := "  "
+		if 2+lipgloss.Width(code)+2+lipgloss.Width(why) > w {
+			sep = "\n  " // a narrow screen: the meaning under the code, not cut beside it
+		}
+		b.WriteString("  " + th.Error.Render(code) + sep + wrapIndent(why, w-4, 2) + "\n")
 	}
 	if r := t.Rejection; r != nil && t.NotSent() {
 		b.WriteString("\n" + th.Section.Render("Not sent") + "\n")
@@ -221,6 +226,27 @@ func fields(th *Theme, raw []byte, w int) string {
 			s = string(enc)
 		}
 		b.WriteString("  " + th.Dim.Render(textutil.Fit(api.CleanLine(k), kw)) + "  " + textutil.Fit(api.CleanLine(s), max(w-kw-4, 8)) + "\n")
+	}
+	return b.String()
+}
+
+// flowParts joins a line's parts with sep, going on to a new line before
+// a part that would pass w columns: a narrow screen shows each whole.
+func flowParts(parts []string, sep string, w int) string {
+	var b strings.Builder
+	at := 0
+	for i, p := range parts {
+		if i > 0 {
+			if at+lipgloss.Width(sep)+lipgloss.Width(p) > w {
+				b.WriteString("\n")
+				at = 0
+			} else {
+				b.WriteString(sep)
+				at += lipgloss.Width(sep)
+			}
+		}
+		b.WriteString(p)
+		at += lipgloss.Width(p)
 	}
 	return b.String()
 }
