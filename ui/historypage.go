@@ -167,6 +167,8 @@ func (p *historyPage) Capturing() bool { return p.typing }
 func (p *historyPage) Help() help.KeyMap {
 	k := p.keys
 	k.Charts.SetEnabled(!p.wide())
+	_, hasRow := p.win.selected()
+	k.Open.SetEnabled(hasRow) // a search nothing matches has no task to open
 	if p.chartsInPlace() {
 		// What the list keys do to the charts shown in its place.
 		k.Open.SetEnabled(false)
@@ -235,6 +237,11 @@ func (p *historyPage) statsRange() (time.Time, time.Time) {
 	}
 	if !p.query.To.IsZero() {
 		to = p.query.To
+	}
+	if !from.Before(to) {
+		// from: a day after today: the span is that day, with nothing in
+		// it yet (the charts' reads refuse an empty span).
+		to = from.AddDate(0, 0, 1)
 	}
 	return from, to
 }

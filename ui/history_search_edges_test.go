@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"bytes"
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// historyProgram is the History page of the standard tasks in a running
+// program at w x h.
+func historyProgram(t *testing.T, w, h int) *teatest.TestModel {
+	t.Helper()
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	seed(t, s, clk, standardTasks())
+	clk.t = testNow
+	tm := teatest.NewTestModel(t, New(s, clk.now, nil), teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	tm.Send(press("5"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("/ search"))
+	}, teatest.WithDuration(hangGuard))
+	return tm
+}
+
+// A search from a day after today finds nothing and says so; its totals
+// read "CreditsByDay needs from < to" (the charts' span ended today).
+func TestHistorySearchFromTomorrowFindsNothing(t *testing.T) {
+	tm := historyProgram(t, 140, 40)
+	tm.Send(press("/"))
+	tm.Type("from:" + testNow.AddDate(0, 0, 1).Format("2006-01-02"))
+	tm.Send(press("enter"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("No task matches"))
+	}, teatest.WithDuration(hangGuard))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	got := screen(tm.FinalModel(t).(*Model))
+	if strings.Contains(got, "needs from < to") || !strings.Contains(got, "0 tasks") {
+		t.Fatalf("a search from tomorrow:\n%s", got)
+	}
+}
+
+// A search nothing matches offers no enter: there is no task to open.
+func TestHistoryOffersNoEnterOverNoMatch(t *testing.T) {
+	tm := historyProgram(t, 80, 24)
+	tm.Send(press("/"))
+	tm.Type("nothing-like-this")
+	tm.Send(press("enter"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("No task matches"))
+	}, teatest.WithDuration(hangGuard))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	lines := strings.Split(screen(tm.FinalModel(t).(*Model)), "\n")
+	if last := lines[len(lines)-1]; strings.Contains(last, "enter") || !strings.Contains(last, "/ search") {
+		t.Fatalf("the help line over no match: %q", last)
+	}
+}
