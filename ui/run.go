@@ -201,13 +201,20 @@ func (m *Model) onStudioOpened(msg studioOpenedMsg) tea.Cmd {
 	clear(m.stale)
 	m.headerStale, m.detailStale = false, false
 	m.applyTheme()
-	cmds := []tea.Cmd{closeStudio(old), loadStats(m.env), loadAccount(m.env), status("now running on " + msg.s.Config.Backend())}
+	cmds := []tea.Cmd{closeStudio(old), loadStats(m.env), loadAccount(m.env), status(restartedOn(msg.s.Config))}
 	for _, p := range m.pages {
 		if r, ok := p.(interface{ reopen() tea.Cmd }); ok {
 			cmds = append(cmds, r.reopen())
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// restartedOn says what a restart runs on: the backend and the history, as
+// a switch of either restarts (a new team history read "now running on
+// sandbox" alone).
+func restartedOn(cfg studio.Config) string {
+	return "now running on " + cfg.Backend() + " · history " + cfg.HistoryName()
 }
 
 // closeStudio stops an old backend's background work and releases it.
