@@ -1,13 +1,9 @@
 package ui
 
 import (
-	"bytes"
-	"image/color"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -16,17 +12,8 @@ import (
 // than past the edge, and an error's meaning goes under its code (both
 // were cut: "created Nov", "found in the inpu").
 func TestDetailStatusLineAtTheSmallestScreen(t *testing.T) {
-	clk := &clock{t: testNow}
-	s := newTestStudio(t, clk)
-	seed(t, s, clk, standardTasks())
-	clk.t = testNow
-	m := New(s, clk.now, nil)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(60, 16),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("processing 40%"))
-	}, teatest.WithDuration(hangGuard))
+	tm, _ := runningModel(t, 60, 16)
+	waitScreen(t, tm, "processing 40%")
 	tm.Send(press("enter")) // the whale, processing
 	if !drawnWhole(tm, `processing 40%.*120 credits`, `created .*Nov 26 14:56:00.*\(4m ago\)`) {
 		t.Fatal("the processing task's status line is not whole at 60x16")
@@ -34,9 +21,7 @@ func TestDetailStatusLineAtTheSmallestScreen(t *testing.T) {
 	for _, k := range []string{"esc", "down", "down", "down", "down", "enter"} { // the lighthouse, failed
 		tm.Send(press(k))
 	}
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("ImageCheckFaceFailed"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "No usable face")
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	got := screen(tm.FinalModel(t).(*Model))

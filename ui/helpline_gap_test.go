@@ -1,14 +1,10 @@
 package ui
 
 import (
-	"bytes"
-	"image/color"
 	"regexp"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -16,16 +12,8 @@ import (
 // least a separator's width before "? help": the line read "o operation
 // filter ? help", one space apart, as if they were one key.
 func TestHelpLineKeepsAGapBeforeTheGlobalKeys(t *testing.T) {
-	clk := &clock{t: testNow}
-	s := newTestStudio(t, clk)
-	seed(t, s, clk, standardTasks())
-	m := New(s, clk.now, nil)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("a whale breaching"))
-	}, teatest.WithDuration(hangGuard))
+	tm, _ := runningModel(t, 80, 24)
+	waitScreen(t, tm, "a whale breaching")
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	lines := strings.Split(screen(tm.FinalModel(t).(*Model)), "\n")

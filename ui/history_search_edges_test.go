@@ -1,13 +1,9 @@
 package ui
 
 import (
-	"bytes"
-	"image/color"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -15,17 +11,9 @@ import (
 // program at w x h.
 func historyProgram(t *testing.T, w, h int) *teatest.TestModel {
 	t.Helper()
-	clk := &clock{t: testNow}
-	s := newTestStudio(t, clk)
-	seed(t, s, clk, standardTasks())
-	clk.t = testNow
-	tm := teatest.NewTestModel(t, New(s, clk.now, nil), teatest.WithInitialTermSize(w, h),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
+	tm, _ := runningModel(t, w, h)
 	tm.Send(press("5"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("/ search"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "/ search")
 	return tm
 }
 
@@ -36,9 +24,7 @@ func TestHistorySearchFromTomorrowFindsNothing(t *testing.T) {
 	tm.Send(press("/"))
 	tm.Type("from:" + testNow.AddDate(0, 0, 1).Format("2006-01-02"))
 	tm.Send(press("enter"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("No task matches"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "No task matches")
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	got := screen(tm.FinalModel(t).(*Model))
@@ -53,9 +39,7 @@ func TestHistoryOffersNoEnterOverNoMatch(t *testing.T) {
 	tm.Send(press("/"))
 	tm.Type("nothing-like-this")
 	tm.Send(press("enter"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("No task matches"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "No task matches")
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	lines := strings.Split(screen(tm.FinalModel(t).(*Model)), "\n")

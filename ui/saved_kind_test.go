@@ -1,17 +1,13 @@
 package ui
 
 import (
-	"bytes"
 	"context"
-	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api"
@@ -44,21 +40,12 @@ func TestAFileOfUnknownKindIsNotOfferedToO(t *testing.T) {
 	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: saved, Bytes: 1, Total: 1}); err != nil {
 		t.Fatal(err)
 	}
-	m := New(s, clk.now, nil)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("an odd otter"))
-	}, teatest.WithDuration(hangGuard))
+	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
+	waitScreen(t, tm, "an odd otter")
 	tm.Send(press("enter"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("No preview"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "No preview")
 	tm.Send(press("d"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("already saved"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "already saved")
 	tm.Send(press("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
 	got := screen(tm.FinalModel(t).(*Model))

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"clapper/api/sandbox"
@@ -81,9 +79,7 @@ func TestARequestBeingSentIsListedAtOnce(t *testing.T) {
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	m := New(s, func() time.Time { return testNow }, nil)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	tm := runningOn(t, New(s, func() time.Time { return testNow }, nil), 100, 30)
 	// The program's relay (run.go): the studio's events and the history's
 	// changes become messages.
 	go func() {
@@ -98,23 +94,16 @@ func TestARequestBeingSentIsListedAtOnce(t *testing.T) {
 			}
 		}
 	}()
-	tm.Send(tea.BackgroundColorMsg{Color: color.Black})
 	// New, text2video, its first model, a prompt; review; send.
 	for _, k := range []string{"2", "down", "down", "enter", "enter"} {
 		tm.Send(press(k))
 	}
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("ctrl+j new line"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "ctrl+j new line")
 	tm.Type("a held fox")
 	tm.Send(ctrl('s'))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("enter send"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "enter send")
 	tm.Send(press("enter"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("sending…"))
-	}, teatest.WithDuration(hangGuard))
+	waitScreen(t, tm, "sending…")
 	tm.Send(press("1"))
 	if !drawnWhole(tm, `a held fox.*sending`) {
 		t.Fatal("the request being sent is not listed as sending on the Tasks page")
