@@ -41,6 +41,13 @@ type Limits struct {
 // Serve serves h on ln within limits until the returned server is closed
 // (or shut down).
 func Serve(ln net.Listener, h http.Handler, limits Limits) *http.Server {
+	srv, l := server(ln, h, limits)
+	go srv.Serve(l)
+	return srv
+}
+
+// server is Serve's server and listener, not yet serving.
+func server(ln net.Listener, h http.Handler, limits Limits) (*http.Server, *cappedListener) {
 	if limits.HeaderTimeout <= 0 {
 		limits.HeaderTimeout = 10 * time.Second
 	}
@@ -64,8 +71,7 @@ func Serve(ln net.Listener, h http.Handler, limits Limits) *http.Server {
 		ErrorLog:          log.New(limits.ErrorLog, limits.Prefix, log.LstdFlags),
 		ConnState:         l.state,
 	}
-	go srv.Serve(l)
-	return srv
+	return srv, l
 }
 
 // cappedListener keeps at most max connections open. A new one past that

@@ -12,22 +12,44 @@ import (
 )
 
 // serve serves a handler that answers 204 within limits on the loopback,
-// and returns the server and a dialer of it.
-func serve(t *testing.T, limits Limits) (*http.Server, func() net.Conn) {
+// and returns the server, a dialer of it, and a wait for the server to
+// have seen a connection go idle after its request (a client reads the
+// answer before the server marks the connection idle: under load, the
+// second of two answered connections may be marked first).
+func serve(t *testing.T, limits Limits) (srv *http.Server, dial func() net.Conn, idle func(net.Conn)) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, l := server(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/panic" {
 			panic("a handler's bug")
 		}
 		io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)
 	}), limits)
+	var (
+		mu    sync.Mutex
+		idles = map[string]chan struct{}{}
+	)
+	idled := func(addr string) chan struct{} {
+		mu.Lock()
+		defer mu.Unlock()
+		if idles[addr] == nil {
+			idles[addr] = make(chan struct{}, 100)
+		}
+		return idles[addr]
+	}
+	srv.ConnState = func(c net.Conn, s http.ConnState) {
+		l.state(c, s)
+		if s == http.StateIdle {
+			idled(c.RemoteAddr().String()) <- struct{}{}
+		}
+	}
+	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
-	return srv, func() net.Conn {
+	dial = func() net.Conn {
 		c, err := net.Dial("tcp", ln.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -35,6 +57,15 @@ func serve(t *testing.T, limits Limits) (*http.Server, func() net.Conn) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
+	idle = func(c net.Conn) {
+		t.Helper()
+		select {
+		case <-idled(c.LocalAddr().String()):
+		case <-time.After(10 * time.Second):
+			t.Fatal("the server never saw the connection idle")
+		}
+	}
+	return srv, dial, idle
 }
 
 // answered sends one request on c and reports whether it was answered,
@@ -71,7 +102,7 @@ func closed(c net.Conn, d time.Duration) bool {
 // Zero limits take the defaults: 10 s for a request's headers, 30 s of
 // idle keep-alive, no bound on a request or an answer (an agent's stream).
 func TestZeroLimitsTakeTheDefaults(t *testing.T) {
-	srv, _ := serve(t, Limits{})
+	srv, _, _ := serve(t, Limits{})
 	if srv.ReadHeaderTimeout != 10*time.Second || srv.IdleTimeout != 30*time.Second ||
 		srv.ReadTimeout != 0 || srv.WriteTimeout != 0 || srv.MaxHeaderBytes != 64<<10 {
 		t.Errorf("header %v, idle %v, read %v, write %v, header bytes %d", srv.ReadHeaderTimeout, srv.IdleTimeout,
@@ -82,7 +113,7 @@ func TestZeroLimitsTakeTheDefaults(t *testing.T) {
 // A client that never sends its headers, and a keep-alive one that stays
 // idle after its request, are closed at their bounds.
 func TestSilentAndIdleConnectionsAreClosed(t *testing.T) {
-	_, dial := serve(t, Limits{HeaderTimeout: 200 * time.Millisecond, IdleTimeout: 200 * time.Millisecond})
+	_, dial, _ := serve(t, Limits{HeaderTimeout: 200 * time.Millisecond, IdleTimeout: 200 * time.Millisecond})
 	silent, idle := dial(), dial()
 	if !answered(idle) {
 		t.Fatal("no answer")
@@ -100,11 +131,16 @@ func TestSilentAndIdleConnectionsAreClosed(t *testing.T) {
 // connection closed gives its slot back; when every open one is in a
 // request, a new one is closed at once.
 func TestPastTheCapTheLongestIdleMakesRoom(t *testing.T) {
-	_, dial := serve(t, Limits{MaxConns: 2})
+	_, dial, idle := serve(t, Limits{MaxConns: 2})
 	first, second := dial(), dial()
-	if !answered(first) || !answered(second) {
+	if !answered(first) {
 		t.Fatal("no answer within the cap")
 	}
+	idle(first)
+	if !answered(second) {
+		t.Fatal("no answer within the cap")
+	}
+	idle(second)
 	third := dial()
 	if !answered(third) {
 		t.Fatal("a client that asks was shut out by idle connections")
@@ -139,13 +175,14 @@ func TestPastTheCapTheLongestIdleMakesRoom(t *testing.T) {
 // The default cap is 64 connections: the 65th makes room by closing the
 // longest idle one.
 func TestTheDefaultCapIs64(t *testing.T) {
-	_, dial := serve(t, Limits{})
+	_, dial, idle := serve(t, Limits{})
 	conns := make([]net.Conn, 64)
 	for i := range conns {
 		conns[i] = dial()
 		if !answered(conns[i]) {
 			t.Fatalf("connection %d not answered", i+1)
 		}
+		idle(conns[i])
 	}
 	if closed(conns[0], 300*time.Millisecond) {
 		t.Fatal("a connection within the cap was closed")
@@ -162,7 +199,7 @@ func TestTheDefaultCapIs64(t *testing.T) {
 // never to the terminal (Go's default is the standard logger, on stderr).
 func TestServerErrorsGoToItsLog(t *testing.T) {
 	var log lockedBuffer
-	_, dial := serve(t, Limits{ErrorLog: &log, Prefix: "agents: "})
+	_, dial, _ := serve(t, Limits{ErrorLog: &log, Prefix: "agents: "})
 	// A handler's panic: the server recovers and logs it.
 	io.WriteString(dial(), "GET /panic HTTP/1.1\r\nHost: x\r\n\r\n")
 	deadline := time.Now().Add(5 * time.Second)
