@@ -190,6 +190,14 @@ func (c *contactSheet) Help() help.KeyMap {
 	k.Onward.SetEnabled(hasTask && cell.task.State == api.StateSuccess)
 	k.Retry.SetEnabled(c.retryable() > 0)
 	k.Undo.SetEnabled(len(c.discarded) > 0)
+	// Keys that move nothing are not offered: ↑/↓ on a sheet of one row,
+	// any move on a sheet of one cell.
+	several, rows := len(c.cells) > 1, len(c.cells) > c.perRow()
+	for _, b := range []*key.Binding{&k.Left, &k.Right, &k.First, &k.Last} {
+		b.SetEnabled(several)
+	}
+	k.Up.SetEnabled(rows)
+	k.Down.SetEnabled(rows)
 	return k
 }
 
