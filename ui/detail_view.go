@@ -230,27 +230,6 @@ func fields(th *Theme, raw []byte, w int) string {
 	return b.String()
 }
 
-// flowParts joins a line's parts with sep, going on to a new line before
-// a part that would pass w columns: a narrow screen shows each whole.
-func flowParts(parts []string, sep string, w int) string {
-	var b strings.Builder
-	at := 0
-	for i, p := range parts {
-		if i > 0 {
-			if at+lipgloss.Width(sep)+lipgloss.Width(p) > w {
-				b.WriteString("\n")
-				at = 0
-			} else {
-				b.WriteString(sep)
-				at += lipgloss.Width(sep)
-			}
-		}
-		b.WriteString(p)
-		at += lipgloss.Width(p)
-	}
-	return b.String()
-}
-
 func wrapIndent(s string, w, n int) string {
 	return strings.ReplaceAll(wrap(api.CleanLine(s), w), "\n", "\n"+strings.Repeat(" ", n))
 }

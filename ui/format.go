@@ -184,3 +184,24 @@ func (f *fitting) clampBlock(s string, w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// flowParts joins a line's parts with sep, going on to a new line before
+// a part that would pass w columns: a narrow screen shows each whole.
+func flowParts(parts []string, sep string, w int) string {
+	var b strings.Builder
+	at := 0
+	for i, p := range parts {
+		if i > 0 {
+			if at+ansi.StringWidth(sep)+ansi.StringWidth(p) > w {
+				b.WriteString("\n")
+				at = 0
+			} else {
+				b.WriteString(sep)
+				at += ansi.StringWidth(sep)
+			}
+		}
+		b.WriteString(p)
+		at += ansi.StringWidth(p)
+	}
+	return b.String()
+}

@@ -177,7 +177,10 @@ func (p *scenesPage) View() string {
 	}
 	th := p.env.theme
 	var b strings.Builder
-	b.WriteString(th.Title.Render(" Multi-scene jobs") + th.Dim.Render("  general_one_click: scenes you edit and recompose") + "\n\n")
+	// The title's words go to a line of their own on a narrow screen,
+	// rather than past its edge.
+	title := []string{th.Title.Render("Multi-scene jobs"), th.Dim.Render("general_one_click: scenes you edit and recompose")}
+	b.WriteString(indent(flowParts(title, "  ", p.width-1), 1) + "\n\n")
 	if p.err != nil {
 		b.WriteString(th.Error.Render(" Could not read the jobs: "+api.CleanLine(p.err.Error())) + "\n")
 		return b.String()
