@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +76,47 @@ func TestTeamHistoryUnreachableIsNamed(t *testing.T) {
 	r = runCLI(t, nil, "", "history", "--history-url", "mysql://ann:s3cret@db/studio")
 	if r.code != 2 || !strings.Contains(r.err, "not a PostgreSQL URL") || strings.Contains(r.err, "s3cret") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// A teammate's watch follows a task to its end but leaves its results to
+// the copy that sent it, which saves them at its next start: the task
+// ended while it was closed.
+func TestTeamWatchSavesOnlyThisCopysResults(t *testing.T) {
+	url := pgtest.Get(t).Database(t, "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	machineA, machineB := t.TempDir(), t.TempDir()
+	on := func(data string, args ...string) run {
+		return execute("", append(args, "--base-url", base, "--api-key", "k-team", "--data-dir", data,
+			"--history-url", url)...)
+	}
+	if r := on(machineA, "create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a kite"); r.code != 0 {
+		t.Fatalf("create on A: %+v", r)
+	}
+	dirA, dirB := filepath.Join(machineA, "saved"), filepath.Join(machineB, "saved")
+	r := on(machineB, "watch", "--download-dir", dirB)
+	if r.code != 0 || !strings.Contains(r.out, ": success") ||
+		!strings.Contains(r.err, "sent by "+(studio.Config{DataDir: machineA}).Machine()+": saved by that copy of clapper, not here") {
+		t.Fatalf("B's watch of A's task: %+v", r)
+	}
+	if files, _ := os.ReadDir(dirB); len(files) != 0 {
+		t.Errorf("B saved A's result: %v", files)
+	}
+	r = on(machineA, "watch", "--download-dir", dirA)
+	if r.code != 0 || !strings.Contains(r.out, "saving the results of 1 task(s) sent from here that ended while clapper was closed") ||
+		!strings.Contains(r.err, "saved "+dirA) {
+		t.Fatalf("A's next watch: %+v", r)
+	}
+	if files, _ := os.ReadDir(dirA); len(files) != 1 {
+		t.Errorf("A saved %v", files)
+	}
+	if r := on(machineA, "watch", "--download-dir", dirA); r.code != 0 || strings.Contains(r.out, "saving the results") {
+		t.Errorf("A's watch after saving: %+v", r)
 	}
 }

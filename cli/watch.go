@@ -19,9 +19,11 @@ func newWatchCmd(app *App) *cobra.Command {
 		Short: "Follow tasks in flight and download results",
 		Long: "Picks up every task that history holds as created, queueing or processing (from this run or " +
 			"any earlier one), follows it with the adaptive watcher until it succeeds or fails, prints each " +
-			"state change, and downloads results as tasks succeed. Downloads that an earlier clapper left " +
-			"unfinished (stopped, or killed) are resumed first; a file another clapper is fetching is left " +
-			"to it. Requests of unknown outcome are listed first: they are never resent.",
+			"state change, and downloads results as tasks succeed (in a team's history, those of the tasks " +
+			"sent from this copy of clapper: a teammate's copy saves theirs). Downloads that an earlier " +
+			"clapper left unfinished (stopped, or killed), and the results of this copy's tasks that ended " +
+			"while it was closed, are saved first; a file another clapper is fetching is left to it. " +
+			"Requests of unknown outcome are listed first: they are never resent.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return app.watchAll(cmd.Context(), o) },
 	}
@@ -124,6 +126,18 @@ func (app *App) resumeDownloads(ctx context.Context, s *studio.Studio, o createO
 			tasks = append(tasks, dl.TaskID)
 		}
 	}
+	caught, err := s.CatchUpSaves(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if len(caught) > 0 {
+		fmt.Fprintf(app.Out, "saving the results of %d task(s) sent from here that ended while clapper was closed\n", len(caught))
+	}
+	for _, id := range caught {
+		if !slices.Contains(tasks, id) {
+			tasks = append(tasks, id)
+		}
+	}
 	for _, id := range tasks {
 		if err := app.settle(ctx, s, id, o); err != nil {
 			if ctx.Err() != nil {
@@ -175,6 +189,11 @@ func (app *App) followAll(ctx context.Context, s *studio.Studio, left int, o cre
 				continue
 			}
 			if o.noDownload || ev.Result == nil || len(ev.Result.Creations) == 0 {
+				continue
+			}
+			if t, err := s.Record().TaskByID(ctx, ev.TaskID); err == nil && !s.SentHere(t) {
+				// A teammate's: the copy that sent it saves it (studio.SentHere).
+				fmt.Fprintf(app.Err, "  sent by %s: saved by that copy of clapper, not here\n", api.CleanLine(t.SentBy))
 				continue
 			}
 			if err := app.download(ctx, s, ev.TaskID, ev.Result, o); err != nil {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"clapper/api"
 	"clapper/record"
 	"cmp"
 	"context"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // A team's database holds what the team shares; what belongs to one
@@ -241,6 +243,39 @@ func (s *Store) savedElsewhere(ctx context.Context, tx *dbTx, localID int64) ([]
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// UnsavedSuccesses are the tasks sent by sentBy that succeeded, with a
+// result URL still valid at now, and that this machine has not saved:
+// they ended while no copy of it followed them (a teammate's poller read
+// their end), oldest first. A history file is one machine's: the tasks it
+// sends it sees end, and saves then or never by choice. None.
+func (s *Store) UnsavedSuccesses(ctx context.Context, sentBy string, now time.Time) ([]string, error) {
+	if s.local == nil {
+		return nil, nil
+	}
+	// A result URL lasts a day from the read that handed it out, and the
+	// read that sees an end is within minutes of it: two days of tasks
+	// hold every one still valid, on the index of who sent them.
+	rows, err := s.r.QueryContext(ctx, `SELECT t.task_id FROM tasks t
+		WHERE t.sent_by = ?1 AND t.created_at > ?2 AND t.state = ?3 AND t.task_id IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM saved_copies c WHERE c.task = t.id AND c.machine = ?4)
+			AND EXISTS (SELECT 1 FROM creations c WHERE c.task = t.id AND c.url != ''
+				AND (c.url_expires_at IS NULL OR c.url_expires_at > ?5))
+		ORDER BY t.created_at, t.id`, sentBy, ms(now.Add(-48*time.Hour)), api.StateSuccess, s.machine, ms(now))
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, id)
 	}
 	return out, rows.Err()
 }

@@ -229,3 +229,72 @@ func idOf(t *testing.T, s *Store, tk string) int64 {
 	}
 	return id
 }
+
+// A task sent from a copy that ended while the copy was closed (a
+// teammate's poller read its end) is that copy's to save when it starts:
+// while its result URL lasts, until it is saved, and never a teammate's.
+func TestTeamUnsavedSuccessesOfThisCopy(t *testing.T) {
+	teamOnly(t)
+	clk := &fakeClock{t: t0}
+	open := sharedDatabase(t)
+	ann := open(WithMachine("ann@a"), WithSender("acct", "ann@a"), WithClock(clk.Now))
+	poller := open(WithMachine("bob@b"), WithSender("acct", "bob@b"), WithClock(clk.Now))
+	ctx := context.Background()
+	unsaved := func(s *Store, sentBy string) []string {
+		t.Helper()
+		ids, err := s.UnsavedSuccesses(ctx, sentBy, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	old := t0.Add(-49 * time.Hour)
+	clk.t = old
+	submitted(t, ann, "tk-two-days-ago", `{"prompt":"x"}`)
+	clk.t = t0
+	for _, tk := range []string{"tk-valid", "tk-expired", "tk-running", "tk-two-days-ago"} {
+		if tk != "tk-two-days-ago" {
+			submitted(t, ann, tk, `{"prompt":"x"}`)
+		}
+	}
+	submitted(t, poller, "tk-bobs", `{"prompt":"x"}`)
+	end := func(tk, state string, expires time.Time) {
+		t.Helper()
+		if _, err := poller.ApplyResult(ctx, tk, record.Update{State: state,
+			Creations: []record.Creation{{URL: "https://files/" + tk + ".mp4", URLExpiresAt: expires}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end("tk-valid", api.StateSuccess, t0.Add(24*time.Hour))
+	end("tk-expired", api.StateSuccess, t0.Add(-time.Minute))
+	end("tk-two-days-ago", api.StateSuccess, t0.Add(24*time.Hour))
+	end("tk-bobs", api.StateSuccess, t0.Add(24*time.Hour))
+	if got := unsaved(ann, "ann@a"); !slices.Equal(got, []string{"tk-valid"}) {
+		t.Errorf("ann's to save: %v, want tk-valid", got)
+	}
+	if got := unsaved(poller, "bob@b"); !slices.Equal(got, []string{"tk-bobs"}) {
+		t.Errorf("bob's to save: %v, want tk-bobs alone", got)
+	}
+	// Saved on ann's machine: nothing left to catch up there.
+	id, err := ann.QueueDownload(ctx, "tk-valid", 0, record.KindURL, "/a/valid.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := unsaved(ann, "ann@a"); len(got) != 0 {
+		t.Errorf("ann's to save after saving: %v", got)
+	}
+}
+
+// A history file is one machine's, whose copies see their tasks end: none
+// is left to catch up.
+func TestFileHasNoUnsavedSuccesses(t *testing.T) {
+	sqliteOnly(t)
+	s, clk := newStore(t)
+	succeeded(t, s, "tk-1", "https://files/1.mp4", clk.Now().Add(time.Hour))
+	if ids, err := s.UnsavedSuccesses(context.Background(), "", clk.Now()); err != nil || len(ids) != 0 {
+		t.Errorf("%v %v", ids, err)
+	}
+}

@@ -112,6 +112,11 @@ type Downloads interface {
 	Downloads(ctx context.Context, taskID string) ([]Download, error)
 	PendingDownloads(ctx context.Context) ([]Download, error)
 	SavedFile(ctx context.Context, path string) (bool, error)
+	// UnsavedSuccesses are the tasks sent by sentBy that ended with a
+	// result still to fetch at now while no copy of this machine
+	// followed them (in a team's history: a teammate's poller read their
+	// end), which this machine has not saved.
+	UnsavedSuccesses(ctx context.Context, sentBy string, now time.Time) ([]string, error)
 }
 
 // Jobs are the multi-scene jobs, their versions and the versions' files.

@@ -279,6 +279,30 @@ func (s *Studio) saveEvent(ctx context.Context, ev track.Event) error {
 	return s.SaveResults(ctx, ev.TaskID, res)
 }
 
+// CatchUpSaves queues the saves of the results of this copy's tasks that
+// ended while it was closed, when it saves results as tasks succeed: in a
+// team's history, a teammate's poller may read the end of a task sent
+// here, and the copy that sent it hears of it only on its next start. It
+// returns their task ids; a command fetches them with Settle, a started
+// studio's downloader at once.
+func (s *Studio) CatchUpSaves(ctx context.Context) ([]string, error) {
+	if !s.savesOnSuccess() {
+		return nil, nil
+	}
+	ids, err := s.store.UnsavedSuccesses(ctx, s.sentBy, s.Now())
+	if err != nil {
+		return nil, fmt.Errorf("the results of tasks that ended while clapper was closed: %w", err)
+	}
+	var queued []string
+	for _, id := range ids {
+		if err := s.SaveResults(ctx, id, nil); err != nil {
+			return queued, err
+		}
+		queued = append(queued, id)
+	}
+	return queued, nil
+}
+
 // resultOf is what history holds of a finished task's results.
 func resultOf(t record.Task) *api.TaskResult {
 	if len(t.Creations) == 0 {

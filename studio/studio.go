@@ -283,6 +283,15 @@ func (s *Studio) Start(ctx context.Context) error {
 		}
 		s.watcher.Run(ctx)
 	}()
+	if s.Config.Team() {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if _, err := s.CatchUpSaves(ctx); err != nil && ctx.Err() == nil {
+				s.publish(track.Event{Kind: track.EventPollFailed, Err: err, At: s.Now()})
+			}
+		}()
+	}
 	go func() {
 		defer s.wg.Done()
 		s.store.WatchChanges(ctx, every, record.ChangeWatch{

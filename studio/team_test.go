@@ -219,3 +219,43 @@ func TestMachineOfTheDefaultDataFolderIsTheUserAtTheHost(t *testing.T) {
 		t.Errorf("machine of data in %s: %q", other, got)
 	}
 }
+
+// A task that ended while the copy that sent it was closed (a teammate's
+// copy read its end) is saved by that copy when it starts.
+func TestTeamCopySavesOnStartWhatEndedWhileClosed(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	ann := tm.copy(t, "ann", nil)
+	sub, err := ann.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a kite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.Close()
+	bob := tm.copy(t, "bob", nil)
+	if n, err := bob.FollowInFlight(ctx); err != nil || n != 1 {
+		t.Fatalf("bob follows %d (%v)", n, err)
+	}
+	tm.clk.Advance(10 * time.Minute)
+	bob.Poll(ctx)
+	if done, err := bob.Record().TaskByID(ctx, sub.Task.TaskID); err != nil || done.State != api.StateSuccess {
+		t.Fatalf("bob did not see ann's task end: %+v %v", done, err)
+	}
+	if ds, _ := bob.Record().Downloads(ctx, sub.Task.TaskID); len(ds) != 0 {
+		t.Errorf("bob saves ann's result: %+v", ds)
+	}
+	again := tm.copy(t, "ann", nil)
+	if err := again.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ds, err := again.Record().Downloads(ctx, sub.Task.TaskID)
+		if err == nil && len(ds) > 0 && ds[0].Status == record.DownloadDone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ann's copy did not save the result on starting: %+v %v", ds, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
