@@ -47,3 +47,24 @@ func TestHistoryOffersNoEnterOverNoMatch(t *testing.T) {
 		t.Fatalf("the help line over no match: %q", last)
 	}
 }
+
+// At 60x16 the History page's search line keeps whole words: the words a
+// search takes end in "…" where the room ends, and a search's words stand
+// without the hint that no longer fits (both were cut mid-word: "fr",
+// "(/ to chang").
+func TestHistorySearchLineAtTheSmallestScreen(t *testing.T) {
+	tm := historyProgram(t, 60, 16)
+	if !drawnWhole(tm, `/ search: words state: .*is:keeper …`) {
+		t.Fatal("the search words are not cut between whole words at 60 columns")
+	}
+	tm.Send(press("/"))
+	tm.Type("fox from:" + testNow.Format("2006-01-02"))
+	tm.Send(press("enter"))
+	waitScreen(t, tm, "search ›")
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	lines := strings.Split(screen(tm.FinalModel(t).(*Model)), "\n")
+	if line := strings.TrimRight(lines[3], " "); line != "search › fox from:"+testNow.Format("2006-01-02") {
+		t.Fatalf("the search's line at 60 columns: %q", line)
+	}
+}

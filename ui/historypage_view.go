@@ -17,9 +17,26 @@ func (p *historyPage) View() string {
 	case p.typing:
 		b.WriteString(p.search.View())
 	case p.search.Value() != "":
-		b.WriteString(th.Dim.Render("search › ") + api.CleanLine(p.search.Value()) + th.Dim.Render("   (/ to change, esc in search clears)"))
+		// The words searched first; how to change them where they fit.
+		value, hint := api.CleanLine(p.search.Value()), "   (/ to change, esc in search clears)"
+		room := p.width - textutil.Width("search › ")
+		if textutil.Width(value+hint) > room {
+			value, hint = textutil.Truncate(value, room), ""
+		}
+		b.WriteString(th.Dim.Render("search › ") + value + th.Dim.Render(hint))
 	default:
-		b.WriteString(th.Dim.Render("/ search: words state: op: model: tag: by: set: is:keeper from: to:"))
+		// The words a search takes, as many whole as fit.
+		hint := "/ search:"
+		words := strings.Fields("words state: op: model: tag: by: set: is:keeper from: to:")
+		for i, w := range words {
+			more := map[bool]string{true: " …"}[i < len(words)-1]
+			if textutil.Width(hint+" "+w+more) > p.width {
+				hint += " …"
+				break
+			}
+			hint += " " + w
+		}
+		b.WriteString(th.Dim.Render(hint))
 	}
 	b.WriteString("\n")
 	switch {
