@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
+	"clapper/internal/textutil"
 	"clapper/record"
 )
 
@@ -204,4 +205,15 @@ func flowParts(parts []string, sep string, w int) string {
 		at += ansi.StringWidth(p)
 	}
 	return b.String()
+}
+
+// wrapAtMost wraps s to w cells in at most n lines, the last ending in "…"
+// when some is left out.
+func wrapAtMost(s string, w, n int) []string {
+	lines := strings.Split(wrap(s, w), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = textutil.Truncate(strings.TrimRight(lines[n-1], " ")+" …", w)
+	}
+	return lines
 }

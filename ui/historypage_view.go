@@ -44,11 +44,7 @@ func (p *historyPage) View() string {
 		// A word that cannot be read is named whole where it fits in two
 		// lines (the states state: takes are longer than 80 columns): the
 		// second takes the blank line's place.
-		lines := strings.Split(wrap(api.CleanLine(p.problem), p.width), "\n")
-		if len(lines) > 2 {
-			lines = lines[:2]
-			lines[1] = textutil.Truncate(strings.TrimRight(lines[1], " ")+" …", p.width)
-		}
+		lines := wrapAtMost(api.CleanLine(p.problem), p.width, 2)
 		b.WriteString(th.Error.Render(strings.Join(lines, "\n")) + strings.Repeat("\n", 3-len(lines)))
 	default:
 		b.WriteString(p.totalsLine())

@@ -79,6 +79,9 @@ func (p *settingsPage) View() string {
 		if i == p.cursor {
 			chosen = len(rows)
 		}
+		if !(i == p.cursor && p.editing) {
+			v = textutil.Truncate(v, max(p.width-lw-3, 10)) // the edge shows no cut
+		}
 		rows = append(rows, marker+label+" "+v)
 		if i == p.cursor {
 			help := r.help
@@ -89,7 +92,11 @@ func (p *settingsPage) View() string {
 					help += " Tab completes."
 				}
 			}
-			rows = append(rows, strings.Repeat(" ", lw+3)+th.Dim.Render(textutil.Fit(help, max(p.width-lw-4, 10))))
+			// Two lines of it: one cut what most rows' help says last
+			// (what wins over the setting, what saving does).
+			for _, line := range wrapAtMost(help, max(p.width-lw-4, 10), 2) {
+				rows = append(rows, strings.Repeat(" ", lw+3)+th.Dim.Render(line))
+			}
 		}
 	}
 	var tail []string
