@@ -145,7 +145,7 @@ func (app *App) create(ctx context.Context, op api.Operation, o createOpts) erro
 		}
 		return writeDryRun(app.Out, raw)
 	}
-	s, err := app.open(ctx, studio.Options{SendOnly: !o.wait, DownloadDir: o.downloadDir})
+	s, err := app.open(ctx, studio.Options{SendOnly: !o.wait, DownloadDir: o.downloadDir, NoDownload: o.noDownload})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func newFollowCmd(app *App) *cobra.Command {
 			if err := api.CheckID(id); err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
-			s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir})
+			s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir, NoDownload: o.noDownload})
 			if err != nil {
 				return err
 			}

@@ -62,7 +62,7 @@ func (app *App) createSet(ctx context.Context, op api.Operation, versions []stud
 		}
 		return nil
 	}
-	s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir})
+	s, err := app.open(ctx, studio.Options{DownloadDir: o.downloadDir, NoDownload: o.noDownload})
 	if err != nil {
 		return err
 	}
