@@ -24,3 +24,20 @@ func TestHelpLineKeepsAGapBeforeTheGlobalKeys(t *testing.T) {
 		t.Fatalf("the help line has no separator's gap before ? help: %q", last)
 	}
 }
+
+// A history with no task offers no filter, state, operation or sort: there
+// is nothing to narrow, and s, pressed anyway, keeps the page's welcome
+// (it filtered the nothing: "No task matches these filters").
+func TestEmptyHistoryOffersNoFilters(t *testing.T) {
+	clk := &clock{t: testNow}
+	tm := runningOn(t, New(newTestStudio(t, clk), clk.now, nil), 80, 24)
+	waitScreen(t, tm, "No tasks yet")
+	tm.Send(press("s"))
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	got := screen(tm.FinalModel(t).(*Model))
+	lines := strings.Split(got, "\n")
+	if last := lines[len(lines)-1]; strings.Contains(last, "filter") || !strings.Contains(got, "No tasks yet") {
+		t.Fatalf("an empty history offers filters, or s filtered it:\n%s", got)
+	}
+}

@@ -196,6 +196,12 @@ func (p *tasksPage) KeyMap() tasksKeys {
 	k.Sheet.SetEnabled(!onPinned && hasRow)
 	k.Extend.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
 	k.Upscale.SetEnabled(!onPinned && hasRow && isFinishedVideo(&row))
+	if p.empty && !p.filtered() {
+		// No task at all: nothing to filter or sort (o moved nothing).
+		for _, b := range []*key.Binding{&k.Filter, &k.State, &k.Op, &k.Sort} {
+			b.SetEnabled(false)
+		}
+	}
 	if p.filtering {
 		// Every other key is text while the words are typed.
 		return tasksKeys{Filter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
