@@ -68,3 +68,25 @@ func TestHistorySearchLineAtTheSmallestScreen(t *testing.T) {
 		t.Fatalf("the search's line at 60 columns: %q", line)
 	}
 }
+
+// The charts shown in place of the list offer the keys that scroll them
+// only when they pass the room: at 80x24 the standard charts fit, and
+// ↑/↓, pgup/pgdn and g/G moved nothing; at 60x16 they scroll.
+func TestHistoryChartsOfferScrollingOnlyWhenTheyPassTheRoom(t *testing.T) {
+	for _, c := range []struct {
+		w, h   int
+		scroll bool
+	}{{80, 24, false}, {60, 16, true}} {
+		tm := historyProgram(t, c.w, c.h)
+		tm.Send(press("c"))
+		waitScreen(t, tm, "Credits by")
+		tm.Send(press("?"))
+		waitScreen(t, tm, "Keys: History")
+		tm.Send(press("q"))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+		got := screen(tm.FinalModel(t).(*Model))
+		if strings.Contains(got, "scroll up") != c.scroll || strings.Contains(got, "G    bottom") != c.scroll || !strings.Contains(got, "c the list") {
+			t.Errorf("the charts at %dx%d: scrolling offered should be %v:\n%s", c.w, c.h, c.scroll, got)
+		}
+	}
+}

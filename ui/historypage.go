@@ -66,6 +66,10 @@ type historyPage struct {
 	// chartScroll is the first line of the charts shown in place of the
 	// list on a narrow terminal.
 	chartScroll int
+	// chartLines is how many lines the charts in place took when last
+	// drawn: the keys that scroll them are offered only when they pass
+	// the list's room.
+	chartLines int
 }
 
 // historyTotals are the counts by state of the tasks a search matches,
@@ -172,6 +176,9 @@ func (p *historyPage) Help() help.KeyMap {
 	if p.chartsInPlace() {
 		// What the list keys do to the charts shown in its place.
 		k.Open.SetEnabled(false)
+		for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom} {
+			b.SetEnabled(p.chartLines > p.listHeight())
+		}
 		k.Up.SetHelp("↑/k", "scroll up")
 		k.Down.SetHelp("↓/j", "scroll down")
 		k.Top.SetHelp("g", "top")

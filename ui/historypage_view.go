@@ -58,6 +58,7 @@ func (p *historyPage) View() string {
 	if p.chartsInPlace() {
 		lines := strings.Split(strings.TrimRight(p.charts(p.width), "\n"), "\n")
 		h := p.listHeight()
+		p.chartLines = len(lines)
 		p.chartScroll = min(p.chartScroll, max(len(lines)-h, 0))
 		body = strings.Join(lines[p.chartScroll:min(p.chartScroll+h, len(lines))], "\n")
 	} else {
