@@ -120,3 +120,32 @@ func TestTeamWatchSavesOnlyThisCopysResults(t *testing.T) {
 		t.Errorf("A's watch after saving: %+v", r)
 	}
 }
+
+// A copy that saw its task end and left the results unsaved by choice
+// (create --wait --no-download) does not save them at its next start: only
+// what ended while it was closed is caught up.
+func TestTeamCopyDoesNotCatchUpWhatItLeftUnsaved(t *testing.T) {
+	url := pgtest.Get(t).Database(t, "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	data := t.TempDir()
+	dir := filepath.Join(data, "saved")
+	on := func(args ...string) run {
+		return execute("", append(args, "--base-url", base, "--api-key", "k-team", "--data-dir", data,
+			"--history-url", url, "--download-dir", dir)...)
+	}
+	if r := on("create", "reference2image", "--set", "model=svcq2", "--set", "prompt=a kite", "--wait", "--no-download"); r.code != 0 {
+		t.Fatalf("create --wait --no-download: %+v", r)
+	}
+	if r := on("watch"); r.code != 0 || strings.Contains(r.out, "saving the results") {
+		t.Errorf("the next watch: %+v", r)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("saved what --no-download left: %v", files)
+	}
+}

@@ -209,15 +209,26 @@ func byExpiry(a, b record.Download) int {
 // recordSavedCopy tells the team that this machine saved a result of the
 // task of download id (of the machine file).
 func (s *Store) recordSavedCopy(ctx context.Context, id int64) error {
-	var task int64
-	if err := s.local.r.QueryRowContext(ctx, `SELECT task FROM downloads WHERE id = ?`, id).Scan(&task); err != nil {
+	var (
+		task   int64
+		taskID string
+	)
+	if err := s.local.r.QueryRowContext(ctx, `SELECT t.id, t.task_id FROM downloads d JOIN tasks t ON t.id = d.task
+		WHERE d.id = ?`, id).Scan(&task, &taskID); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	return s.savedCopy(ctx, task, taskID)
+}
+
+// savedCopy tells the team that this machine saved a result of task
+// taskID of id task, when the team's database holds it under that id (a
+// database made anew gives ids again).
+func (s *Store) savedCopy(ctx context.Context, task int64, taskID string) error {
 	now := ms(s.now())
 	return s.write(ctx, func(tx *dbTx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO saved_copies (task, machine, saved_at)
-			SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM tasks WHERE id = ?1)
-			ON CONFLICT (task, machine) DO UPDATE SET saved_at = excluded.saved_at`, task, s.machine, now); err != nil {
+			SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM tasks WHERE id = ?1 AND task_id = ?4)
+			ON CONFLICT (task, machine) DO UPDATE SET saved_at = excluded.saved_at`, task, s.machine, now, taskID); err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
 		return nil
@@ -248,10 +259,13 @@ func (s *Store) savedElsewhere(ctx context.Context, tx *dbTx, localID int64) ([]
 }
 
 // UnsavedSuccesses are the tasks sent by sentBy that succeeded, with a
-// result URL still valid at now, and that this machine has not saved:
-// they ended while no copy of it followed them (a teammate's poller read
-// their end), oldest first. A history file is one machine's: the tasks it
-// sends it sees end, and saves then or never by choice. None.
+// result URL still valid at now, whose end no copy of this machine saw:
+// they ended while none followed them (a teammate's poller read their
+// end), oldest first. What a copy saw end is its own: saved, queued, failed
+// or left unsaved by choice (LeaveUnsaved), it is in the machine file; one
+// saved there whose report to the team failed is reported now. A history
+// file is one machine's: the tasks it sends it sees end, and saves then or
+// never by choice. None.
 func (s *Store) UnsavedSuccesses(ctx context.Context, sentBy string, now time.Time) ([]string, error) {
 	if s.local == nil {
 		return nil, nil
@@ -259,7 +273,7 @@ func (s *Store) UnsavedSuccesses(ctx context.Context, sentBy string, now time.Ti
 	// A result URL lasts a day from the read that handed it out, and the
 	// read that sees an end is within minutes of it: two days of tasks
 	// hold every one still valid, on the index of who sent them.
-	rows, err := s.r.QueryContext(ctx, `SELECT t.task_id FROM tasks t
+	rows, err := s.r.QueryContext(ctx, `SELECT t.id, t.task_id FROM tasks t
 		WHERE t.sent_by = ?1 AND t.created_at > ?2 AND t.state = ?3 AND t.task_id IS NOT NULL
 			AND NOT EXISTS (SELECT 1 FROM saved_copies c WHERE c.task = t.id AND c.machine = ?4)
 			AND EXISTS (SELECT 1 FROM creations c WHERE c.task = t.id AND c.url != ''
@@ -268,14 +282,51 @@ func (s *Store) UnsavedSuccesses(ctx context.Context, sentBy string, now time.Ti
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	defer rows.Close()
-	var out []string
+	type candidate struct {
+		id     int64
+		taskID string
+	}
+	var found []candidate
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var c candidate
+		if err := rows.Scan(&c.id, &c.taskID); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("history: %w", err)
 		}
-		out = append(out, id)
+		found = append(found, c)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var out []string
+	for _, c := range found {
+		var seen, saved bool
+		err := s.local.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tasks WHERE id = ?1 AND task_id = ?2),
+			EXISTS (SELECT 1 FROM downloads d JOIN tasks t ON t.id = d.task WHERE t.id = ?1 AND t.task_id = ?2 AND d.status = ?3)`,
+			c.id, c.taskID, record.DownloadDone).Scan(&seen, &saved)
+		if err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		switch {
+		case saved:
+			if err := s.savedCopy(ctx, c.id, c.taskID); err != nil {
+				return nil, err
+			}
+		case !seen:
+			out = append(out, c.taskID)
+		}
+	}
+	return out, nil
+}
+
+// LeaveUnsaved records that a copy of this machine saw task taskID, sent
+// from it, succeed and left its results unsaved by choice (auto-download
+// off, --no-download): UnsavedSuccesses does not save them on the next
+// start. A history file's copies see their tasks end: nothing to record.
+func (s *Store) LeaveUnsaved(ctx context.Context, taskID string) error {
+	if s.local == nil {
+		return nil
+	}
+	return s.mirrorTask(ctx, taskID)
 }

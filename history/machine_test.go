@@ -298,3 +298,81 @@ func TestFileHasNoUnsavedSuccesses(t *testing.T) {
 		t.Errorf("%v %v", ids, err)
 	}
 }
+
+// What a copy of this machine saw end is not caught up: a result its user
+// chose not to save (auto-download off, --no-download: LeaveUnsaved), and
+// one it saved whose report to the team's database failed (that report is
+// made then, so the team sees 'saved on NAME').
+func TestTeamUnsavedSuccessesLeaveWhatThisMachineSawEnd(t *testing.T) {
+	teamOnly(t)
+	clk := &fakeClock{t: t0}
+	open := sharedDatabase(t)
+	ann := open(WithMachine("ann@a"), WithSender("acct", "ann@a"), WithClock(clk.Now))
+	bob := open(WithMachine("bob@b"), WithSender("acct", "bob@b"), WithClock(clk.Now))
+	ctx := context.Background()
+	for _, tk := range []string{"tk-declined", "tk-saved", "tk-closed"} {
+		submitted(t, ann, tk, `{"prompt":"x"}`)
+		if _, err := bob.ApplyResult(ctx, tk, record.Update{State: api.StateSuccess,
+			Creations: []record.Creation{{URL: "https://files/" + tk + ".mp4", URLExpiresAt: t0.Add(24 * time.Hour)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ann.LeaveUnsaved(ctx, "tk-declined"); err != nil {
+		t.Fatal(err)
+	}
+	id, err := ann.QueueDownload(ctx, "tk-saved", 0, record.KindURL, "/a/saved.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// The team's database did not hear of the save (it was down then).
+	if _, err := ann.w.ExecContext(ctx, `DELETE FROM saved_copies`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ann.UnsavedSuccesses(ctx, "ann@a", clk.Now())
+	if err != nil || !slices.Equal(got, []string{"tk-closed"}) {
+		t.Errorf("ann's to save: %v (%v), want tk-closed alone", got, err)
+	}
+	if saved, err := bob.TaskByID(ctx, "tk-saved"); err != nil || !slices.Equal(saved.SavedOn, []string{"ann@a"}) {
+		t.Errorf("bob sees tk-saved saved on %v (%v), want ann@a", saved.SavedOn, err)
+	}
+	// A history file has nothing to leave.
+	if err := open(WithMachine("ann@a")).local.LeaveUnsaved(ctx, "tk-closed"); err != nil {
+		t.Error(err)
+	}
+}
+
+// A download of the old database's task that ends after the database was
+// made anew tells the new one nothing: its task of that id is another.
+func TestTeamSaveOfTheOldDatabaseIsNotTheNewTasks(t *testing.T) {
+	teamOnly(t)
+	ctx := context.Background()
+	old := sharedDatabase(t)(WithMachine("a"))
+	succeeded(t, old, "tk-old", "https://files/old.mp4", time.Time{})
+	id, err := old.QueueDownload(ctx, "tk-old", 0, record.KindURL, "/a/old.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ClaimDownload(ctx, id, "me", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	anew := sharedDatabase(t)
+	bob := anew(WithMachine("bob"))
+	s, err := OpenPostgres(ctx, bob.url, old.local.where, WithMachine("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	succeeded(t, bob, "tk-new", "https://files/new.mp4", time.Time{})
+	if o, n := idOf(t, old, "tk-old"), idOf(t, s, "tk-new"); o != n {
+		t.Fatalf("the new database gave tk-new id %d, not the old tk-old's %d", n, o)
+	}
+	if err := s.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadDone, Owner: "me", Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if tk, err := bob.TaskByID(ctx, "tk-new"); err != nil || len(tk.SavedOn) != 0 {
+		t.Errorf("tk-new saved on %v (%v): a's save was of the old database's task", tk.SavedOn, err)
+	}
+}

@@ -117,6 +117,9 @@ type Downloads interface {
 	// followed them (in a team's history: a teammate's poller read their
 	// end), which this machine has not saved.
 	UnsavedSuccesses(ctx context.Context, sentBy string, now time.Time) ([]string, error)
+	// LeaveUnsaved records that this machine saw task taskID succeed and
+	// left its results unsaved by choice: UnsavedSuccesses leaves it.
+	LeaveUnsaved(ctx context.Context, taskID string) error
 }
 
 // Jobs are the multi-scene jobs, their versions and the versions' files.

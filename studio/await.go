@@ -2,6 +2,7 @@ package studio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -92,8 +93,12 @@ func (s *Studio) relay(ctx context.Context, tui bool) {
 		case ev = <-s.watcher.Events():
 		case ev = <-s.inbox:
 		}
-		if ev.Kind == track.EventState && ev.To == api.StateSuccess && s.savesOnSuccess() {
-			if err := s.saveEvent(ctx, ev); err != nil {
+		if ev.Kind == track.EventState && ev.To == api.StateSuccess {
+			save := s.saveEvent
+			if !s.savesOnSuccess() {
+				save = s.leaveUnsaved
+			}
+			if err := save(ctx, ev); err != nil {
 				s.deliver(ctx, tui, track.Event{Kind: track.EventDownload, TaskID: ev.TaskID, Operation: ev.Operation, Err: err, At: s.Now()})
 			}
 		}
@@ -277,6 +282,26 @@ func (s *Studio) saveEvent(ctx context.Context, ev track.Event) error {
 		return nil
 	}
 	return s.SaveResults(ctx, ev.TaskID, res)
+}
+
+// leaveUnsaved records, in a team's history, that this copy saw its task
+// succeed and left the results unsaved by choice (auto-download off,
+// --no-download): CatchUpSaves on the next start does not save them.
+func (s *Studio) leaveUnsaved(ctx context.Context, ev track.Event) error {
+	if !s.Config.Team() {
+		return nil
+	}
+	t, err := s.store.TaskByID(ctx, ev.TaskID)
+	if errors.Is(err, record.ErrNotFound) || err == nil && !s.SentHere(t) {
+		return nil // not a task of this copy's to save
+	}
+	if err == nil {
+		err = s.store.LeaveUnsaved(ctx, ev.TaskID)
+	}
+	if err != nil {
+		return fmt.Errorf("task %s's results left unsaved: %w", ev.TaskID, err)
+	}
+	return nil
 }
 
 // CatchUpSaves queues the saves of the results of this copy's tasks that
