@@ -42,6 +42,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Config is what a studio needs to reach the service and its history.
@@ -471,14 +473,18 @@ func (c Config) HistoryName() string {
 // TeamMachinePath is where this machine keeps its own part of a team's
 // history (the files it saved and their leases, its upload cache): a file
 // of its own per team database, in the data folder, since ids and paths of
-// one database mean nothing in another.
+// one database mean nothing in another. The database is named as the
+// connection resolves it (the port and the database a URL leaves out), so
+// that every spelling of one database is one file: two processes of this
+// machine hold one lease on a file, not one each.
 func (c Config) TeamMachinePath() string {
 	var name string
-	if u, err := url.Parse(c.HistoryURL); err == nil {
-		name = u.Host + u.Path
-		if socket := u.Query().Get("host"); socket != "" {
-			name = socket + "/" + name
+	if pc, err := pgconn.ParseConfig(c.HistoryURL); err == nil {
+		db := pc.Database
+		if db == "" {
+			db = pc.User // the server's default database
 		}
+		name = fmt.Sprintf("%s:%d/%s", pc.Host, pc.Port, db)
 	}
 	return filepath.Join(c.DataDir, "team-"+fileSafe(name)+".db")
 }

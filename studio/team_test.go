@@ -259,3 +259,27 @@ func TestTeamCopySavesOnStartWhatEndedWhileClosed(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// One team database is one machine file, however its URL is spelled (the
+// port left out, another user, another scheme): two processes of this
+// machine share its leases and do not both fetch a file. Two databases are
+// two files, the default database (the user's name) too.
+func TestTeamMachineFileIsOnePerDatabase(t *testing.T) {
+	data := t.TempDir()
+	path := func(url string) string { return studio.Config{DataDir: data, HistoryURL: url}.TeamMachinePath() }
+	one := path("postgres://ann:pw@db.example:5432/team")
+	for _, same := range []string{"postgres://bob@db.example/team", "postgresql://ann@db.example:5432/team?sslmode=disable"} {
+		if got := path(same); got != one {
+			t.Errorf("%s: %s, want %s", same, got, one)
+		}
+	}
+	if filepath.Base(one) != "team-db.example_5432_team.db" {
+		t.Errorf("the machine file: %s", one)
+	}
+	if a, b := path("postgres://ann@db.example"), path("postgres://bob@db.example"); a == b {
+		t.Errorf("the databases ann and bob (no database named: the user's) share %s", a)
+	}
+	if a, b := path("postgres://ann@db.example/team"), path("postgres://ann@db.example:5433/team"); a == b {
+		t.Errorf("two servers share %s", a)
+	}
+}
