@@ -162,6 +162,10 @@ func (d *detailModel) Help() help.KeyMap {
 	k.Parent.SetEnabled(t != nil && len(t.From) > 0)
 	k.Child.SetEnabled(t != nil && len(t.Onward) > 0)
 	k.Lineage.SetEnabled(t != nil && (len(t.From) > 0 || len(t.Onward) > 0))
+	// A detail that fits its room does not scroll.
+	scrolls := d.vp.TotalLineCount() > d.vp.Height()
+	k.Up.SetEnabled(scrolls)
+	k.Down.SetEnabled(scrolls)
 	return k
 }
 

@@ -32,3 +32,32 @@ func TestDetailStatusLineAtTheSmallestScreen(t *testing.T) {
 		}
 	}
 }
+
+// A detail that fits its room offers no scrolling; one longer than the
+// room does (↑/↓ were offered on every detail).
+func TestDetailOffersScrollingOnlyWhenLonger(t *testing.T) {
+	for _, c := range []struct {
+		w, h   int
+		keys   []string // to the task's detail
+		word   string   // on the detail once read
+		scroll bool
+	}{
+		{140, 40, []string{"down", "down", "down", "down", "enter"}, "No usable face", false}, // the failed lighthouse: a few lines
+		{80, 24, []string{"G", "enter"}, "Timeline", true},                                    // the red fox: its request and echo pass 24 rows
+	} {
+		tm, _ := runningModel(t, c.w, c.h)
+		waitScreen(t, tm, "processing 40%")
+		for _, k := range c.keys {
+			tm.Send(press(k))
+		}
+		waitScreen(t, tm, c.word)
+		tm.Send(press("?"))
+		waitScreen(t, tm, "Keys: task detail")
+		tm.Send(press("q"))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+		got := screen(tm.FinalModel(t).(*Model))
+		if strings.Contains(got, "scroll up") != c.scroll || strings.Contains(got, "scroll down") != c.scroll {
+			t.Errorf("the detail at %dx%d: scrolling offered should be %v:\n%s", c.w, c.h, c.scroll, got)
+		}
+	}
+}
