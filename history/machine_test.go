@@ -2,8 +2,10 @@ package history
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -374,5 +376,54 @@ func TestTeamSaveOfTheOldDatabaseIsNotTheNewTasks(t *testing.T) {
 	}
 	if tk, err := bob.TaskByID(ctx, "tk-new"); err != nil || len(tk.SavedOn) != 0 {
 		t.Errorf("tk-new saved on %v (%v): a's save was of the old database's task", tk.SavedOn, err)
+	}
+}
+
+// The team database's notifications and the machine file's probe each
+// report changes, and the watcher's Changed is told of them one at a time.
+func TestTeamWatchTellsOfChangesOneAtATime(t *testing.T) {
+	teamOnly(t)
+	open := sharedDatabase(t)
+	a1, a2, b := open(WithMachine("a")), open(WithMachine("a")), open(WithMachine("b"))
+	ctx := context.Background()
+	succeeded(t, a1, "tk-1", "https://files/1.mp4", time.Time{})
+	id, err := a1.QueueDownload(ctx, "tk-1", 0, record.KindURL, "/a/1.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu           sync.Mutex
+		inside, most int
+		calls        int
+	)
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- a1.WatchChanges(wctx, 2*time.Millisecond, record.ChangeWatch{Changed: func() {
+			mu.Lock()
+			inside++
+			calls++
+			most = max(most, inside)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			inside--
+			mu.Unlock()
+		}})
+	}()
+	for i := range 40 {
+		// One change in the machine file, one in the team's database.
+		if err := a2.UpdateDownload(ctx, id, record.DownloadProgress{Status: record.DownloadRunning, Bytes: int64(i), Total: 100}); err != nil {
+			t.Fatal(err)
+		}
+		submitted(t, b, fmt.Sprintf("tk-b-%d", i), `{"prompt":"x"}`)
+		time.Sleep(3 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if most != 1 || calls < 10 {
+		t.Errorf("Changed ran %d at once, called %d times", most, calls)
 	}
 }
