@@ -124,7 +124,10 @@ var launch = func(target string) error {
 	default:
 		cmd = exec.Command("xdg-open", target)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := cmd.Start(); errors.Is(err, exec.ErrNotFound) {
+		// A server or a container: say what is missing, not exec's words.
+		return fmt.Errorf("nothing here opens files or links (%s is not installed)", filepath.Base(cmd.Path))
+	} else if err != nil {
 		return err
 	}
 	go cmd.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,41 @@ func TestAFileOfUnknownKindIsNotOfferedToO(t *testing.T) {
 	}
 	if want := "already saved: " + saved + " (not opened: its kind is unknown)"; !strings.Contains(got, want) {
 		t.Errorf("d's answer lacks %q:\n%s", want, got)
+	}
+}
+
+// o where no desktop opener is installed (a server, a container) says
+// what is missing, not exec's words ("exec: \"xdg-open\": executable file
+// not found in $PATH").
+func TestOpenWithoutADesktopOpenerSaysWhy(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ctx := context.Background()
+	const id = "811000000000000041"
+	seed(t, s, clk, []task{{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a plain otter"}`, id, api.StateSuccess, 40, "", testNow.Add(-time.Hour), 1}})
+	saved := filepath.Join(t.TempDir(), "otter.mp4")
+	if err := os.WriteFile(saved, []byte("mp4"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := s.Record().QueueDownload(ctx, id, 0, record.KindURL, saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: saved, Bytes: 3, Total: 3}); err != nil {
+		t.Fatal(err)
+	}
+	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
+	waitScreen(t, tm, "a plain otter")
+	tm.Send(press("enter"))
+	waitScreen(t, tm, "Timeline")
+	tm.Send(press("o"))
+	waitScreen(t, tm, "could not open")
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	// The status line's text (the line cuts it at 140 columns: ! shows it).
+	got := tm.FinalModel(t).(*Model).lastStatus
+	if want := "could not open " + saved + ": nothing here opens files or links (xdg-open is not installed)"; runtime.GOOS == "linux" && got != want {
+		t.Fatalf("o without an opener says %q, want %q", got, want)
 	}
 }
