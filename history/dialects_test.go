@@ -17,7 +17,8 @@ import (
 // Both migration trees carry the same numbers and end with the same tables
 // and columns: a team's database holds what a history file holds, but for
 // what belongs to one machine, which each copy keeps in a history file of
-// its own (machine.go) and the team learns of as saved_copies. The other
+// its own (machine.go) and the team learns of as saved_copies (the rows
+// from before, old_machine_*, wait there for their machine). The other
 // difference is the search index, tasks_fts, which SQLite keeps as FTS5
 // tables and PostgreSQL as a table with a trigram index.
 func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
@@ -85,7 +86,8 @@ func TestMigrationTreesDefineTheSameSchema(t *testing.T) {
 		return only
 	}
 	onlyLite = apart("SQLite", onlyLite, inLite, "downloads", "version_downloads", "uploads")
-	onlyPG = apart("PostgreSQL", onlyPG, inPG, "saved_copies")
+	onlyPG = apart("PostgreSQL", onlyPG, inPG, "saved_copies",
+		"old_machine_downloads", "old_machine_version_downloads", "old_machine_uploads")
 	if len(onlyLite)+len(onlyPG) > 0 {
 		t.Errorf("the schemas differ:\n  only in SQLite: %s\n  only in PostgreSQL: %s",
 			strings.Join(onlyLite, ", "), strings.Join(onlyPG, ", "))
@@ -180,5 +182,79 @@ func TestTeamSavesFromBeforeMachineFilesAreKept(t *testing.T) {
 	task, err := s.TaskByID(ctx, "tk-1")
 	if err != nil || !slices.Equal(task.SavedOn, []string{"ann@a"}) {
 		t.Errorf("saved on %v (%v), want ann@a", task.SavedOn, err)
+	}
+}
+
+// A team database from before the machine files (0031) hands each machine
+// its own rows on its first start: the files it saved (the detail's path,
+// the opener's trust), its save left half way, its scene versions' files
+// and its upload cache; another machine's wait for it.
+func TestTeamMachineRowsFromBeforeMachineFilesMoveToTheirMachine(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Get(t).Database(t, "", nil)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	old := &pool{DB: db, d: postgresDialect}
+	if err := migrate(ctx, old, 30); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (id, task_id, operation, state, request, created_at, updated_at)
+		VALUES (1, 'tk-1', 'text2video', 'success', '{}', 1741084200000, 1741084200000),
+		       (2, 'tk-2', 'text2video', 'success', '{}', 1741084200000, 1741084200000);
+		INSERT INTO creations (task, idx, url, updated_at) VALUES (1, 0, 'https://r/1.mp4', 1741084300000),
+			(2, 0, 'https://r/2.mp4', 1741084300000);
+		INSERT INTO downloads (task, idx, kind, path, status, created_at, updated_at, machine) VALUES
+			(1, 0, 'url', '/a/1.mp4', 'done', 1741084300000, 1741084300000, 'ann@a'),
+			(2, 0, 'url', '/a/2.mp4', 'queued', 1741084300000, 1741084300000, 'ann@a'),
+			(1, 0, 'url', '/c/1.mp4', 'done', 1741084300000, 1741084300000, 'cy@c');
+		INSERT INTO jobs (id, fetched_at) VALUES ('job-1', 1741084300000);
+		INSERT INTO version_downloads (sub_job, job, path, status, updated_at, machine) VALUES
+			('sub-1', 'job-1', '/a/v1.mp4', 'failed', 1741084300000, 'ann@a');
+		INSERT INTO uploads (sha256, uri, content_type, size, created_at, expires_at, machine) VALUES
+			('ab12', 'https://u/ab12', 'image/png', 4, 1741084300000, 1741170700000, 'ann@a')`); err != nil {
+		t.Fatal(err)
+	}
+	open := func(machine, file string) *Store {
+		s, err := OpenPostgres(ctx, url, file, WithMachine(machine))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	annFile := machineFile(t)
+	ann := open("ann@a", annFile)
+	if ds, err := ann.Downloads(ctx, "tk-1"); err != nil || len(ds) != 1 || ds[0].Path != "/a/1.mp4" || ds[0].Status != record.DownloadDone {
+		t.Errorf("ann's save of tk-1: %+v %v", ds, err)
+	}
+	if ok, err := ann.SavedFile(ctx, "/a/1.mp4"); !ok || err != nil {
+		t.Errorf("ann's saved file is not hers: %v %v", ok, err)
+	}
+	if ds, err := ann.PendingDownloads(ctx); err != nil || len(ds) != 1 || ds[0].TaskID != "tk-2" || ds[0].URL != "https://r/2.mp4" {
+		t.Errorf("ann's pending: %+v %v", ds, err)
+	}
+	if vs, err := ann.UnfinishedVersionDownloads(ctx, time.Hour); err != nil || len(vs) != 1 || vs[0].Path != "/a/v1.mp4" {
+		t.Errorf("ann's version saves: %+v %v", vs, err)
+	}
+	if u, ok, err := ann.UploadOf(ctx, "ab12", time.UnixMilli(1741084300000)); !ok || err != nil || u.URI != "https://u/ab12" {
+		t.Errorf("ann's upload: %+v %v %v", u, ok, err)
+	}
+	var left int
+	if err := old.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM old_machine_downloads WHERE machine = 'ann@a') +
+		(SELECT count(*) FROM old_machine_version_downloads) + (SELECT count(*) FROM old_machine_uploads)`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("ann's rows left in the team's database: %d %v", left, err)
+	}
+	// A second start of ann's, another machine, and cy's.
+	if ds, err := open("ann@a", annFile).Downloads(ctx, "tk-1"); err != nil || len(ds) != 1 {
+		t.Errorf("ann's second start: %+v %v", ds, err)
+	}
+	if ds, err := open("bob@b", machineFile(t)).Downloads(ctx, "tk-1"); err != nil || len(ds) != 0 {
+		t.Errorf("bob's: %+v %v", ds, err)
+	}
+	if ds, err := open("cy@c", machineFile(t)).Downloads(ctx, "tk-1"); err != nil || len(ds) != 1 || ds[0].Path != "/c/1.mp4" {
+		t.Errorf("cy's: %+v %v", ds, err)
 	}
 }

@@ -98,6 +98,146 @@ func (s *Store) mirrorTask(ctx context.Context, taskID string) error {
 	})
 }
 
+// adoptOldRows moves into the machine file this machine's rows that a
+// team's database kept before machine files (migration 0031 left them in
+// old_machine_*), and deletes them there: each machine's on its first
+// start, a second start finds none. A download of a creation the database
+// no longer holds is left out: there is nothing to fetch or show it by.
+func (s *Store) adoptOldRows(ctx context.Context) error {
+	var waiting bool
+	if err := s.r.QueryRowContext(ctx, `SELECT to_regclass('old_machine_downloads') IS NOT NULL`).Scan(&waiting); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if !waiting {
+		return nil
+	}
+	type download struct {
+		taskID, kind, path, status, error, owner string
+		idx                                      int
+		bytes, total, created, updated           int64
+		lease                                    sql.NullInt64
+	}
+	var downloads []download
+	err := s.each(ctx, func(rows *sql.Rows) error {
+		var d download
+		if err := rows.Scan(&d.taskID, &d.idx, &d.kind, &d.path, &d.status, &d.bytes, &d.total, &d.error,
+			&d.created, &d.updated, &d.owner, &d.lease); err != nil {
+			return err
+		}
+		downloads = append(downloads, d)
+		return nil
+	}, `SELECT t.task_id, d.idx, d.kind, d.path, d.status, d.bytes, d.total, d.error, d.created_at, d.updated_at,
+		d.owner, d.lease_until FROM old_machine_downloads d JOIN tasks t ON t.id = d.task
+		WHERE d.machine = ? AND t.task_id IS NOT NULL ORDER BY d.id`, s.machine)
+	if err != nil {
+		return err
+	}
+	type version struct {
+		subJob, job, path, status, error string
+		bytes, updated                   int64
+	}
+	var versions []version
+	err = s.each(ctx, func(rows *sql.Rows) error {
+		var v version
+		if err := rows.Scan(&v.subJob, &v.job, &v.path, &v.status, &v.bytes, &v.error, &v.updated); err != nil {
+			return err
+		}
+		versions = append(versions, v)
+		return nil
+	}, `SELECT sub_job, job, path, status, bytes, error, updated_at FROM old_machine_version_downloads WHERE machine = ?`, s.machine)
+	if err != nil {
+		return err
+	}
+	var uploads []record.Upload
+	err = s.each(ctx, func(rows *sql.Rows) error {
+		var (
+			u                record.Upload
+			created, expires int64
+		)
+		if err := rows.Scan(&u.SHA256, &u.URI, &u.ContentType, &u.Size, &created, &expires); err != nil {
+			return err
+		}
+		u.CreatedAt, u.ExpiresAt = fromMS(created), fromMS(expires)
+		uploads = append(uploads, u)
+		return nil
+	}, `SELECT sha256, uri, content_type, size, created_at, expires_at FROM old_machine_uploads WHERE machine = ?`, s.machine)
+	if err != nil {
+		return err
+	}
+	if len(downloads)+len(versions)+len(uploads) == 0 {
+		return nil
+	}
+	mirrored := map[string]bool{}
+	for _, d := range downloads {
+		if !mirrored[d.taskID] {
+			mirrored[d.taskID] = true
+			if err := s.mirrorTask(ctx, d.taskID); err != nil && !errors.Is(err, record.ErrNotFound) {
+				return err
+			}
+		}
+	}
+	for _, v := range versions {
+		if err := s.mirrorJob(ctx, v.job); err != nil {
+			return err
+		}
+	}
+	err = s.local.write(ctx, func(tx *dbTx) error {
+		for _, d := range downloads {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO downloads (task, idx, kind, path, status, bytes, total, error,
+					created_at, updated_at, owner, lease_until)
+				SELECT c.task, c.idx, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM creations c JOIN tasks t ON t.id = c.task
+				WHERE t.task_id = ? AND c.idx = ? ON CONFLICT (task, idx, kind) DO NOTHING`,
+				d.kind, d.path, d.status, d.bytes, d.total, d.error, d.created, d.updated, d.owner, d.lease, d.taskID, d.idx); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		for _, v := range versions {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO version_downloads (sub_job, job, path, status, bytes, error, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sub_job) DO NOTHING`,
+				v.subJob, v.job, v.path, v.status, v.bytes, v.error, v.updated); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		for _, u := range uploads {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO uploads (sha256, uri, content_type, size, created_at, expires_at)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
+				u.SHA256, u.URI, u.ContentType, u.Size, ms(u.CreatedAt), ms(u.ExpiresAt)); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *dbTx) error {
+		for _, table := range []string{"old_machine_downloads", "old_machine_version_downloads", "old_machine_uploads"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE machine = ?`, s.machine); err != nil {
+				return fmt.Errorf("history: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// each runs query on the team's database and hands each row to scan.
+func (s *Store) each(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
 // mirrorJob records the multi-scene job jobID in the machine file, so that
 // the files of its versions can be kept there.
 func (s *Store) mirrorJob(ctx context.Context, jobID string) error {

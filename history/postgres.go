@@ -132,7 +132,10 @@ func OpenPostgres(ctx context.Context, rawURL, machineFile string, opts ...Optio
 	if s.clockGiven {
 		local = append(local, WithClock(s.now))
 	}
-	if s.local, err = Open(machineFile, local...); err != nil {
+	if s.local, err = Open(machineFile, local...); err == nil {
+		err = s.adoptOldRows(ctx)
+	}
+	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("this machine's own part of history %s: %w", where, err)
 	}

@@ -17,4 +17,11 @@ INSERT INTO saved_copies (task, machine, saved_at)
 CREATE TRIGGER saved_copies_notify AFTER INSERT OR UPDATE OR DELETE ON saved_copies
     FOR EACH ROW EXECUTE FUNCTION clapper_notify_change();
 
-DROP TABLE downloads, version_downloads, uploads;
+-- Each machine's rows wait under old_machine_* for its first start, which
+-- moves them into its machine file (history/machine.go, adoptOldRows): the
+-- files it saved stay its own, its unfinished saves are finished.
+DROP TRIGGER downloads_notify ON downloads;
+DROP TRIGGER version_downloads_notify ON version_downloads;
+ALTER TABLE downloads RENAME TO old_machine_downloads;
+ALTER TABLE version_downloads RENAME TO old_machine_version_downloads;
+ALTER TABLE uploads RENAME TO old_machine_uploads;
