@@ -25,11 +25,29 @@ type Draft struct {
 	Values   map[string]any `json:"values"`
 	Advanced bool           `json:"advanced,omitempty"`
 	Focus    string         `json:"focus,omitempty"`
+	// Typed is what a list's line held, not yet added: it goes back to
+	// the line, not into the list (a path with no file stays there to be
+	// corrected, after a restart too).
+	Typed map[string]string `json:"typed,omitempty"`
 }
 
 // Draft returns the form's state to keep.
 func (f *Form) Draft() Draft {
-	return Draft{Op: f.op, Model: f.model, Values: f.Values(), Advanced: f.advanced, Focus: f.focusedName()}
+	d := Draft{Op: f.op, Model: f.model, Values: f.Values(), Advanced: f.advanced, Focus: f.focusedName()}
+	for name, e := range f.editors {
+		if l, ok := e.(*listEditor); ok && l.typed() != "" {
+			if d.Typed == nil {
+				d.Typed = map[string]string{}
+			}
+			d.Typed[name] = l.typed()
+			if v := listValue(l.items); v != nil {
+				d.Values[name] = v
+			} else {
+				delete(d.Values, name)
+			}
+		}
+	}
+	return d
 }
 
 // Blank reports whether the form holds nothing but its model: nothing to
@@ -54,6 +72,11 @@ func Restore(ctx *Context, styles *Styles, d Draft) (*Form, error) {
 	}
 	f.advanced = d.Advanced
 	f.Apply(d.Values)
+	for name, text := range d.Typed {
+		if l, ok := f.editors[name].(*listEditor); ok {
+			l.line.Set(text)
+		}
+	}
 	for i, r := range f.rows {
 		if r.kind == rowField && r.name == d.Focus {
 			f.focus = i

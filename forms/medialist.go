@@ -185,9 +185,17 @@ func (e *listEditor) Add(v string) {
 // Value counts a path still being typed, so the check already reads it.
 func (e *listEditor) Value() any {
 	items := e.items
-	if v := strings.TrimSpace(e.line.val); v != "" {
+	if v := e.typed(); v != "" {
 		items = append(slices.Clip(items), v)
 	}
+	return listValue(items)
+}
+
+// typed is what the line holds, not yet added.
+func (e *listEditor) typed() string { return strings.TrimSpace(e.line.val) }
+
+// listValue is items as a field's value: nil for none.
+func listValue(items []string) any {
 	if len(items) == 0 {
 		return nil
 	}
