@@ -411,14 +411,15 @@ func (s *Store) UnsavedSuccesses(ctx context.Context, sentBy string, now time.Ti
 		return nil, nil
 	}
 	// A result URL lasts a day from the read that handed it out, and the
-	// read that sees an end is within minutes of it: two days of tasks
-	// hold every one still valid, on the index of who sent them.
+	// read that sees an end is within minutes of it; an off-peak task ends
+	// up to two days after it was sent: three days of tasks hold every one
+	// still valid, on the index of who sent them.
 	rows, err := s.r.QueryContext(ctx, `SELECT t.id, t.task_id FROM tasks t
 		WHERE t.sent_by = ?1 AND t.created_at > ?2 AND t.state = ?3 AND t.task_id IS NOT NULL
 			AND NOT EXISTS (SELECT 1 FROM saved_copies c WHERE c.task = t.id AND c.machine = ?4)
 			AND EXISTS (SELECT 1 FROM creations c WHERE c.task = t.id AND c.url != ''
 				AND (c.url_expires_at IS NULL OR c.url_expires_at > ?5))
-		ORDER BY t.created_at, t.id`, sentBy, ms(now.Add(-48*time.Hour)), api.StateSuccess, s.machine, ms(now))
+		ORDER BY t.created_at, t.id`, sentBy, ms(now.Add(-72*time.Hour)), api.StateSuccess, s.machine, ms(now))
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}

@@ -250,12 +250,12 @@ func TestTeamUnsavedSuccessesOfThisCopy(t *testing.T) {
 		}
 		return ids
 	}
-	old := t0.Add(-49 * time.Hour)
+	old := t0.Add(-73 * time.Hour)
 	clk.t = old
-	submitted(t, ann, "tk-two-days-ago", `{"prompt":"x"}`)
+	submitted(t, ann, "tk-three-days-ago", `{"prompt":"x"}`)
 	clk.t = t0
-	for _, tk := range []string{"tk-valid", "tk-expired", "tk-running", "tk-two-days-ago"} {
-		if tk != "tk-two-days-ago" {
+	for _, tk := range []string{"tk-valid", "tk-expired", "tk-running", "tk-three-days-ago"} {
+		if tk != "tk-three-days-ago" {
 			submitted(t, ann, tk, `{"prompt":"x"}`)
 		}
 	}
@@ -269,7 +269,7 @@ func TestTeamUnsavedSuccessesOfThisCopy(t *testing.T) {
 	}
 	end("tk-valid", api.StateSuccess, t0.Add(24*time.Hour))
 	end("tk-expired", api.StateSuccess, t0.Add(-time.Minute))
-	end("tk-two-days-ago", api.StateSuccess, t0.Add(24*time.Hour))
+	end("tk-three-days-ago", api.StateSuccess, t0.Add(24*time.Hour))
 	end("tk-bobs", api.StateSuccess, t0.Add(24*time.Hour))
 	if got := unsaved(ann, "ann@a"); !slices.Equal(got, []string{"tk-valid"}) {
 		t.Errorf("ann's to save: %v, want tk-valid", got)
@@ -425,5 +425,25 @@ func TestTeamWatchTellsOfChangesOneAtATime(t *testing.T) {
 	}
 	if most != 1 || calls < 10 {
 		t.Errorf("Changed ran %d at once, called %d times", most, calls)
+	}
+}
+
+// An off-peak task may end up to two days after it was sent, and its
+// result URL lasts a day from then: sent 50 hours ago and ended an hour
+// ago, it is caught up too.
+func TestTeamUnsavedSuccessesOfAnOffPeakTask(t *testing.T) {
+	teamOnly(t)
+	clk := &fakeClock{t: t0.Add(-50 * time.Hour)}
+	open := sharedDatabase(t)
+	ann := open(WithMachine("ann@a"), WithSender("acct", "ann@a"), WithClock(clk.Now))
+	submitted(t, ann, "tk-off-peak", `{"prompt":"x","off_peak":true}`)
+	clk.t = t0.Add(-time.Hour)
+	if _, err := ann.ApplyResult(context.Background(), "tk-off-peak", record.Update{State: api.StateSuccess,
+		Creations: []record.Creation{{URL: "https://files/op.mp4", URLExpiresAt: clk.t.Add(24 * time.Hour)}}}); err != nil {
+		t.Fatal(err)
+	}
+	clk.t = t0
+	if got, err := ann.UnsavedSuccesses(context.Background(), "ann@a", t0); err != nil || !slices.Equal(got, []string{"tk-off-peak"}) {
+		t.Errorf("ann's to save: %v (%v), want tk-off-peak", got, err)
 	}
 }
