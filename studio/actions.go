@@ -94,9 +94,16 @@ func (s *Studio) SubmitFrom(ctx context.Context, op api.Operation, body map[stri
 		return nil, err
 	}
 	id := sub.Task.Identifier()
-	if res := track.SyncResult(sub.Task); res != nil && s.savesOnSuccess() {
-		// A clone's preview or a speech answered at once: saved like any result.
-		if err := s.SaveResults(ctx, id, res); err != nil {
+	if res := track.SyncResult(sub.Task); res != nil {
+		// A clone's preview or a speech answered at once: saved like any
+		// result, or left unsaved by choice like any (leaveUnsaved).
+		var err error
+		if s.savesOnSuccess() {
+			err = s.SaveResults(ctx, id, res)
+		} else {
+			err = s.leaveUnsaved(ctx, id)
+		}
+		if err != nil {
 			s.publish(track.Event{Kind: track.EventDownload, TaskID: id, Operation: op, Err: err, At: s.Now()})
 		}
 	}

@@ -94,11 +94,13 @@ func (s *Studio) relay(ctx context.Context, tui bool) {
 		case ev = <-s.inbox:
 		}
 		if ev.Kind == track.EventState && ev.To == api.StateSuccess {
-			save := s.saveEvent
-			if !s.savesOnSuccess() {
-				save = s.leaveUnsaved
+			var err error
+			if s.savesOnSuccess() {
+				err = s.saveEvent(ctx, ev)
+			} else {
+				err = s.leaveUnsaved(ctx, ev.TaskID)
 			}
-			if err := save(ctx, ev); err != nil {
+			if err != nil {
 				s.deliver(ctx, tui, track.Event{Kind: track.EventDownload, TaskID: ev.TaskID, Operation: ev.Operation, Err: err, At: s.Now()})
 			}
 		}
@@ -287,19 +289,19 @@ func (s *Studio) saveEvent(ctx context.Context, ev track.Event) error {
 // leaveUnsaved records, in a team's history, that this copy saw its task
 // succeed and left the results unsaved by choice (auto-download off,
 // --no-download): CatchUpSaves on the next start does not save them.
-func (s *Studio) leaveUnsaved(ctx context.Context, ev track.Event) error {
+func (s *Studio) leaveUnsaved(ctx context.Context, taskID string) error {
 	if !s.Config.Team() {
 		return nil
 	}
-	t, err := s.store.TaskByID(ctx, ev.TaskID)
+	t, err := s.store.TaskByID(ctx, taskID)
 	if errors.Is(err, record.ErrNotFound) || err == nil && !s.SentHere(t) {
 		return nil // not a task of this copy's to save
 	}
 	if err == nil {
-		err = s.store.LeaveUnsaved(ctx, ev.TaskID)
+		err = s.store.LeaveUnsaved(ctx, taskID)
 	}
 	if err != nil {
-		return fmt.Errorf("task %s's results left unsaved: %w", ev.TaskID, err)
+		return fmt.Errorf("task %s's results left unsaved: %w", taskID, err)
 	}
 	return nil
 }

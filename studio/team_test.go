@@ -283,3 +283,22 @@ func TestTeamMachineFileIsOnePerDatabase(t *testing.T) {
 		t.Errorf("two servers share %s", a)
 	}
 }
+
+// A result answered at once (a speech) with auto-download off is left
+// unsaved by choice: the copy's next start does not save it.
+func TestTeamCopyLeavesUnsavedAnAnswerItChoseNotToSave(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	data := t.TempDir()
+	ann := tm.copy(t, "ann", func(c *studio.Config) { c.DataDir, c.AutoDownload = data, false })
+	sub, err := ann.Submit(ctx, api.OpAudioTTS, map[string]any{"text": "hello there", "voice_setting_voice_id": "English_Graceful_Lady"})
+	if err != nil || sub.Task.State != api.StateSuccess {
+		t.Fatalf("the speech: %+v %v", sub, err)
+	}
+	ann.Close()
+	again := tm.copy(t, "ann", func(c *studio.Config) { c.DataDir = data })
+	caught, err := again.CatchUpSaves(ctx)
+	if err != nil || len(caught) != 0 {
+		t.Errorf("the next start saves %v (%v)", caught, err)
+	}
+}
