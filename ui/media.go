@@ -20,7 +20,15 @@ func (d *detailModel) loadPreview() tea.Cmd {
 	}
 	media := studio.MediaOf(t.Operation)
 	if media == "audio" {
-		d.previewNote = "An audio result has no picture: o plays the saved file."
+		// What o does, as it will: nothing saved yet, or a kind it refuses.
+		switch saved := d.savedFile(); {
+		case saved == "":
+			d.previewNote = "An audio result has no picture: d saves it, then o plays it."
+		case !studio.OpensKind(saved):
+			d.previewNote = "An audio result has no picture. " + savedSays(saved)
+		default:
+			d.previewNote = "An audio result has no picture: o plays the saved file."
+		}
 		return nil
 	}
 	d.previewLoading = true

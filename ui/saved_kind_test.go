@@ -110,3 +110,42 @@ func TestOpenWithoutADesktopOpenerSaysWhy(t *testing.T) {
 		t.Fatalf("o without an opener says %q, want %q", got, want)
 	}
 }
+
+// An audio result's note says what o does as it will: play the saved
+// file, or, with nothing saved yet, that d saves it first (it promised
+// "o plays the saved file" where o was not offered), or that a file of a
+// kind o refuses is not played.
+func TestAudioNoteSaysWhatOWillDo(t *testing.T) {
+	clk := &clock{t: testNow}
+	s := newTestStudio(t, clk)
+	ctx := context.Background()
+	seed(t, s, clk, []task{
+		{api.OpAudioTTS, "", `{"text":"an unsaved hello","voice_id":"narrator_1"}`, "811000000000000042", api.StateSuccess, 1, "", testNow.Add(-2 * time.Hour), 1},
+		{api.OpAudioTTS, "", `{"text":"an odd hello","voice_id":"narrator_1"}`, "811000000000000043", api.StateSuccess, 1, "", testNow.Add(-time.Hour), 1},
+	})
+	odd := filepath.Join(t.TempDir(), "hello.bin")
+	if err := os.WriteFile(odd, []byte("?"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := s.Record().QueueDownload(ctx, "811000000000000043", 0, record.KindURL, odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: odd, Bytes: 1, Total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
+	waitScreen(t, tm, "an unsaved hello")
+	tm.Send(press("G")) // the older: nothing saved
+	tm.Send(press("enter"))
+	waitScreen(t, tm, "d saves it,") // then o plays it
+	tm.Send(press("esc"))
+	tm.Send(press("g")) // the newer: saved as .bin
+	tm.Send(press("enter"))
+	waitScreen(t, tm, "not opened")
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	if got := screen(tm.FinalModel(t).(*Model)); strings.Contains(got, "o plays") {
+		t.Fatalf("a .bin sound is offered to o:\n%s", got)
+	}
+}
