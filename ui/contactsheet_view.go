@@ -216,7 +216,15 @@ func (c *contactSheet) picture(cell sheetCell) []string {
 	case t == nil:
 		say = "never sent"
 	case t.State == api.StateSuccess && studio.MediaOf(t.Operation) == "audio":
-		say = "♪ audio: o plays it"
+		// What o does, as it will (the detail's note says as much).
+		switch {
+		case cell.saved == "":
+			say = "♪ audio: d saves it"
+		case !studio.OpensKind(cell.saved):
+			say = "♪ audio: not opened"
+		default:
+			say = "♪ audio: o plays it"
+		}
 	case t.State == api.StateSuccess && len(t.Creations) == 0:
 		say = "no result"
 	case t.State == api.StateSuccess:
