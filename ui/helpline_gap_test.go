@@ -41,3 +41,19 @@ func TestEmptyHistoryOffersNoFilters(t *testing.T) {
 		t.Fatalf("an empty history offers filters, or s filtered it:\n%s", got)
 	}
 }
+
+// On a request of unknown outcome the help line at 80 columns offers
+// attach and abandon: they came after the filters, and the line was cut
+// before them.
+func TestHelpLineOffersAttachOnAnUnknownRequest(t *testing.T) {
+	tm, _ := runningModel(t, 80, 24)
+	waitScreen(t, tm, "a whale breaching")
+	tm.Send(press("up"))               // the pinned request of unknown outcome
+	drawnWhole(tm, "a attach task id") // the row is read: the final screen says what it offers
+	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(hangGuard))
+	lines := strings.Split(screen(tm.FinalModel(t).(*Model)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "a attach task id") || !strings.Contains(last, "x abandon request") {
+		t.Fatalf("the help line on a request of unknown outcome: %q", last)
+	}
+}

@@ -51,8 +51,11 @@ func newTasksKeys() tasksKeys {
 	}
 }
 
+// ShortHelp leads with what the row takes: a request of unknown outcome's
+// attach and abandon come before the filters, which a line of 80 columns
+// cut them behind.
 func (k tasksKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.ClearFilter, k.State, k.Op, k.Attach, k.Abandon}
+	return []key.Binding{k.Open, k.Attach, k.Abandon, k.Filter, k.ClearFilter, k.State, k.Op}
 }
 
 func (k tasksKeys) FullHelp() [][]key.Binding {
