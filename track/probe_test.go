@@ -148,7 +148,8 @@ func TestAnotherClientsEndIsHuntedOnce(t *testing.T) {
 	reads := func(after int) (reads, probes int) {
 		svc := newService()
 		c, store, clk := setup(t, svc)
-		w, ids := watch(t, svc, c, store, clk, WatcherOptions{}, 1)
+		// No jitter: the two runs read on one schedule but for the end.
+		w, ids := watch(t, svc, c, store, clk, WatcherOptions{Schedule: noJitter(DefaultSchedule())}, 1)
 		svc.credits = counts(2) // ours and another client's
 		svc.states[ids[0]] = []string{"processing"}
 		run(t, w, clk, t0.Add(60*time.Second)) // into its window (25 s to 150 s)
