@@ -476,7 +476,9 @@ func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
 		p.SetSize(p.width, p.height)
 		cmds = append(cmds, f.Init(), p.loadResults())
 		if msg.values != nil {
-			cmds = append(cmds, f.Apply(msg.values))
+			// Values handed over (a voice from Voices): the cursor goes on
+			// where the user does, not where the draft was left.
+			cmds = append(cmds, f.Apply(msg.values), f.FocusNext(f.PromptField()))
 		}
 		return tea.Batch(append(cmds, p.placeOnward(msg.onward), p.saveDraft())...)
 	}
