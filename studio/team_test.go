@@ -2,10 +2,12 @@ package studio_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -300,5 +302,45 @@ func TestTeamCopyLeavesUnsavedAnAnswerItChoseNotToSave(t *testing.T) {
 	caught, err := again.CatchUpSaves(ctx)
 	if err != nil || len(caught) != 0 {
 		t.Errorf("the next start saves %v (%v)", caught, err)
+	}
+}
+
+// A copy that cannot read what to catch up on says so once it starts, and
+// one that can says nothing of it.
+func TestTeamCatchUpFailureIsTold(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	told := func(s *studio.Studio) error {
+		t.Helper()
+		if err := s.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			select {
+			case ev := <-s.Events():
+				if ev.Kind == track.EventPollFailed {
+					if ev.Err == nil {
+						t.Fatalf("a failure told without its error: %+v", ev)
+					}
+					return ev.Err
+				}
+			case <-time.After(time.Second):
+				return nil
+			}
+		}
+	}
+	if err := told(tm.copy(t, "ann", nil)); err != nil {
+		t.Errorf("a copy with nothing to catch up on told of %v", err)
+	}
+	db, err := sql.Open("pgx", tm.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `ALTER TABLE saved_copies RENAME TO saved_copies_away`); err != nil {
+		t.Fatal(err)
+	}
+	if err := told(tm.copy(t, "ann", nil)); err == nil || !strings.Contains(err.Error(), "ended while clapper was closed") {
+		t.Errorf("a catch-up that failed told %v", err)
 	}
 }
