@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/progress"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"clapper/api"
 	"clapper/record"
@@ -443,12 +444,11 @@ func (d *detailModel) progressBar() *tea.ProgressBar {
 	return tea.NewProgressBar(tea.ProgressBarDefault, int(got*100/total))
 }
 
-// render rebuilds the text; only when the task, the size or the preview
-// changed, never on a plain redraw.
-// originText says who sent a task, for its detail.
-// senderLine says who sent a task, from what, on which account: "sent by
-// ann@studio-1 from the terminal studio · account key:1a2b3c4d5e6f".
-func senderLine(t record.Task) string {
+// senderText says who sent a task, from what, on which account, in lines
+// of w cells: "sent by ann@studio-1 from the terminal studio · account
+// key:1a2b3c4d5e6f", the account going whole to a line of its own when it
+// does not fit beside the sender.
+func senderText(t record.Task, w int) string {
 	var parts []string
 	if t.SentBy != "" {
 		parts = append(parts, api.CleanLine(t.SentBy))
@@ -462,11 +462,17 @@ func senderLine(t record.Task) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	line := "sent by " + strings.Join(parts, " ")
-	if t.Account != "" && t.Account != "sandbox" { // the sandbox is nobody's account
-		line += " · account " + api.CleanLine(t.Account)
+	text := wrap("sent by "+strings.Join(parts, " "), w)
+	if t.Account == "" || t.Account == "sandbox" { // the sandbox is nobody's account
+		return text
 	}
-	return line
+	account := "account " + api.CleanLine(t.Account)
+	text = strings.TrimRight(text, " ")
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	if ansi.StringWidth(last+" · "+account) <= w {
+		return text + " · " + account
+	}
+	return text + "\n" + wrap(account, w)
 }
 
 var originText = map[record.Origin]string{

@@ -76,8 +76,8 @@ func (d *detailModel) render() {
 	if t.OffPeak {
 		b.WriteString(th.Dim.Render(offPeakLine(*t)) + "\n")
 	}
-	if line := senderLine(*t); line != "" {
-		b.WriteString(th.Dim.Render(wrap(line, w)) + "\n")
+	if text := senderText(*t, w); text != "" {
+		b.WriteString(th.Dim.Render(text) + "\n")
 	}
 	if len(t.Tags) > 0 {
 		b.WriteString(th.Dim.Render("tags  ") + th.Key.Render(strings.Join(t.Tags, " ")) + "\n")
