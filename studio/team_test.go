@@ -344,3 +344,37 @@ func TestTeamCatchUpFailureIsTold(t *testing.T) {
 		t.Errorf("a catch-up that failed told %v", err)
 	}
 }
+
+// A started copy that saves nothing as tasks succeed (auto-download off)
+// sees its task end without an error: leaving it unsaved is its choice.
+func TestTeamCopyLeavingAResultUnsavedSaysNoError(t *testing.T) {
+	tm := newTeam(t)
+	ctx := context.Background()
+	ann := tm.copy(t, "ann", func(c *studio.Config) { c.AutoDownload = false })
+	if err := ann.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := ann.Submit(ctx, api.OpReference2Image, map[string]any{"model": "svcq2", "prompt": "a kite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := false
+	for deadline := time.After(20 * time.Second); ; {
+		tm.clk.Advance(time.Minute)
+		select {
+		case ev := <-ann.Events():
+			if ev.Err != nil {
+				t.Fatalf("an error of %s: %+v", ev.TaskID, ev)
+			}
+			if ev.Kind == track.EventState && ev.TaskID == sub.Task.TaskID && ev.To == api.StateSuccess {
+				ended = true
+			}
+		case <-time.After(50 * time.Millisecond):
+			if ended {
+				return // and nothing after the end
+			}
+		case <-deadline:
+			t.Fatal("the task never ended")
+		}
+	}
+}
