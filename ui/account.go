@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -95,12 +96,20 @@ func (m *Model) readAccountSoon() tea.Cmd {
 	return m.env.timers.after(accountSoonAfter, accountSoonMsg{s: m.env.studio})
 }
 
+// accountAnswerWithin is how long a read of the account may take before
+// the header says the service is out of reach: a service that takes the
+// connection and never answers would otherwise say nothing for the whole
+// request timeout (a minute by default), while every send and read hangs.
+const accountAnswerWithin = 10 * time.Second
+
 func loadAccount(e *env) tea.Cmd {
-	ctx, s := e.ctx, e.studio
+	ctx, s, within := e.ctx, e.studio, e.answerWithin
 	if s.Sandbox() {
 		return nil
 	}
 	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, within)
+		defer cancel()
 		c, err := s.Account(ctx)
 		return accountLoadedMsg{s: s, credits: c, err: err}
 	}

@@ -168,3 +168,38 @@ func TestLiveHeaderFollowsAChangeWithinSeconds(t *testing.T) {
 		t.Errorf("%v after a change, header %q lacks 2 queued", accountSoonAfter, head())
 	}
 }
+
+// A service that takes the connection and never answers is out of reach
+// for the header once a read of the account has waited its bound, not
+// after the whole request timeout.
+func TestHeaderSaysASilentServiceIsOutOfReach(t *testing.T) {
+	silent := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-silent:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(silent) })
+	cfg := studio.Config{DataDir: filepath.Join(t.TempDir(), "d"), BaseURL: ts.URL, APIKey: "k-1234567", Timeout: time.Minute,
+		SandboxSpeed: 1, RequestBudget: 4, Theme: "dark"}
+	s, err := studio.Open(context.Background(), cfg, studio.Options{SendOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	clk := &clock{t: testNow}
+	m := New(s, clk.now, nil)
+	if m.env.answerWithin != accountAnswerWithin || accountAnswerWithin > 10*time.Second {
+		t.Fatalf("the header's reads wait %v", m.env.answerWithin)
+	}
+	m.env.answerWithin = 200 * time.Millisecond
+	send(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	start := time.Now()
+	run(m, m.Init())
+	head := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.Contains(head, "UNREACHABLE since") || time.Since(start) > 10*time.Second {
+		t.Errorf("after %v the header reads %q", time.Since(start).Round(time.Millisecond), head)
+	}
+}

@@ -158,7 +158,8 @@ func newModel(root context.Context, s *studio.Studio, now func() time.Time, rela
 	if now == nil {
 		now = time.Now
 	}
-	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}, root: root}
+	e := &env{studio: s, now: now, theme: ThemeFor(s.Config.Theme, true), timers: realTimers{}, root: root,
+		answerWithin: accountAnswerWithin}
 	e.renewContext()
 	m := &Model{env: e, keys: newGlobalKeys(), help: help.New(), relay: relay, terminalDark: true, notify: detectNotify(os.Getenv)}
 	m.help.Styles = e.theme.Help

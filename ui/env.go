@@ -41,6 +41,9 @@ type env struct {
 	// health is what the last reads said of the link to a live service
 	// (account.go); the root sets it.
 	health health
+	// answerWithin bounds a read of the account for the header
+	// (accountAnswerWithin; a test shortens it).
+	answerWithin time.Duration
 }
 
 func (e *env) store() record.Store { return e.studio.Record() }
