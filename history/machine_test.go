@@ -447,3 +447,42 @@ func TestTeamUnsavedSuccessesOfAnOffPeakTask(t *testing.T) {
 		t.Errorf("ann's to save: %v (%v), want tk-off-peak", got, err)
 	}
 }
+
+func withPoolIdle(d time.Duration) Option { return func(s *Store) { s.idle = d } }
+
+// A copy left open and quiet gives its pooled connections back to the team
+// server after five minutes (README, Team), shortened here; a query after
+// opens one again.
+func TestTeamQuietConnectionsAreGivenBack(t *testing.T) {
+	teamOnly(t)
+	open := sharedDatabase(t)
+	if s := open(WithMachine("default")); s.idle != 5*time.Minute {
+		t.Errorf("a copy's idle connections are kept %v, not five minutes", s.idle)
+	}
+	quiet, observer := open(WithMachine("quiet"), withPoolIdle(200*time.Millisecond)), open(WithMachine("observer"))
+	ctx := context.Background()
+	connections := func() int {
+		t.Helper()
+		var n int
+		if err := observer.r.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE application_name = 'clapper quiet' AND datname = current_database()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	submitted(t, quiet, "tk-1", `{"prompt":"x"}`)
+	if _, err := quiet.TaskByID(ctx, "tk-1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := connections(); n == 0 {
+		t.Fatal("no connection of the quiet copy after its queries")
+	}
+	for deadline := time.Now().Add(10 * time.Second); connections() > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections of a quiet copy still open", connections())
+		}
+	}
+	if _, err := quiet.TaskByID(ctx, "tk-1"); err != nil {
+		t.Errorf("a query after the connections were given back: %v", err)
+	}
+}

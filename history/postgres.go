@@ -72,6 +72,12 @@ func named(rawURL, machine string) string {
 	return u.String()
 }
 
+// poolIdle is how long a connection to a team's database may sit unused
+// before it is closed: a copy left open and quiet gives its connections
+// back to the server, whose max_connections the whole team shares, and a
+// copy in use keeps them.
+const poolIdle = 5 * time.Minute
+
 // OpenPostgres opens a team's shared history at a postgres:// URL,
 // migrating it to the schema this binary knows under the migrations' lock,
 // with this machine's own rows in the history file at machineFile
@@ -84,7 +90,7 @@ func OpenPostgres(ctx context.Context, rawURL, machineFile string, opts ...Optio
 		return nil, fmt.Errorf("history %s: not a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): %v", where, err)
 	}
 	s := &Store{now: time.Now, driver: "pgx", d: postgresDialect, where: where,
-		url: rawURL, id: newStoreID(), link: record.Reach{Up: true}}
+		url: rawURL, id: newStoreID(), link: record.Reach{Up: true}, idle: poolIdle}
 	for _, o := range opts {
 		o(s)
 	}
@@ -102,7 +108,7 @@ func OpenPostgres(ctx context.Context, rawURL, machineFile string, opts ...Optio
 		}
 		db.SetMaxOpenConns(max)
 		db.SetMaxIdleConns(max)
-		db.SetConnMaxIdleTime(5 * time.Minute)
+		db.SetConnMaxIdleTime(s.idle)
 		return &pool{DB: db, d: s.d}, nil
 	}
 	var err error

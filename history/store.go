@@ -57,8 +57,9 @@ type Store struct {
 	// keep to as well.
 	clockGiven bool
 	// busy is a history file's busy timeout (busyTimeout; a test shortens
-	// it).
-	busy time.Duration
+	// it); idle how long a team database's pooled connection may sit
+	// unused (poolIdle; a test shortens it).
+	busy, idle time.Duration
 
 	// A team's database: its URL (kept for the listening connection), the
 	// store's id in its change notifications, and the link's state.
