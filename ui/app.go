@@ -115,6 +115,11 @@ type Model struct {
 	// submitting counts requests sent and not yet answered: quitting then
 	// asks first.
 	submitting int
+	// held are the keys typed while a read that opens a dialog (s, send
+	// onward) runs: they go to the dialog once it is open, as typed ahead,
+	// not to the screen under it. holding says such a read runs.
+	held    []tea.KeyPressMsg
+	holding bool
 	// nextImageID numbers the kitty images transmitted.
 	nextImageID int
 
@@ -374,6 +379,10 @@ func (m *Model) onBackend(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.holding && msg.String() != "ctrl+c" {
+		m.held = append(m.held, msg)
+		return nil
+	}
 	if m.dialog() != nil {
 		return m.toDialog(msg)
 	}

@@ -45,6 +45,7 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 	case newFormMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	case onwardMsg:
+		m.holding = true
 		return readOnward(m.env, msg.LocalID), true
 	case sourceVideoMsg:
 		return readSourceVideo(m.env, msg), true
@@ -53,7 +54,7 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 		if d != nil {
 			m.openDialog(d, ownerNone) // its choice is the root's (onwardChosenMsg)
 		}
-		return cmd, true
+		return tea.Batch(cmd, m.release()), true
 	case onwardChosenMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	}
@@ -110,4 +111,16 @@ func (m *Model) closeDetail() tea.Cmd {
 		return nil
 	}
 	return tea.Raw(m.env.kitty.Free(d.imageID))
+}
+
+// release hands the keys held while a dialog was read (held) to what is
+// now on top: the dialog, or the screen when none opened.
+func (m *Model) release() tea.Cmd {
+	held := m.held
+	m.holding, m.held = false, nil
+	cmds := make([]tea.Cmd, 0, len(held))
+	for _, k := range held {
+		cmds = append(cmds, m.onKey(k))
+	}
+	return tea.Sequence(cmds...)
 }

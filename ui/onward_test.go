@@ -476,3 +476,26 @@ func TestLineageShowsTheWholeChain(t *testing.T) {
 		t.Fatalf("enter did not open the lip-sync's detail:\n%s", screen(m))
 	}
 }
+
+// Keys typed after s while the picker is read go to the picker once it
+// is open, as typed ahead: ↓ ↓ enter chooses the third place, as when
+// typed after it showed, and nothing moves the detail under it.
+func TestOnwardKeysTypedAheadGoToThePicker(t *testing.T) {
+	m, _ := newClockedModel(t, onwardTasks())
+	send(m, openDetailMsg{localID: localOf(t, m, "811000000000000002")})
+	_, pressed := m.Update(press("s"))
+	_, read := m.Update(pressed()) // onwardMsg: the read starts
+	for _, k := range []string{"down", "down", "enter"} {
+		if _, cmd := m.Update(press(k)); cmd != nil {
+			t.Fatalf("%s acted under the picker being read", k)
+		}
+	}
+	run(m, read)
+	p := m.pages[pageNew].(*newPage)
+	if !runUntil(m, nil, func() bool { return p.form != nil && p.form.Check() != nil }, 5*time.Second) {
+		t.Fatalf("the keys typed ahead chose nothing:\n%s", screen(m))
+	}
+	if got := screen(m); m.active != pageNew || !strings.Contains(got, "img2video · video from one first-frame image") {
+		t.Fatalf("the third place was not chosen:\n%s", got)
+	}
+}
