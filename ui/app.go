@@ -115,9 +115,8 @@ type Model struct {
 	// submitting counts requests sent and not yet answered: quitting then
 	// asks first.
 	submitting int
-	// held are the keys typed while a read that opens a dialog (s, send
-	// onward) runs: they go to the dialog once it is open, as typed ahead,
-	// not to the screen under it. holding says such a read runs.
+	// held are the keys typed while a read that opens a dialog runs
+	// (readingDialog); holding says such a read runs.
 	held    []tea.KeyPressMsg
 	holding bool
 	// nextImageID numbers the kitty images transmitted.

@@ -27,6 +27,10 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 		// What the dialog answers is an action for whoever opened it.
 		m.openDialog(msg.d, from)
 		return nil, true
+	case dialogReadMsg:
+		return m.readDialog(msg.read, from), true
+	case dialogReadDoneMsg:
+		return tea.Batch(m.update(msg.msg), m.release()), true
 	case openSheetMsg, sheetLoadedMsg, sheetThumbMsg, sheetChangedMsg:
 		return m.onSheetMsg(msg), true
 	case variationsSentMsg:
@@ -45,8 +49,7 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 	case newFormMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	case onwardMsg:
-		m.holding = true
-		return readOnward(m.env, msg.LocalID), true
+		return m.readDialog(readOnward(m.env, msg.LocalID), ownerNone), true
 	case sourceVideoMsg:
 		return readSourceVideo(m.env, msg), true
 	case onwardReadMsg:
@@ -54,7 +57,7 @@ func (m *Model) onNavigation(msg tea.Msg, from owner) (cmd tea.Cmd, ok bool) {
 		if d != nil {
 			m.openDialog(d, ownerNone) // its choice is the root's (onwardChosenMsg)
 		}
-		return tea.Batch(cmd, m.release()), true
+		return cmd, true
 	case onwardChosenMsg:
 		return tea.Batch(m.toPage(pageNew, msg), m.switchTo(pageNew)), true
 	}
@@ -111,6 +114,29 @@ func (m *Model) closeDetail() tea.Cmd {
 		return nil
 	}
 	return tea.Raw(m.env.kitty.Free(d.imageID))
+}
+
+// readingDialog is read, a history read whose answer opens a dialog (or
+// says why none), run by the root holding the keys typed meanwhile: they
+// go to the dialog once it is open, as typed ahead, and not to the screen
+// under it (a script's s ↓ ↓ enter moved the detail and left the picker
+// at its first place).
+func readingDialog(read tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return dialogReadMsg{read: read} }
+}
+
+type (
+	// dialogReadMsg asks the root to run a read that opens a dialog
+	// (readingDialog); dialogReadDoneMsg carries its answer.
+	dialogReadMsg     struct{ read tea.Cmd }
+	dialogReadDoneMsg struct{ msg tea.Msg }
+)
+
+// readDialog runs read, holding the keys typed until its answer is taken
+// (readingDialog); what it opens answers from.
+func (m *Model) readDialog(read tea.Cmd, from owner) tea.Cmd {
+	m.holding = true
+	return func() tea.Msg { return dialogReadDoneMsg{msg: owned{to: from, msg: read()}} }
 }
 
 // release hands the keys held while a dialog was read (held) to what is

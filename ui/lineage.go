@@ -43,7 +43,7 @@ type lineageDialog struct {
 // (a history read that fails is shown in it, with its reason).
 func openLineage(e *env, localID int64) tea.Cmd {
 	ctx, store := e.ctx, e.store()
-	return func() tea.Msg {
+	return readingDialog(func() tea.Msg {
 		d := &lineageDialog{of: localID, keys: newLineageKeys()}
 		d.nodes, d.err = store.Lineage(ctx, localID)
 		for i, n := range d.nodes {
@@ -52,7 +52,7 @@ func openLineage(e *env, localID int64) tea.Cmd {
 			}
 		}
 		return openDialogMsg{d: d}
-	}
+	})
 }
 
 func (d *lineageDialog) Update(msg tea.Msg) (tea.Cmd, bool) {

@@ -475,6 +475,20 @@ func TestLineageShowsTheWholeChain(t *testing.T) {
 	if m.detail() == nil || m.detail().localID != child.LocalID {
 		t.Fatalf("enter did not open the lip-sync's detail:\n%s", screen(m))
 	}
+	// Typed ahead of the chain's read: ↓ enter act in the chain once it
+	// shows, not in the detail under it.
+	send(m, openDetailMsg{localID: video})
+	_, pressed := m.Update(press("l"))
+	_, read := m.Update(pressed()) // the read starts
+	for _, k := range []string{"down", "enter"} {
+		if _, cmd := m.Update(press(k)); cmd != nil {
+			t.Fatalf("%s acted under the chain being read", k)
+		}
+	}
+	run(m, read)
+	if m.detail() == nil || m.detail().localID != child.LocalID {
+		t.Fatalf("↓ enter typed ahead did not open the lip-sync's detail:\n%s", screen(m))
+	}
 }
 
 // Keys typed after s while the picker is read go to the picker once it

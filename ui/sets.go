@@ -18,7 +18,7 @@ const setsShown = 12
 // listSets reads the newest sets in a command and opens their list.
 func listSets(e *env) tea.Cmd {
 	ctx, store := e.ctx, e.store()
-	return func() tea.Msg {
+	return readingDialog(func() tea.Msg {
 		sets, err := store.Sets(ctx, setsShown)
 		if err != nil {
 			return statusMsg{text: "the sets could not be read: " + api.CleanLine(err.Error()), bad: true}
@@ -27,7 +27,7 @@ func listSets(e *env) tea.Cmd {
 			return statusMsg{text: "no sets yet: v on the New page's review sends variations; clapper batch FILE sends a batch", bad: true}
 		}
 		return openDialogMsg{d: &setsDialog{sets: sets}}
-	}
+	})
 }
 
 // The list's keys are every list's: g/G and home/end reach its ends.
