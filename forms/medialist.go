@@ -82,6 +82,10 @@ var (
 
 func (e *listEditor) Keys() []key.Binding {
 	ks := []key.Binding{addKey, removeKey, moveKey, completeKey, pickKey}
+	if len(e.items) == 0 {
+		// Nothing listed: nothing to remove or select.
+		ks = []key.Binding{addKey, completeKey, pickKey}
+	}
 	if e.line.takesResults() {
 		ks = append(ks, nextResultKey)
 	}
