@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"strings"
@@ -233,5 +234,30 @@ func TestTickEveryKeepsTheRowsBelowTheScreen(t *testing.T) {
 			t.Errorf("row %d: #%d (%q) twice in the list", i, r.LocalID, r.Prompt)
 		}
 		seen[r.LocalID] = true
+	}
+}
+
+// A request of unknown outcome attached to the task the service made of
+// it leaves the pinned list at once, its row showing the task: no later
+// change of the task has to come first.
+func TestAttachedRequestLeavesThePinnedListAtOnce(t *testing.T) {
+	m, s, _ := clockModel(t, []task{
+		{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-time.Hour), 0},
+	})
+	made, err := s.Service().Create(context.Background(), api.OpText2Video, map[string]any{"model": "svcq1", "prompt": "lost in the post"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := m.pages[pageTasks].(*tasksPage)
+	if len(tp.unknown()) != 1 {
+		t.Fatalf("not pinned:\n%s", screen(m))
+	}
+	send(m, press("a"))
+	for _, r := range made.TaskID {
+		send(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	send(m, press("enter"))
+	if got := screen(m); len(tp.unknown()) != 0 || !strings.Contains(got, made.TaskID) {
+		t.Errorf("after attaching %s:\n%s", made.TaskID, got)
 	}
 }
