@@ -7,7 +7,6 @@ import (
 	"os"
 	"testing"
 
-	"clapper/history"
 	"clapper/studio"
 )
 
@@ -29,7 +28,7 @@ func TestNoDownloadQueuesNothingForLater(t *testing.T) {
 	if r := exec("create", "text2video", "--set", "model=svcq3-pro", "--set", "prompt=p", "--wait", "--no-download"); r.code != 0 {
 		t.Fatal(r.err)
 	}
-	store, err := history.Open(studio.Config{DataDir: data, BaseURL: srv.URL, APIKey: "k"}.HistoryPath())
+	store, err := studio.OpenHistory(context.Background(), studio.Config{DataDir: data, BaseURL: srv.URL, APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"clapper/history"
 	"clapper/record"
 	"clapper/studio"
 )
@@ -30,7 +29,7 @@ func TestWatchWithNothingInFlightFailsOnAResultItCannotSave(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	// A clapper killed while saving it: its claim has lapsed.
-	store, err := history.Open(studio.Config{DataDir: data, BaseURL: srv.URL, APIKey: "k"}.HistoryPath())
+	store, err := studio.OpenHistory(context.Background(), studio.Config{DataDir: data, BaseURL: srv.URL, APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
