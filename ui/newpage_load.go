@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -98,5 +102,62 @@ func (p *newPage) loadDraft(op api.Operation, values map[string]any, note string
 	return func() tea.Msg {
 		dr, ok, err := d.Load(op)
 		return draftLoadedMsg{op: op, draft: dr, ok: ok, err: err, values: values, note: note}
+	}
+}
+
+func (p *newPage) onDraft(msg draftLoadedMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		cmds = append(cmds, statusErr(msg.err))
+	}
+	if msg.note != "" {
+		cmds = append(cmds, status(msg.note))
+	}
+	if msg.ok {
+		f, err := forms.Restore(p.ctx, p.formStyles(), msg.draft)
+		if err != nil {
+			return statusErr(err)
+		}
+		p.form, p.step, p.answer = f, stepForm, ""
+		p.offerRecall()
+		p.selectOp(msg.op)
+		p.SetSize(p.width, p.height)
+		cmds = append(cmds, f.Init(), p.loadResults())
+		if msg.values != nil {
+			// Values handed over (a voice from Voices): the cursor goes on
+			// where the user does, not where the draft was left.
+			cmds = append(cmds, f.Apply(msg.values), f.FocusNext(f.PromptField()))
+		}
+		return tea.Batch(append(cmds, p.placeOnward(msg.onward), p.saveDraft())...)
+	}
+	p.selectOp(msg.op)
+	model := ""
+	if m, ok := msg.values["model"].(string); ok {
+		model = m
+	}
+	if _, err := catalog.Lookup(msg.op, model); err != nil {
+		model = ""
+	}
+	cmds = append(cmds, p.openForm(msg.op, model, msg.values))
+	return tea.Batch(append(cmds, p.placeOnward(msg.onward), p.saveDraft())...)
+}
+
+// duplicate opens the form of a task's operation filled with its request.
+// Files sent as data URIs are found again by their digest when they still
+// hold the same bytes; the others are flagged on their field.
+func (p *newPage) duplicate(t record.Task) tea.Cmd {
+	d := p.drafts
+	return func() tea.Msg {
+		dec := json.NewDecoder(bytes.NewReader(t.Request))
+		dec.UseNumber()
+		var req map[string]any
+		if err := dec.Decode(&req); err != nil {
+			return statusMsg{text: fmt.Sprintf("request #%d has no readable request to duplicate", t.LocalID), bad: true}
+		}
+		values, _ := d.Relink(req).(map[string]any)
+		// The duplicate replaces the draft: the values come from the task.
+		_ = os.Remove(filepath.Join(d.Dir, string(t.Operation)+".json"))
+		note := fmt.Sprintf("form filled from request #%d", t.LocalID)
+		return draftLoadedMsg{op: t.Operation, values: values, note: note}
 	}
 }
