@@ -110,16 +110,7 @@ func count(cols []string, of func(string) bool) int {
 // changes after.
 func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.Get(t).Database(t, "", nil)
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	old := &pool{DB: db, d: postgresDialect}
-	if err := migrate(ctx, old, 24); err != nil {
-		t.Fatal(err)
-	}
+	url, old := teamDatabaseAt(t, 24)
 	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (task_id, operation, model, prompt, state, credits, request, created_at, updated_at)
 		VALUES ('tk-1', 'text2video', 'svcq1', 'A Red KITE', 'success', 25, '{}', 1741084200000, 1741084200000),
 		       ('tk-2', 'img2video', 'svcq2', 'a blue whale', 'processing', 0, '{}', 1741084300000, 1741084300000)`); err != nil {
@@ -155,16 +146,7 @@ func TestTeamSearchTableHoldsTheTasksBefore(t *testing.T) {
 // one, not for one that had only started.
 func TestTeamSavesFromBeforeMachineFilesAreKept(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.Get(t).Database(t, "", nil)
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	old := &pool{DB: db, d: postgresDialect}
-	if err := migrate(ctx, old, 30); err != nil {
-		t.Fatal(err)
-	}
+	url, old := teamDatabaseAt(t, 30)
 	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (id, task_id, operation, state, request, created_at, updated_at)
 		VALUES (1, 'tk-1', 'text2video', 'success', '{}', 1741084200000, 1741084200000);
 		INSERT INTO creations (task, idx, url, updated_at) VALUES (1, 0, 'https://r/0.mp4', 1741084300000);
@@ -191,16 +173,7 @@ func TestTeamSavesFromBeforeMachineFilesAreKept(t *testing.T) {
 // and its upload cache; another machine's wait for it.
 func TestTeamMachineRowsFromBeforeMachineFilesMoveToTheirMachine(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.Get(t).Database(t, "", nil)
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	old := &pool{DB: db, d: postgresDialect}
-	if err := migrate(ctx, old, 30); err != nil {
-		t.Fatal(err)
-	}
+	url, old := teamDatabaseAt(t, 30)
 	if _, err := old.ExecContext(ctx, `INSERT INTO tasks (id, task_id, operation, state, request, created_at, updated_at)
 		VALUES (1, 'tk-1', 'text2video', 'success', '{}', 1741084200000, 1741084200000),
 		       (2, 'tk-2', 'text2video', 'success', '{}', 1741084200000, 1741084200000);
@@ -257,4 +230,22 @@ func TestTeamMachineRowsFromBeforeMachineFilesMoveToTheirMachine(t *testing.T) {
 	if ds, err := open("cy@c", machineFile(t)).Downloads(ctx, "tk-1"); err != nil || len(ds) != 1 || ds[0].Path != "/c/1.mp4" {
 		t.Errorf("cy's: %+v %v", ds, err)
 	}
+}
+
+// teamDatabaseAt is a new team database migrated to version, as a clapper
+// of that schema left it, and a pool on it to fill it with that version's
+// rows.
+func teamDatabaseAt(t *testing.T, version int) (string, *pool) {
+	t.Helper()
+	url := pgtest.Get(t).Database(t, "", nil)
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	old := &pool{DB: db, d: postgresDialect}
+	if err := migrate(context.Background(), old, version); err != nil {
+		t.Fatal(err)
+	}
+	return url, old
 }
