@@ -17,14 +17,7 @@ import (
 // database: a task one of them creates is in the other's history, and
 // --history-url "" takes the machine back to its own file.
 func TestTeamHistoryIsSharedAcrossMachines(t *testing.T) {
-	url := pgtest.Get(t).Database(t, "", nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	url, base := teamRig(t)
 	machineA, machineB := t.TempDir(), t.TempDir()
 	on := func(data string, args ...string) run {
 		return execute("", append(args, "--base-url", base, "--api-key", "k-team", "--data-dir", data)...)
@@ -83,14 +76,7 @@ func TestTeamHistoryUnreachableIsNamed(t *testing.T) {
 // the copy that sent it, which saves them at its next start: the task
 // ended while it was closed.
 func TestTeamWatchSavesOnlyThisCopysResults(t *testing.T) {
-	url := pgtest.Get(t).Database(t, "", nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	url, base := teamRig(t)
 	machineA, machineB := t.TempDir(), t.TempDir()
 	on := func(data string, args ...string) run {
 		return execute("", append(args, "--base-url", base, "--api-key", "k-team", "--data-dir", data,
@@ -125,14 +111,7 @@ func TestTeamWatchSavesOnlyThisCopysResults(t *testing.T) {
 // (create --wait --no-download) does not save them at its next start: only
 // what ended while it was closed is caught up.
 func TestTeamCopyDoesNotCatchUpWhatItLeftUnsaved(t *testing.T) {
-	url := pgtest.Get(t).Database(t, "", nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	url, base := teamRig(t)
 	data := t.TempDir()
 	dir := filepath.Join(data, "saved")
 	on := func(args ...string) run {
@@ -148,4 +127,19 @@ func TestTeamCopyDoesNotCatchUpWhatItLeftUnsaved(t *testing.T) {
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("saved what --no-download left: %v", files)
 	}
+}
+
+// teamRig is a team database and a simulated service, fast, shared by the
+// copies of clapper a test runs: their history URL and base URL.
+func teamRig(t *testing.T) (url, base string) {
+	t.Helper()
+	url = pgtest.Get(t).Database(t, "", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	base, _, stop, err := sandbox.Listen(ctx, "", sandbox.Config{Speed: 200, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop() })
+	return url, base
 }
