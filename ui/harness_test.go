@@ -500,3 +500,23 @@ func unowned(msg tea.Msg) tea.Msg {
 	}
 	return msg
 }
+
+// savedResult writes content at path and records it in history as the
+// saved file of task taskID's first result, as the downloader would; it
+// returns path.
+func savedResult(t *testing.T, s *studio.Studio, taskID, path, content string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dl, err := s.Record().QueueDownload(ctx, taskID, 0, record.KindURL, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := record.DownloadProgress{Status: record.DownloadDone, Path: path, Bytes: int64(len(content)), Total: int64(len(content))}
+	if err := s.Record().UpdateDownload(ctx, dl, done); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -30,17 +29,7 @@ func TestAFileOfUnknownKindIsNotOfferedToO(t *testing.T) {
 	if _, err := s.Record().ApplyResult(ctx, id, record.Update{State: api.StateSuccess, Credits: 40, Creations: record.CreationsFrom(cs, testNow.Add(23*time.Hour))}); err != nil {
 		t.Fatal(err)
 	}
-	saved := filepath.Join(t.TempDir(), "otter.bin")
-	if err := os.WriteFile(saved, []byte("?"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	dl, err := s.Record().QueueDownload(ctx, id, 0, record.KindURL, saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: saved, Bytes: 1, Total: 1}); err != nil {
-		t.Fatal(err)
-	}
+	saved := savedResult(t, s, id, filepath.Join(t.TempDir(), "otter.bin"), "?")
 	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
 	waitScreen(t, tm, "an odd otter")
 	tm.Send(press("enter"))
@@ -82,20 +71,9 @@ func TestOpenWithoutADesktopOpenerSaysWhy(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	clk := &clock{t: testNow}
 	s := newTestStudio(t, clk)
-	ctx := context.Background()
 	const id = "811000000000000041"
 	seed(t, s, clk, []task{{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"a plain otter"}`, id, api.StateSuccess, 40, "", testNow.Add(-time.Hour), 1}})
-	saved := filepath.Join(t.TempDir(), "otter.mp4")
-	if err := os.WriteFile(saved, []byte("mp4"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	dl, err := s.Record().QueueDownload(ctx, id, 0, record.KindURL, saved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: saved, Bytes: 3, Total: 3}); err != nil {
-		t.Fatal(err)
-	}
+	saved := savedResult(t, s, id, filepath.Join(t.TempDir(), "otter.mp4"), "mp4")
 	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
 	waitScreen(t, tm, "a plain otter")
 	tm.Send(press("enter"))
@@ -118,22 +96,11 @@ func TestOpenWithoutADesktopOpenerSaysWhy(t *testing.T) {
 func TestAudioNoteSaysWhatOWillDo(t *testing.T) {
 	clk := &clock{t: testNow}
 	s := newTestStudio(t, clk)
-	ctx := context.Background()
 	seed(t, s, clk, []task{
 		{api.OpAudioTTS, "", `{"text":"an unsaved hello","voice_id":"narrator_1"}`, "811000000000000042", api.StateSuccess, 1, "", testNow.Add(-2 * time.Hour), 1},
 		{api.OpAudioTTS, "", `{"text":"an odd hello","voice_id":"narrator_1"}`, "811000000000000043", api.StateSuccess, 1, "", testNow.Add(-time.Hour), 1},
 	})
-	odd := filepath.Join(t.TempDir(), "hello.bin")
-	if err := os.WriteFile(odd, []byte("?"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	dl, err := s.Record().QueueDownload(ctx, "811000000000000043", 0, record.KindURL, odd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: odd, Bytes: 1, Total: 1}); err != nil {
-		t.Fatal(err)
-	}
+	savedResult(t, s, "811000000000000043", filepath.Join(t.TempDir(), "hello.bin"), "?")
 	tm := runningOn(t, New(s, clk.now, nil), 140, 40)
 	waitScreen(t, tm, "an unsaved hello")
 	tm.Send(press("G")) // the older: nothing saved

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,17 +75,7 @@ func TestSheetSoundCellSaysWhatOWillDo(t *testing.T) {
 		if i == 1 {
 			continue // goodbye is not saved
 		}
-		path := filepath.Join(t.TempDir(), taskID+map[bool]string{true: ".bin", false: ".wav"}[text == "odd"])
-		if err := os.WriteFile(path, []byte("RIFF"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		dl, err := s.Record().QueueDownload(ctx, taskID, 0, record.KindURL, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Record().UpdateDownload(ctx, dl, record.DownloadProgress{Status: record.DownloadDone, Path: path, Bytes: 4, Total: 4}); err != nil {
-			t.Fatal(err)
-		}
+		savedResult(t, s, taskID, filepath.Join(t.TempDir(), taskID+map[bool]string{true: ".bin", false: ".wav"}[text == "odd"]), "RIFF")
 	}
 	tm := runningOn(t, New(s, clk.now, nil), 80, 24)
 	tm.Send(press("C"))
