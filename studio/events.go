@@ -56,6 +56,10 @@ func PauseNotice(e Event, now time.Time) string { return track.PauseNotice(e, no
 // whose sender is gone, as of now.
 func OutcomeUnknown(t record.Task, now time.Time) bool { return track.OutcomeUnknown(t, now) }
 
+// IntentStale is how long a request being sent may go without its
+// sender's heartbeat before it is of unknown outcome.
+const IntentStale = track.IntentStale
+
 // UnknownAt is when an intent of unknown outcome was last known alive.
 func UnknownAt(t record.Task) time.Time { return track.UnknownAt(t) }
 

@@ -12,7 +12,6 @@ import (
 
 	"clapper/api"
 	"clapper/studio"
-	"clapper/track"
 )
 
 // clockModel is the Tasks page at 120x30 on the seeded tasks, its screens
@@ -156,7 +155,7 @@ func TestPinnedListFollowsAgeingRequests(t *testing.T) {
 		t.Run("filter="+filter, func(t *testing.T) {
 			m, _, clk := clockModel(t, []task{
 				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"an old fox"}`, "811000000000000001", api.StateSuccess, 40, "", testNow.Add(-3 * time.Hour), 1},
-				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-track.IntentStale + 10*time.Second), 0},
+				{api.OpText2Video, "svcq1", `{"model":"svcq1","prompt":"lost in the post"}`, "", "", 0, "", testNow.Add(-studio.IntentStale + 10*time.Second), 0},
 			})
 			typeText(m, filter)
 			tp := m.pages[pageTasks].(*tasksPage)
